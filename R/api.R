@@ -1,0 +1,70 @@
+# User-facing API.
+
+enable <- function() {
+  if (!isTRUE(.rir$ok)) {
+    stop("rir is disabled: ", .rir$problem, call. = FALSE)
+  }
+  install_hook()
+  .Call(C_rir_set_enabled, TRUE)
+  .rir$enabled <- TRUE
+  invisible(TRUE)
+}
+
+disable <- function() {
+  .Call(C_rir_set_enabled, FALSE)
+  remove_hook()
+  .rir$enabled <- FALSE
+  invisible(TRUE)
+}
+
+is_enabled <- function() isTRUE(.rir$enabled)
+
+compile <- function(f) {
+  if (!is.function(f)) {
+    stop("compile() needs a function, not ", class(f)[1], call. = FALSE)
+  }
+  if (is.primitive(f)) {
+    stop("compile() cannot compile a primitive function", call. = FALSE)
+  }
+  if (!isTRUE(.rir$ok)) {
+    stop("rir is disabled: ", .rir$problem, call. = FALSE)
+  }
+  name <- deparse(substitute(f))[1]
+  res <- .Call(C_rir_compile_closure, f, name)
+  if (is.character(res)) {
+    warning("rir left '", name, "' to GNU R: ", res, call. = FALSE)
+    return(f)
+  }
+  res
+}
+
+is_compiled <- function(f) .Call(C_rir_is_compiled, f)
+
+disassemble <- function(f) {
+  if (!is.function(f) || !is_compiled(f)) {
+    stop("disassemble() needs a function compiled by rir (see compile())", call. = FALSE)
+  }
+  lines <- .Call(C_rir_disassemble, f)
+  writeLines(lines)
+  invisible(lines)
+}
+
+stats <- function() .Call(C_rir_stats)
+
+reset_stats <- function() invisible(.Call(C_rir_reset_stats))
+
+status <- function() {
+  reg <- .Call(C_rir_status)
+  df <- data.frame(
+    name = reg[[1]], state = reg[[2]], reason = reg[[3]], calls = reg[[4]],
+    stringsAsFactors = FALSE
+  )
+  attr(df, "enabled") <- is_enabled()
+  attr(df, "settings") <- rir_settings()
+  df
+}
+
+# Aliases with the names of the Ř research VM.
+rir.compile <- function(f) compile(f)
+rir.disassemble <- function(f) disassemble(f)
+rir.isValidFunction <- function(f) is_compiled(f)

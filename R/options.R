@@ -1,0 +1,33 @@
+# The user's knobs: each environment variable is mirrored by an option; the
+# option wins when set. See ?rir_options.
+
+knob <- function(option, envvar, default) {
+  val <- getOption(option)
+  if (!is.null(val)) return(val)
+  env <- Sys.getenv(envvar, "")
+  if (nzchar(env)) return(env)
+  default
+}
+
+as_flag <- function(x) {
+  if (is.logical(x)) return(isTRUE(x))
+  tolower(as.character(x)) %in% c("1", "true", "yes", "on")
+}
+
+enable_requested <- function() as_flag(knob("rir.enable", "RIR_ENABLE", TRUE))
+
+opt_threshold <- function() {
+  as.numeric(knob("rir.opt_threshold", "RIR_OPT_THRESHOLD", 100))
+}
+
+#' Current values of rir's settings
+#' @noRd
+rir_settings <- function() {
+  list(
+    enable = enable_requested(),
+    opt_threshold = opt_threshold(),
+    native = as_flag(knob("rir.native", "RIR_NATIVE", TRUE)),
+    deopt_chaos = as.numeric(knob("rir.deopt_chaos", "RIR_DEOPT_CHAOS", 0)),
+    debug = as.character(knob("rir.debug", "RIR_DEBUG", ""))
+  )
+}

@@ -1,0 +1,246 @@
+// init.cpp — .Call entry points of the rir package and their registration.
+// The R functions in R/ are thin wrappers around these.
+#include "../bc/calls.h"
+#include "../bc/compiler.h"
+#include "../bc/interp.h"
+#include "../bc/printer.h"
+#include "../runtime/dispatch_table.h"
+#include "../runtime/stats.h"
+#include "../runtime/trampoline.h"
+
+#include <R_ext/Rdynload.h>
+
+using namespace rir;
+
+extern "C" {
+
+SEXP rir_init(SEXP templ) {
+    const char* problem = rapi_selftest();
+    if (*problem) return Rf_mkString(problem);
+    SEXP entry = PROTECT(R_MakeExternalPtrFn((DL_FUNC)&rir_entry, Rf_install("native symbol"),
+                                             R_NilValue));
+    trampolineInit(templ, entry);
+    UNPROTECT(1);
+    return Rf_mkString("");
+}
+
+SEXP rir_bc_version(SEXP bc) {
+    if (TYPEOF(bc) != BCODESXP) Rf_error("not byte code");
+    SEXP code = PROTECT(R_bcDecode(CAR(bc)));
+    int v = INTEGER(code)[0];
+    UNPROTECT(1);
+    return Rf_ScalarInteger(v);
+}
+
+SEXP rir_set_enabled(SEXP on) {
+    bool old = rirEnabled;
+    rirEnabled = Rf_asLogical(on) == TRUE;
+    return Rf_ScalarLogical(old);
+}
+
+// Returns a closure like f whose body is a rir trampoline, or a string with
+// the reason it was refused.
+SEXP rir_compile_closure(SEXP f, SEXP name) {
+    if (TYPEOF(f) != CLOSXP) return Rf_mkString("not a closure");
+    const char* nm = TYPEOF(name) == STRSXP && XLENGTH(name) ? CHAR(STRING_ELT(name, 0)) : "<anonymous>";
+    if (isTrampoline(BODY(f))) return f;
+    SEXP copy = PROTECT(Rf_allocSExp(CLOSXP));
+    SET_FORMALS(copy, FORMALS(f));
+    SET_BODY(copy, BODY(f));
+    SET_CLOENV(copy, CLOENV(f));
+    DUPLICATE_ATTRIB(copy, f);
+    const char* reason;
+    if (!compileInPlace(copy, nm, &reason)) {
+        UNPROTECT(1);
+        return Rf_mkString(reason);
+    }
+    UNPROTECT(1);
+    return copy;
+}
+
+SEXP rir_compile_toplevel(SEXP expr, SEXP env) {
+    Code* c = compileToplevel(expr, env);
+    PROTECT(c->container);
+    c->trampoline = makeTrampoline(expr, c->container);
+    c->addPool(c->trampoline);
+    UNPROTECT(1);
+    return c->trampoline;
+}
+
+SEXP rir_is_compiled(SEXP f) {
+    return Rf_ScalarLogical(TYPEOF(f) == CLOSXP && isTrampoline(BODY(f)));
+}
+
+SEXP rir_disassemble(SEXP f) {
+    SEXP target = TYPEOF(f) == CLOSXP ? trampolineTarget(BODY(f)) : nullptr;
+    DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
+    if (!t) Rf_error("not a rir-compiled function");
+    if (!t->baseline) {
+        Code* code = compileFunction(t->formals(), t->body(), CLOENV(f));
+        PROTECT(code->container);
+        code->trampoline = t->trampoline();
+        t->setBaseline(code, code->container);
+        UNPROTECT(1);
+    }
+    std::vector<std::string> lines = disassemble(t->baseline);
+    std::string head = "rir function " + t->name + ": " + std::to_string(t->invocations) +
+                       " invocations, " + std::to_string(t->versions.size()) +
+                       " optimized versions";
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, lines.size() + 1));
+    SET_STRING_ELT(out, 0, Rf_mkChar(head.c_str()));
+    for (size_t i = 0; i < lines.size(); i++) SET_STRING_ELT(out, i + 1, Rf_mkChar(lines[i].c_str()));
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP rir_stats() {
+    const char* names[] = {"compiled",      "refused",         "rir_calls",
+                           "gnur_entries",  "native_calls",    "deopts",
+                           "compile_seconds", "toplevel_compiled", "promises_compiled"};
+    double vals[] = {stats.compiled,     stats.refused,         stats.rir_calls,
+                     stats.gnur_entries, stats.native_calls,    stats.deopts,
+                     stats.compile_seconds, stats.toplevel_compiled, stats.promises_compiled};
+    int n = sizeof(vals) / sizeof(vals[0]);
+    SEXP v = PROTECT(Rf_allocVector(REALSXP, n));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, n));
+    for (int i = 0; i < n; i++) {
+        REAL(v)[i] = vals[i];
+        SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
+    }
+    Rf_setAttrib(v, R_NamesSymbol, nm);
+    UNPROTECT(2);
+    return v;
+}
+
+SEXP rir_reset_stats() {
+    stats = Stats();
+    registry.clear();
+    return R_NilValue;
+}
+
+SEXP rir_status() {
+    R_xlen_t n = registry.size();
+    SEXP name = PROTECT(Rf_allocVector(STRSXP, n));
+    SEXP state = PROTECT(Rf_allocVector(STRSXP, n));
+    SEXP reason = PROTECT(Rf_allocVector(STRSXP, n));
+    SEXP calls = PROTECT(Rf_allocVector(REALSXP, n));
+    for (R_xlen_t i = 0; i < n; i++) {
+        Registered& r = registry[i];
+        SET_STRING_ELT(name, i, Rf_mkChar(r.name.c_str()));
+        SET_STRING_ELT(state, i, Rf_mkChar(r.state.c_str()));
+        SET_STRING_ELT(reason, i, r.reason.empty() ? NA_STRING : Rf_mkChar(r.reason.c_str()));
+        REAL(calls)[i] = r.calls ? double(*r.calls) : NA_REAL;
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SET_VECTOR_ELT(out, 0, name);
+    SET_VECTOR_ELT(out, 1, state);
+    SET_VECTOR_ELT(out, 2, reason);
+    SET_VECTOR_ELT(out, 3, calls);
+    UNPROTECT(5);
+    return out;
+}
+
+// ---- Context / DispatchTable unit-test entry points ----------------------
+// Contexts travel as doubles (only bits 0..47 are used, exact in a double).
+
+SEXP rir_context_make(SEXP argFlags, SEXP callFlags, SEXP missing) {
+    Context c;
+    for (R_xlen_t i = 0; i + 1 < XLENGTH(argFlags); i += 2)
+        c.set(INTEGER(argFlags)[i], ArgFlag(INTEGER(argFlags)[i + 1]));
+    for (R_xlen_t i = 0; i < XLENGTH(callFlags); i++) c.set(CallFlag(INTEGER(callFlags)[i]));
+    c.setMissing(Rf_asInteger(missing));
+    return Rf_ScalarReal(double(c.bits));
+}
+
+SEXP rir_context_smaller(SEXP a, SEXP b) {
+    return Rf_ScalarLogical(Context(uint64_t(Rf_asReal(a))).smaller(Context(uint64_t(Rf_asReal(b)))));
+}
+
+SEXP rir_context_str(SEXP a) {
+    return Rf_mkString(Context(uint64_t(Rf_asReal(a))).str().c_str());
+}
+
+// Inserts `contexts` into a fresh table (each with its own dummy code) and
+// returns the position of each inserted context after sorting, then the
+// index (into `contexts`) of the version chosen for each of `queries`
+// (0 = baseline).
+SEXP rir_table_test(SEXP contexts, SEXP queries) {
+    DispatchTable* t = DispatchTable::create(R_NilValue, R_NilValue, "<test>");
+    PROTECT(t->container);
+    R_xlen_t n = XLENGTH(contexts);
+    std::vector<Code*> codes;
+    for (R_xlen_t i = 0; i < n; i++) {
+        Code* c = Code::create(CodeKind::Function, Rf_ScalarInteger(int(i + 1)));
+        PROTECT(c->container);
+        t->insert(Context(uint64_t(REAL(contexts)[i])), c, c->container);
+        UNPROTECT(1);
+        codes.push_back(c);
+    }
+    SEXP order = PROTECT(Rf_allocVector(REALSXP, t->versions.size()));
+    for (size_t i = 0; i < t->versions.size(); i++) REAL(order)[i] = double(t->versions[i].context.bits);
+    SEXP chosen = PROTECT(Rf_allocVector(INTSXP, XLENGTH(queries)));
+    for (R_xlen_t q = 0; q < XLENGTH(queries); q++) {
+        Code* c = t->dispatch(Context(uint64_t(REAL(queries)[q])));
+        int idx = 0;
+        for (R_xlen_t i = 0; i < n; i++)
+            if (codes[i] == c) idx = int(i + 1);
+        INTEGER(chosen)[q] = idx;
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, order);
+    SET_VECTOR_ELT(out, 1, chosen);
+    UNPROTECT(4);
+    return out;
+}
+
+SEXP rir_insn_table() {
+    int n = int(Op::num_ops);
+    SEXP name = PROTECT(Rf_allocVector(STRSXP, n));
+    SEXP ops = PROTECT(Rf_allocVector(INTSXP, n));
+    SEXP pops = PROTECT(Rf_allocVector(INTSXP, n));
+    SEXP pushes = PROTECT(Rf_allocVector(INTSXP, n));
+    SEXP doc = PROTECT(Rf_allocVector(STRSXP, n));
+    for (int i = 0; i < n; i++) {
+        SET_STRING_ELT(name, i, Rf_mkChar(insnInfo[i].name));
+        INTEGER(ops)[i] = insnInfo[i].operands;
+        INTEGER(pops)[i] = insnInfo[i].pops;
+        INTEGER(pushes)[i] = insnInfo[i].pushes;
+        SET_STRING_ELT(doc, i, Rf_mkChar(insnInfo[i].doc));
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
+    SET_VECTOR_ELT(out, 0, name);
+    SET_VECTOR_ELT(out, 1, ops);
+    SET_VECTOR_ELT(out, 2, pops);
+    SET_VECTOR_ELT(out, 3, pushes);
+    SET_VECTOR_ELT(out, 4, doc);
+    UNPROTECT(6);
+    return out;
+}
+
+static const R_CallMethodDef callMethods[] = {
+    {"rir_init", (DL_FUNC)&rir_init, 1},
+    {"rir_set_enabled", (DL_FUNC)&rir_set_enabled, 1},
+    {"rir_bc_version", (DL_FUNC)&rir_bc_version, 1},
+    {"rir_compile_closure", (DL_FUNC)&rir_compile_closure, 2},
+    {"rir_compile_toplevel", (DL_FUNC)&rir_compile_toplevel, 2},
+    {"rir_is_compiled", (DL_FUNC)&rir_is_compiled, 1},
+    {"rir_disassemble", (DL_FUNC)&rir_disassemble, 1},
+    {"rir_stats", (DL_FUNC)&rir_stats, 0},
+    {"rir_reset_stats", (DL_FUNC)&rir_reset_stats, 0},
+    {"rir_status", (DL_FUNC)&rir_status, 0},
+    {"rir_context_make", (DL_FUNC)&rir_context_make, 3},
+    {"rir_context_smaller", (DL_FUNC)&rir_context_smaller, 2},
+    {"rir_context_str", (DL_FUNC)&rir_context_str, 1},
+    {"rir_table_test", (DL_FUNC)&rir_table_test, 2},
+    {"rir_insn_table", (DL_FUNC)&rir_insn_table, 0},
+    {nullptr, nullptr, 0}};
+
+static const R_ExternalMethodDef externalMethods[] = {
+    {"rir_entry", (DL_FUNC)&rir_entry, -1}, {nullptr, nullptr, 0}};
+
+void R_init_rir(DllInfo* dll) {
+    R_registerRoutines(dll, nullptr, callMethods, nullptr, externalMethods);
+    R_useDynamicSymbols(dll, FALSE);
+}
+
+}  // extern "C"

@@ -1,0 +1,309 @@
+// calls.cpp — lookup and calls for the RIR interpreter (see calls.h).
+#include "calls.h"
+
+#include "../runtime/dispatch_table.h"
+#include "../runtime/stats.h"
+#include "../runtime/trampoline.h"
+#include "compiler.h"
+#include "interp.h"
+
+#include <libintl.h>
+#include <unordered_set>
+
+#define _(s) dgettext("R", s)
+
+namespace rir {
+
+bool rirEnabled = false;
+static bool rirCallFlag = false;
+
+bool consumeRirCallFlag() {
+    bool f = rirCallFlag;
+    rirCallFlag = false;
+    return f;
+}
+
+SEXP consNR(SEXP car, SEXP cdr) {
+    PROTECT(car);
+    PROTECT(cdr);
+    SEXP c = Rf_cons(R_NilValue, R_NilValue);
+    hdr(c)->spare = 1;  // DISABLE_REFCNT
+    SETCAR(c, car);
+    SETCDR(c, cdr);
+    UNPROTECT(2);
+    return c;
+}
+
+SEXP mkPromise(SEXP code, SEXP env) {
+    PROTECT(code);
+    PROTECT(env);
+    SEXP p = Rf_allocSExp(PROMSXP);
+    SET_PRVALUE(p, R_UnboundValue);
+    SET_PRCODE(p, code);
+    SET_PRENV(p, env);
+    SETLEVELS(p, 0);
+    UNPROTECT(2);
+    return p;
+}
+
+SEXP getVariable(SEXP sym, SEXP env, SEXP tramp) {
+    SEXP v = Rf_findVar(sym, env);
+    if (v != R_UnboundValue && v != R_MissingArg) {
+        if (ftype(v) != PROMSXP) return v;
+        SEXP pv = fprvalue(v);
+        if (pv != R_UnboundValue) return pv;
+        setTrampolineExpr(tramp, sym);
+        return Rf_eval(v, env);
+    }
+    // Unbound or missing: let GNU R raise exactly its error.
+    setTrampolineExpr(tramp, sym);
+    return Rf_eval(sym, env);
+}
+
+static inline bool isFunctionValue(SEXP v) {
+    int t = ftype(v);
+    return t == CLOSXP || t == BUILTINSXP || t == SPECIALSXP;
+}
+
+// GNU R's findFun3 with the call for errors; uses the global cache once the
+// search reaches the global environment.
+SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp) {
+    SEXP rho = env;
+    bool viaGlobal = true;
+    while (rho != R_EmptyEnv) {
+        SEXP v;
+        if (rho == R_GlobalEnv && viaGlobal) {
+            v = Rf_findVar(sym, R_GlobalEnv);
+            if (v != R_UnboundValue) {
+                if (ftype(v) == PROMSXP) {
+                    PROTECT(v);
+                    v = Rf_eval(v, R_GlobalEnv);
+                    UNPROTECT(1);
+                }
+                if (isFunctionValue(v)) return v;
+                // a non-function shadows: search frame by frame from here
+                viaGlobal = false;
+                continue;
+            }
+            break;
+        }
+        v = Rf_findVarInFrame3(rho, sym, TRUE);
+        if (v != R_UnboundValue) {
+            if (ftype(v) == PROMSXP) {
+                PROTECT(v);
+                v = Rf_eval(v, rho);
+                UNPROTECT(1);
+            }
+            if (isFunctionValue(v)) return v;
+            if (v == R_MissingArg) {
+                setTrampolineExpr(tramp, sym);
+                Rf_error(_("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(sym)));
+            }
+        }
+        rho = ENCLOS(rho);
+    }
+    // Reproduce GNU R's error (message and call) by letting it look up too.
+    setTrampolineExpr(tramp, call);
+    return Rf_findFun(sym, env);
+}
+
+void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {
+    f.count++;
+    SEXP list = c->calleeList();
+    for (uint32_t i = 0; i < f.ncallees; i++)
+        if (VECTOR_ELT(list, slot * kMaxCallees + i) == fun) return;
+    if (f.ncallees < uint32_t(kMaxCallees)) {
+        SET_VECTOR_ELT(list, slot * kMaxCallees + f.ncallees, fun);
+        f.ncallees++;
+    }
+}
+
+// ---- argument lists --------------------------------------------------------
+
+namespace {
+
+struct ListBuilder {
+    SEXP head = R_NilValue, tail = R_NilValue;
+    int protects = 0;
+    void add(SEXP v, SEXP tag) {
+        SEXP cell = consNR(v, R_NilValue);
+        SET_TAG(cell, tag);
+        if (head == R_NilValue) {
+            head = tail = cell;
+            PROTECT(head);
+            protects++;
+        } else {
+            SETCDR(tail, cell);
+            tail = cell;
+        }
+    }
+    SEXP done() {
+        UNPROTECT(protects);
+        return head;
+    }
+};
+
+SEXP dotsValue(SEXP env) { return Rf_findVar(R_DotsSymbol, env); }
+
+SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp) {
+    ListBuilder b;
+    int n = 0;
+    for (CallArg& a : cs.args) {
+        n++;
+        switch (a.kind) {
+        case ArgKind::Const:
+            b.add(c->poolAt(a.pool), a.tag);
+            break;
+        case ArgKind::Symbol:
+            b.add(getVariable(c->poolAt(a.pool), env, tramp), a.tag);
+            break;
+        case ArgKind::Code: {
+            Code* child = Code::unpack(c->poolAt(a.pool));
+            b.add(interpret(child, env, tramp), a.tag);
+            break;
+        }
+        case ArgKind::Missing:
+            Rf_errorcall(call, _("argument %d is empty"), n);
+        case ArgKind::Dots: {
+            SEXP h = PROTECT(dotsValue(env));
+            if (TYPEOF(h) == DOTSXP || h == R_NilValue) {
+                for (; h != R_NilValue; h = CDR(h)) b.add(Rf_eval(CAR(h), env), TAG(h));
+            } else if (h != R_MissingArg) {
+                Rf_error(_("'...' used in an incorrect context"));
+            }
+            UNPROTECT(1);
+            break;
+        }
+        }
+    }
+    return b.done();
+}
+
+SEXP promisedArgs(Code* c, CallSite& cs, SEXP env) {
+    ListBuilder b;
+    for (CallArg& a : cs.args) {
+        switch (a.kind) {
+        case ArgKind::Const:
+            b.add(c->poolAt(a.pool), a.tag);
+            break;
+        case ArgKind::Symbol:
+            b.add(mkPromise(c->poolAt(a.pool), env), a.tag);
+            break;
+        case ArgKind::Code:
+            b.add(mkPromise(Code::unpack(c->poolAt(a.pool))->trampoline, env), a.tag);
+            break;
+        case ArgKind::Missing:
+            b.add(R_MissingArg, a.tag);
+            break;
+        case ArgKind::Dots: {
+            SEXP h = PROTECT(dotsValue(env));
+            if (TYPEOF(h) == DOTSXP || h == R_NilValue) {
+                for (; h != R_NilValue; h = CDR(h))
+                    b.add(CAR(h) == R_MissingArg ? R_MissingArg : mkPromise(CAR(h), env), TAG(h));
+            } else if (h != R_MissingArg) {
+                Rf_error(_("'...' used in an incorrect context"));
+            }
+            UNPROTECT(1);
+            break;
+        }
+        }
+    }
+    return b.done();
+}
+
+std::unordered_set<SEXP> refusedClosures;
+
+}  // namespace
+
+bool compileInPlace(SEXP f, const char* name, const char** reason) {
+    SEXP body = BODY(f);
+    if (isTrampoline(body)) return true;
+    static SEXP rirNs = nullptr, cmpNs = nullptr;
+    if (!rirNs) {
+        rirNs = R_FindNamespace(Rf_mkString("rir"));
+        cmpNs = R_FindNamespace(Rf_mkString("compiler"));
+    }
+    *reason = nullptr;
+    if (RDEBUG(f) || RTRACE(f)) *reason = "function is being debugged or traced";
+    else if (CLOENV(f) == rirNs || CLOENV(f) == cmpNs) *reason = "part of rir or the compiler";
+    if (*reason) {
+        registerRefused(name, *reason);
+        return false;
+    }
+    SEXP src = PROTECT(TYPEOF(body) == BCODESXP ? R_BytecodeExpr(body) : body);
+    switch (TYPEOF(src)) {
+    case CLOSXP: case BUILTINSXP: case SPECIALSXP: case DOTSXP: case ANYSXP: case BCODESXP:
+    case EXTPTRSXP: case WEAKREFSXP: case ENVSXP: case PROMSXP:
+        UNPROTECT(1);
+        *reason = "body is not an R expression";
+        registerRefused(name, *reason);
+        return false;
+    default:
+        break;
+    }
+    SEXP tramp = PROTECT(makeFunctionBody(FORMALS(f), src, name));
+    SET_BODY(f, tramp);
+    UNPROTECT(2);
+    return true;
+}
+
+SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
+    SEXP call = c->poolAt(cs.ast);
+    switch (ftype(fun)) {
+    case SPECIALSXP: {
+        int flag = primPrint(fun);
+        setTrampolineExpr(tramp, call);
+        R_Visible = Rboolean(flag != 1);
+        SEXP r = primFun(fun)(call, fun, CDR(call), env);
+        if (flag < 2) R_Visible = Rboolean(flag != 1);
+        return r;
+    }
+    case BUILTINSXP: {
+        SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp));
+        int flag = primPrint(fun);
+        if (flag < 2) R_Visible = Rboolean(flag != 1);
+        setTrampolineExpr(tramp, call);
+        SEXP r;
+        if (primForeign(fun)) {
+            RContext cntxt;
+            SEXP oldref = R_Srcref;
+            Rf_begincontext(&cntxt, CTXT_BUILTIN, call, R_BaseEnv, R_BaseEnv, R_NilValue,
+                            R_NilValue);
+            R_Srcref = nullptr;
+            r = primFun(fun)(call, fun, args, env);
+            R_Srcref = oldref;
+            Rf_endcontext(&cntxt);
+        } else {
+            r = primFun(fun)(call, fun, args, env);
+        }
+        if (flag < 2) R_Visible = Rboolean(flag != 1);
+        UNPROTECT(1);
+        return r;
+    }
+    case CLOSXP: {
+        bool rirBody = isTrampoline(BODY(fun));
+        if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {
+            const char* reason;
+            const char* name =
+                TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
+            rirBody = compileInPlace(fun, name, &reason);
+            if (!rirBody) refusedClosures.insert(fun);
+        }
+        SEXP args = PROTECT(promisedArgs(c, cs, env));
+        rirCallFlag = rirBody;
+        SEXP r = Rf_applyClosure(call, fun, args, env, R_NilValue);
+        rirCallFlag = false;
+        UNPROTECT(1);
+        return r;
+    }
+    default:
+        Rf_errorcall(call, _("attempt to apply non-function"));
+    }
+}
+
+SEXP recoverDeadTrampoline(SEXP, SEXP) {
+    Rf_error("rir: this compiled code was serialized and its native state is gone; "
+             "call rir::compile() on the function again");
+}
+
+}  // namespace rir

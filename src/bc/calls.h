@@ -1,0 +1,34 @@
+// calls.h — variable and function lookup, argument lists and calls made by
+// the RIR interpreter, with GNU R's semantics (promises for closures, eager
+// arguments for builtins, unevaluated ones for specials).
+#pragma once
+
+#include "code.h"
+
+namespace rir {
+
+// A cons cell that does not count references to its CAR/CDR (GNU R's CONS_NR):
+// argument lists must not make their values look shared.
+SEXP consNR(SEXP car, SEXP cdr);
+SEXP mkPromise(SEXP code, SEXP env);
+
+SEXP getVariable(SEXP sym, SEXP env, SEXP tramp);
+SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp);
+
+void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
+SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);
+
+// Set right before a rir->rir closure call, consumed by the entry, so that
+// stats can tell calls from rir apart from entries from GNU R code.
+bool consumeRirCallFlag();
+
+// A trampoline whose external pointer died (after serialization).
+SEXP recoverDeadTrampoline(SEXP target, SEXP env);
+
+// Switches a closure to rir in place (its body becomes a trampoline).
+// Returns false (with a reason) when it stays with GNU R.
+bool compileInPlace(SEXP f, const char* name, const char** reason);
+
+extern bool rirEnabled;
+
+}  // namespace rir

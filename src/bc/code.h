@@ -1,0 +1,79 @@
+// code.h — a unit of RIR bytecode: a function body, a promise (call
+// argument) or a top-level expression. A Code is owned by an external
+// pointer whose protected slot is the constant pool (an R list), so the GC
+// keeps every SEXP the code refers to alive, including child Codes.
+#pragma once
+
+#include "../runtime/rapi.h"
+#include "insns.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace rir {
+
+enum class ArgKind : int { Const, Code, Symbol, Missing, Dots };
+
+struct CallArg {
+    ArgKind kind;
+    int pool;  // constant, code extptr or symbol (unused for Missing/Dots)
+    SEXP tag;  // argument name or R_NilValue (symbols are never collected)
+};
+
+struct CallSite {
+    int ast;  // pool index of the call expression
+    std::vector<CallArg> args;
+};
+
+// Type feedback for one instruction. `types` is a bit set of TypeBit.
+enum TypeBit : uint32_t {
+    TB_LGL = 1,
+    TB_INT = 2,
+    TB_REAL = 4,
+    TB_CPLX = 8,
+    TB_STR = 16,
+    TB_LIST = 32,
+    TB_OTHER = 64,
+    TB_VECTOR = 128,   // length != 1
+    TB_ATTRIB = 256,   // attributes present
+    TB_OBJECT = 512,   // class attribute present
+    TB_NA = 1024,      // NA seen in a scalar operand
+};
+
+struct Feedback {
+    uint32_t count = 0;   // executions (calls, loop trips)
+    uint32_t taken = 0;   // branches: times the branch was taken
+    uint32_t types = 0;   // operand types seen
+    uint32_t ncallees = 0;
+};
+
+static const int kMaxCallees = 3;
+
+enum class CodeKind : int { Function, Promise, TopLevel };
+
+struct Code {
+    CodeKind kind;
+    SEXP container;  // EXTPTRSXP, tag = rir_code, prot = pool
+    std::vector<int32_t> bc;
+    std::vector<CallSite> calls;
+    std::vector<Feedback> feedback;
+    int poolSize = 0;
+    int maxStack = 0;
+    SEXP trampoline = nullptr;  // BCODESXP calling this code (promises), in pool
+
+    SEXP pool() const { return R_ExternalPtrProtected(container); }
+    SEXP poolAt(int i) const { return VECTOR_ELT(pool(), i); }
+    SEXP ast() const { return poolAt(0); }
+    // Pool slot 1 holds the callee feedback list (kMaxCallees per slot).
+    SEXP calleeList() const { return poolAt(1); }
+
+    int addPool(SEXP x);
+
+    static Code* create(CodeKind kind, SEXP ast);
+    static Code* unpack(SEXP extptr);  // nullptr if not a live rir code
+    void finish();                     // sizes feedback storage
+};
+
+SEXP codeTag();
+
+}  // namespace rir

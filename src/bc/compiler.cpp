@@ -1,0 +1,586 @@
+// compiler.cpp — R AST -> RIR bytecode (see compiler.h for an example).
+#include "compiler.h"
+
+#include "../runtime/dispatch_table.h"
+#include "../runtime/stats.h"
+#include "../runtime/trampoline.h"
+#include "ops.h"
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace rir {
+
+namespace {
+
+struct Loop {
+    bool barrier;     // a promise or function boundary, not a loop
+    int breakLabel;
+    int nextLabel;
+    int depth;        // stack depth expected at both labels
+    bool poisoned;    // break/next seen behind a barrier: compile via GNU R
+};
+
+struct Shared {
+    SEXP env;
+    std::unordered_set<SEXP> locals;
+    std::unordered_map<SEXP, bool> baseCache;
+    std::vector<Loop> loops;
+};
+
+bool selfEvaluating(SEXP e) {
+    switch (TYPEOF(e)) {
+    case SYMSXP:
+    case LANGSXP:
+    case PROMSXP:
+    case BCODESXP:
+    case DOTSXP:
+        return false;
+    default:
+        return true;
+    }
+}
+
+// Symbols bound locally by the function (formals, `<-`, `=`, for variables,
+// complex assignment targets). Nested function bodies and quote() are skipped.
+void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
+    if (TYPEOF(e) != LANGSXP) return;
+    SEXP fn = CAR(e);
+    if (TYPEOF(fn) == SYMSXP) {
+        const char* n = CHAR(PRINTNAME(fn));
+        if (!strcmp(n, "quote") || !strcmp(n, "function") || !strcmp(n, "~")) return;
+        if ((!strcmp(n, "<-") || !strcmp(n, "=")) && Rf_length(e) == 3) {
+            SEXP lhs = CADR(e);
+            while (TYPEOF(lhs) == LANGSXP && CDR(lhs) != R_NilValue) lhs = CADR(lhs);
+            if (TYPEOF(lhs) == SYMSXP) out.insert(lhs);
+            if (TYPEOF(lhs) == STRSXP && XLENGTH(lhs) == 1)
+                out.insert(Rf_installTrChar(STRING_ELT(lhs, 0)));
+        }
+        if (!strcmp(n, "for") && Rf_length(e) == 4 && TYPEOF(CADR(e)) == SYMSXP)
+            out.insert(CADR(e));
+    }
+    for (SEXP a = e; a != R_NilValue; a = CDR(a))
+        if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out);
+}
+
+class Compiler {
+  public:
+    Compiler(Code* code, Shared& sh) : code_(code), sh_(sh) {}
+
+    void compileBody(SEXP e) {
+        expr(e);
+        emit(Op::ret);
+        resolve();
+    }
+
+  private:
+    Code* code_;
+    Shared& sh_;
+    int depth_ = 0;
+    std::vector<int> labels_;
+    std::vector<std::pair<size_t, int>> patches_;
+    std::unordered_map<SEXP, int> symPool_;
+    std::unordered_map<SEXP, int> constPool_;
+
+    // ---- emission -------------------------------------------------------
+    void adjust(int d) {
+        depth_ += d;
+        if (depth_ > code_->maxStack) code_->maxStack = depth_;
+    }
+    void emit(Op op, std::initializer_list<int32_t> ops = {}) {
+        const InsnInfo& in = info(op);
+        code_->bc.push_back(int32_t(op));
+        for (int32_t o : ops) code_->bc.push_back(o);
+        if (in.pops >= 0) adjust(-in.pops);
+        adjust(in.pushes);
+    }
+    int newLabel() {
+        labels_.push_back(-1);
+        return int(labels_.size() - 1);
+    }
+    void bind(int l) { labels_[l] = int(code_->bc.size()); }
+    // Emits op with a label operand at position `at` among its operands.
+    void emitJump(Op op, int label, std::initializer_list<int32_t> rest = {}) {
+        code_->bc.push_back(int32_t(op));
+        patches_.push_back({code_->bc.size(), label});
+        code_->bc.push_back(-1);
+        for (int32_t o : rest) code_->bc.push_back(o);
+        const InsnInfo& in = info(op);
+        if (in.pops >= 0) adjust(-in.pops);
+        adjust(in.pushes);
+    }
+    void resolve() {
+        for (auto& p : patches_) code_->bc[p.first] = labels_[p.second];
+    }
+    int fb() {
+        code_->feedback.emplace_back();
+        return int(code_->feedback.size() - 1);
+    }
+    int constant(SEXP c) {
+        auto it = constPool_.find(c);
+        if (it != constPool_.end()) return it->second;
+        MARK_NOT_MUTABLE(c);
+        int i = code_->addPool(c);
+        constPool_[c] = i;
+        return i;
+    }
+    int sym(SEXP s) {
+        auto it = symPool_.find(s);
+        if (it != symPool_.end()) return it->second;
+        int i = code_->addPool(s);
+        symPool_[s] = i;
+        return i;
+    }
+    void evalAst(SEXP e) { emit(Op::eval_ast, {constant(e)}); }
+
+    // ---- queries --------------------------------------------------------
+    // Does `s` name the base function at compile time (not shadowed)?
+    bool isBase(SEXP s) {
+        if (sh_.locals.count(s)) return false;
+        auto it = sh_.baseCache.find(s);
+        if (it != sh_.baseCache.end()) return it->second;
+        SEXP base = SYMVALUE(s);
+        bool result = false;
+        if (base != R_UnboundValue && Rf_isFunction(base)) {
+            result = true;
+            for (SEXP rho = sh_.env; rho != R_EmptyEnv && rho != R_BaseEnv &&
+                                     rho != R_BaseNamespace && rho != R_NilValue;
+                 rho = ENCLOS(rho)) {
+                if (!R_existsVarInFrame(rho, s)) continue;
+                if (R_BindingIsActive(s, rho)) {
+                    result = false;
+                    break;
+                }
+                SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
+                if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
+                if (v == base) break;
+                if (Rf_isFunction(v) || v == R_UnboundValue) {
+                    result = false;
+                    break;
+                }
+            }
+        }
+        sh_.baseCache[s] = result;
+        return result;
+    }
+    static bool hasNames(SEXP args) {
+        for (SEXP a = args; a != R_NilValue; a = CDR(a))
+            if (TAG(a) != R_NilValue) return true;
+        return false;
+    }
+    static bool hasDotsOrMissing(SEXP args) {
+        for (SEXP a = args; a != R_NilValue; a = CDR(a))
+            if (CAR(a) == R_DotsSymbol || CAR(a) == R_MissingArg) return true;
+        return false;
+    }
+    static bool simpleIndex(SEXP e) {
+        if (selfEvaluating(e)) return true;
+        return TYPEOF(e) == SYMSXP && e != R_DotsSymbol && e != R_MissingArg && !DDVAL(e);
+    }
+
+    // ---- expressions ----------------------------------------------------
+    void expr(SEXP e) {
+        switch (TYPEOF(e)) {
+        case SYMSXP:
+            if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
+                evalAst(e);
+            else
+                emit(Op::ldvar, {sym(e)});
+            return;
+        case LANGSXP:
+            call(e);
+            return;
+        default:
+            if (selfEvaluating(e)) {
+                emit(Op::push, {constant(e)});
+                emit(Op::visible);
+            } else {
+                evalAst(e);
+            }
+        }
+    }
+
+    void call(SEXP e) {
+        SEXP fn = CAR(e);
+        SEXP args = CDR(e);
+        int nargs = Rf_length(args);
+        if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
+            const char* n = CHAR(PRINTNAME(fn));
+            bool named = hasNames(args);
+            bool plain = !named && !hasDotsOrMissing(args);
+            if (!strcmp(n, "{")) return block(args);
+            if (!strcmp(n, "(") && nargs == 1 && plain) {
+                expr(CAR(args));
+                emit(Op::visible);
+                return;
+            }
+            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain)
+                return ifThenElse(e);
+            if (!strcmp(n, "for") && nargs == 3 && plain && TYPEOF(CAR(args)) == SYMSXP)
+                return forLoop(e);
+            if (!strcmp(n, "while") && nargs == 2 && plain) return whileLoop(e);
+            if (!strcmp(n, "repeat") && nargs == 1 && plain) return repeatLoop(e);
+            if ((!strcmp(n, "break") || !strcmp(n, "next")) && nargs == 0)
+                if (breakNext(e, n[0] == 'b')) return;
+            if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 &&
+                !named)
+                return assign(e, n[1] == '<');
+            if (!strcmp(n, "function") && nargs >= 2) return function(e);
+            if (!strcmp(n, "quote") && nargs == 1 && plain) {
+                emit(Op::push, {constant(CAR(args))});
+                emit(Op::visible);
+                return;
+            }
+            if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 &&
+                plain) {
+                if (nargs == 0)
+                    emit(Op::push_null);
+                else
+                    expr(CAR(args));
+                emit(Op::ret);
+                adjust(1);  // unreachable continuation keeps the depth model
+                return;
+            }
+            ArithOp aop;
+            if (plain && nargs == 2 && binaryOp(n, &aop)) {
+                expr(CAR(args));
+                expr(CADR(args));
+                emit(Op::binop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
+                return;
+            }
+            if (plain && nargs == 1 && unaryOp(n, &aop)) {
+                expr(CAR(args));
+                emit(Op::unop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
+                return;
+            }
+            if ((!strcmp(n, "[") || !strcmp(n, "[[")) && nargs >= 2 && nargs <= 3 &&
+                TYPEOF(CAR(args)) == SYMSXP && CAR(args) != R_DotsSymbol &&
+                CAR(args) != R_MissingArg && !DDVAL(CAR(args)) && TAG(args) == R_NilValue)
+                if (subset(e, n[1] == '[' ? 2 : 1)) return;
+            if (!strcmp(n, "$") && nargs == 2 && !named && TYPEOF(CAR(args)) == SYMSXP &&
+                CAR(args) != R_DotsSymbol && !DDVAL(CAR(args)) &&
+                (TYPEOF(CADR(args)) == SYMSXP ||
+                 (TYPEOF(CADR(args)) == STRSXP && XLENGTH(CADR(args)) == 1)))
+                return dollar(e);
+        }
+        genericCall(e);
+    }
+
+    void block(SEXP args) {
+        if (args == R_NilValue) {
+            emit(Op::push_null);
+            emit(Op::visible);
+            return;
+        }
+        for (SEXP a = args; a != R_NilValue; a = CDR(a)) {
+            expr(CAR(a));
+            if (CDR(a) != R_NilValue) emit(Op::pop);
+        }
+    }
+
+    void ifThenElse(SEXP e) {
+        SEXP args = CDR(e);
+        int lElse = newLabel(), lEnd = newLabel();
+        expr(CAR(args));
+        emitJump(Op::brfalse, lElse, {constant(e), fb()});
+        expr(CADR(args));
+        emitJump(Op::br, lEnd);
+        adjust(-1);
+        bind(lElse);
+        if (CDDR(args) != R_NilValue) {
+            expr(CADDR(args));
+        } else {
+            emit(Op::push_null);
+            emit(Op::invisible);
+        }
+        bind(lEnd);
+    }
+
+    struct Mark {
+        size_t bc, patches;
+        int depth;
+    };
+    Mark mark() { return {code_->bc.size(), patches_.size(), depth_}; }
+    void rollback(const Mark& m) {
+        code_->bc.resize(m.bc);
+        patches_.resize(m.patches);
+        depth_ = m.depth;
+    }
+    // Compiles a loop with `body`; on poison, rolls back and uses GNU R.
+    template <typename F>
+    void loop(SEXP e, F body) {
+        Mark m = mark();
+        size_t idx = sh_.loops.size();
+        body(idx);
+        bool poisoned = sh_.loops[idx].poisoned;
+        sh_.loops.pop_back();
+        if (poisoned) {
+            rollback(m);
+            evalAst(e);
+        }
+    }
+
+    void forLoop(SEXP e) {
+        SEXP args = CDR(e);
+        loop(e, [&](size_t idx) {
+            expr(CADR(args));
+            emit(Op::for_init, {constant(e), 0});
+            int lStep = newLabel(), lEnd = newLabel();
+            sh_.loops.push_back({false, lEnd, lStep, depth_, false});
+            bind(lStep);
+            emitJump(Op::for_step, lEnd, {sym(CAR(args)), fb()});
+            expr(CADDR(args));
+            emit(Op::pop);
+            emitJump(Op::br_back, lStep);
+            bind(lEnd);
+            emit(Op::popn, {3});
+            adjust(-3);
+            emit(Op::push_null);
+            emit(Op::invisible);
+        });
+    }
+
+    void whileLoop(SEXP e) {
+        SEXP args = CDR(e);
+        loop(e, [&](size_t idx) {
+            int lCond = newLabel(), lEnd = newLabel();
+            sh_.loops.push_back({false, lEnd, lCond, depth_, false});
+            bind(lCond);
+            expr(CAR(args));
+            emitJump(Op::brfalse, lEnd, {constant(e), fb()});
+            expr(CADR(args));
+            emit(Op::pop);
+            emitJump(Op::br_back, lCond);
+            bind(lEnd);
+            emit(Op::push_null);
+            emit(Op::invisible);
+        });
+    }
+
+    void repeatLoop(SEXP e) {
+        SEXP args = CDR(e);
+        loop(e, [&](size_t idx) {
+            int lTop = newLabel(), lEnd = newLabel();
+            sh_.loops.push_back({false, lEnd, lTop, depth_, false});
+            bind(lTop);
+            expr(CAR(args));
+            emit(Op::pop);
+            emitJump(Op::br_back, lTop);
+            bind(lEnd);
+            emit(Op::push_null);
+            emit(Op::invisible);
+        });
+    }
+
+    // Returns false when the break/next must go through GNU R.
+    bool breakNext(SEXP e, bool isBreak) {
+        for (size_t i = sh_.loops.size(); i-- > 0;) {
+            Loop& l = sh_.loops[i];
+            if (l.barrier) {
+                // Behind a promise/function boundary: the nearest enclosing
+                // loop (if any) must run with GNU R's loop contexts.
+                for (size_t j = i; j-- > 0;)
+                    if (!sh_.loops[j].barrier) {
+                        sh_.loops[j].poisoned = true;
+                        break;
+                    }
+                return false;
+            }
+            int extra = depth_ - l.depth;
+            if (extra > 0) {
+                emit(Op::popn, {extra});
+                adjust(-extra);
+            }
+            emitJump(isBreak ? Op::br : Op::br_back, isBreak ? l.breakLabel : l.nextLabel);
+            depth_ += extra;
+            adjust(1);  // the (unreachable) value of the break expression
+            return true;
+        }
+        return false;
+    }
+
+    void assign(SEXP e, bool super) {
+        SEXP lhs = CADR(e), rhs = CADDR(e);
+        if (TYPEOF(lhs) == STRSXP && XLENGTH(lhs) == 1) lhs = Rf_installTrChar(STRING_ELT(lhs, 0));
+        if (TYPEOF(lhs) == SYMSXP && lhs != R_MissingArg && lhs != R_DotsSymbol) {
+            expr(rhs);
+            emit(Op::dup);
+            emit(super ? Op::stvar_super : Op::stvar, {sym(lhs)});
+            emit(Op::invisible);
+            return;
+        }
+        // x[i] <- v and x[[i]] <- v on a local symbol with a simple index.
+        if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && Rf_length(lhs) == 3) {
+            const char* n = CHAR(PRINTNAME(CAR(lhs)));
+            SEXP x = CADR(lhs), idx = CADDR(lhs);
+            if ((!strcmp(n, "[") || !strcmp(n, "[[")) && isBase(CAR(lhs)) &&
+                TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
+                TAG(CDR(lhs)) == R_NilValue && TAG(CDDR(lhs)) == R_NilValue &&
+                simpleIndex(idx) && idx != R_MissingArg && idx != R_DotsSymbol) {
+                expr(rhs);
+                emit(Op::dup);
+                expr(idx);
+                emit(Op::subassign, {n[1] == '[' ? 2 : 1, sym(x), constant(e), fb()});
+                adjust(-2);
+                emit(Op::invisible);
+                return;
+            }
+        }
+        evalAst(e);
+    }
+
+    bool subset(SEXP e, int kind) {
+        SEXP args = CDR(e);
+        // index arguments: no dots; names allowed (drop=, exact=)
+        for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a))
+            if (CAR(a) == R_DotsSymbol) return false;
+        CallSite cs;
+        cs.ast = constant(e);
+        int n = 0;
+        for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a), n++)
+            cs.args.push_back({ArgKind::Const, 0, TAG(a)});
+        int lSlow = newLabel(), lEnd = newLabel();
+        emit(Op::ldvar, {sym(CAR(args))});
+        emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
+        adjust(1);                                  // object test keeps x
+        for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a)) {
+            if (CAR(a) == R_MissingArg) {
+                emit(Op::push, {constant(R_MissingArg)});
+            } else {
+                expr(CAR(a));
+            }
+        }
+        code_->calls.push_back(cs);
+        emit(Op::subset, {kind, n, int32_t(code_->calls.size() - 1), fb()});
+        adjust(-n - 1);
+        emitJump(Op::br, lEnd);
+        adjust(-1);
+        bind(lSlow);
+        adjust(-1);  // x was popped by the object test
+        evalAst(e);
+        bind(lEnd);
+        return true;
+    }
+
+    void dollar(SEXP e) {
+        SEXP args = CDR(e);
+        SEXP name = CADR(args);
+        SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
+        emit(Op::ldvar, {sym(CAR(args))});
+        emit(Op::dollar, {constant(nm), constant(e), fb()});
+    }
+
+    void function(SEXP e) {
+        SEXP args = CDR(e);
+        SEXP formals = CAR(args);
+        for (SEXP f = formals; f != R_NilValue; f = CDR(f))
+            if (TYPEOF(f) != LISTSXP || TYPEOF(TAG(f)) != SYMSXP) return evalAst(e);
+        SEXP body = CADR(args);
+        switch (TYPEOF(body)) {
+        case CLOSXP:
+        case BUILTINSXP:
+        case SPECIALSXP:
+        case DOTSXP:
+        case ANYSXP:
+            return evalAst(e);
+        default:
+            break;
+        }
+        SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
+        SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));
+        SEXP spec = PROTECT(Rf_allocVector(VECSXP, 3));
+        SET_VECTOR_ELT(spec, 0, formals);
+        SET_VECTOR_ELT(spec, 1, tramp);
+        SET_VECTOR_ELT(spec, 2, srcref);
+        int c = code_->addPool(spec);
+        UNPROTECT(2);
+        emit(Op::mkclosure, {c});
+        emit(Op::visible);
+    }
+
+    // A call whose function is resolved at run time.
+    void genericCall(SEXP e) {
+        SEXP fn = CAR(e);
+        if (TYPEOF(fn) == SYMSXP)
+            emit(Op::ldfun, {sym(fn), constant(e)});
+        else
+            expr(fn);
+        CallSite cs;
+        cs.ast = constant(e);
+        for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a)) {
+            SEXP v = CAR(a);
+            CallArg arg{ArgKind::Const, 0, TAG(a)};
+            if (v == R_DotsSymbol) {
+                arg.kind = ArgKind::Dots;
+            } else if (v == R_MissingArg) {
+                arg.kind = ArgKind::Missing;
+            } else if (selfEvaluating(v)) {
+                arg.kind = ArgKind::Const;
+                arg.pool = constant(v);
+            } else if (TYPEOF(v) == SYMSXP && !DDVAL(v)) {
+                arg.kind = ArgKind::Symbol;
+                arg.pool = sym(v);
+            } else {
+                arg.kind = ArgKind::Code;
+                arg.pool = promise(v);
+            }
+            cs.args.push_back(arg);
+        }
+        code_->calls.push_back(cs);
+        emit(Op::call, {int32_t(code_->calls.size() - 1), fb()});
+    }
+
+    int promise(SEXP ast) {
+        Code* child = Code::create(CodeKind::Promise, ast);
+        int idx = code_->addPool(child->container);
+        sh_.loops.push_back({true, -1, -1, 0, false});
+        Compiler sub(child, sh_);
+        sub.compileBody(ast);
+        sh_.loops.pop_back();
+        child->finish();
+        child->trampoline = makeTrampoline(ast, child->container);
+        child->addPool(child->trampoline);
+        stats.promises_compiled++;
+        return idx;
+    }
+};
+
+}  // namespace
+
+static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
+    double t0 = nowSeconds();
+    Shared sh;
+    sh.env = env;
+    for (SEXP f = formals; f != R_NilValue; f = CDR(f)) sh.locals.insert(TAG(f));
+    findLocals(body, sh.locals);
+    Code* code = Code::create(kind, body);
+    PROTECT(code->container);
+    Compiler c(code, sh);
+    c.compileBody(body);
+    code->finish();
+    UNPROTECT(1);
+    stats.compile_seconds += nowSeconds() - t0;
+    return code;
+}
+
+Code* compileFunction(SEXP formals, SEXP body, SEXP env) {
+    return compileWith(CodeKind::Function, formals, body, env);
+}
+
+Code* compileToplevel(SEXP expr, SEXP env) {
+    stats.toplevel_compiled++;
+    return compileWith(CodeKind::TopLevel, R_NilValue, expr, env);
+}
+
+SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name) {
+    DispatchTable* t = DispatchTable::create(formals, body, name);
+    PROTECT(t->container);
+    SEXP tramp = makeTrampoline(body, t->container);
+    t->setTrampoline(tramp);
+    UNPROTECT(1);
+    return tramp;
+}
+
+}  // namespace rir

@@ -1,0 +1,60 @@
+// insns.h — THE table of RIR instructions. Everything that needs to know the
+// instruction set (compiler, interpreter dispatch, disassembler, verifier of
+// stack depth) expands this table; nothing else lists the opcodes.
+//
+// V(name, operands, pops, pushes, feedback, description)
+//   operands: number of int32 immediates following the opcode
+//   pops/pushes: stack effect (-1 = depends on an operand, see description)
+//   feedback: 1 when the last immediate is a feedback slot index
+#pragma once
+
+#define RIR_INSNS(V)                                                                   \
+    V(push, 1, 0, 1, 0, "push pool[c]")                                                \
+    V(push_null, 0, 0, 1, 0, "push NULL")                                              \
+    V(ldvar, 1, 0, 1, 0, "push the value of variable pool[s]; force promises")         \
+    V(stvar, 1, 1, 0, 0, "pop a value, bind it to pool[s] in the current env")         \
+    V(stvar_super, 1, 1, 0, 0, "pop a value, assign it with <<- semantics")            \
+    V(pop, 0, 1, 0, 0, "drop the top of stack")                                        \
+    V(popn, 1, -1, 0, 0, "drop n values")                                              \
+    V(dup, 0, 1, 2, 0, "duplicate the top of stack")                                   \
+    V(visible, 0, 0, 0, 0, "mark the result visible")                                  \
+    V(invisible, 0, 0, 0, 0, "mark the result invisible")                              \
+    V(br, 1, 0, 0, 0, "jump to label")                                                 \
+    V(br_back, 1, 0, 0, 0, "backwards jump (loop edge; counts and polls interrupts)")  \
+    V(brfalse, 3, 1, 0, 1, "pop a condition (if/while semantics), jump when FALSE")     \
+    V(ldfun, 2, 0, 1, 0, "push the function named pool[s] (findFun semantics; call c)")        \
+    V(call, 2, 1, 1, 1, "pop a function, call it with call site c")                    \
+    V(mkclosure, 1, 0, 1, 0, "create a closure from pool[c] = list(formals, body, ref)") \
+    V(binop, 4, 2, 1, 1, "arithmetic/comparison op on two values (op, prim, call)")    \
+    V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                      \
+    V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")           \
+    V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")            \
+    V(for_step, 3, 0, 0, 1, "advance counter; bind variable or jump to label")        \
+    V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")         \
+    V(dollar, 3, 1, 1, 1, "x$name on lists, fallback to GNU R")                        \
+    V(subassign, 4, -1, 0, 1, "x[i] <- v / x[[i]] <- v on a local variable")          \
+    V(ret, 0, 1, 0, 0, "return the top of stack from the function")
+
+namespace rir {
+
+enum class Op : int32_t {
+#define RIR_ENUM(name, ops, pop, push, fb, doc) name,
+    RIR_INSNS(RIR_ENUM)
+#undef RIR_ENUM
+        num_ops
+};
+
+struct InsnInfo {
+    const char* name;
+    int operands;
+    int pops;
+    int pushes;
+    bool feedback;
+    const char* doc;
+};
+
+extern const InsnInfo insnInfo[];
+
+inline const InsnInfo& info(Op op) { return insnInfo[static_cast<int>(op)]; }
+
+}  // namespace rir

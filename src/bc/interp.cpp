@@ -1,0 +1,566 @@
+// interp.cpp — the RIR interpreter. See interp.h.
+#include "interp.h"
+
+#include "../runtime/dispatch_table.h"
+#include "../runtime/stats.h"
+#include "../runtime/trampoline.h"
+#include "calls.h"
+#include "compiler.h"
+#include "ops.h"
+
+#include <libintl.h>
+
+#define _(s) dgettext("R", s)
+
+namespace rir {
+
+OptimizeHook optimizeHook = nullptr;
+
+namespace {
+
+// Binding-cell flag bits (gp field of the frame cons cell).
+const unsigned kActiveBinding = 1u << 15;
+const unsigned kBindingLock = 1u << 14;
+
+inline void incRefcnt(SEXP x) {
+    if (hdr(x)->named < 65535) hdr(x)->named++;
+}
+inline void decRefcnt(SEXP x) {
+    if (hdr(x)->named > 0 && hdr(x)->named < 65535) hdr(x)->named--;
+}
+
+inline void recordType(Feedback& f, SEXP x) {
+    uint32_t t;
+    switch (ftype(x)) {
+    case LGLSXP: t = TB_LGL; break;
+    case INTSXP: t = TB_INT; break;
+    case REALSXP: t = TB_REAL; break;
+    case CPLXSXP: t = TB_CPLX; break;
+    case STRSXP: t = TB_STR; break;
+    case VECSXP: t = TB_LIST; break;
+    default: t = TB_OTHER; break;
+    }
+    if (t != TB_OTHER) {
+        if (hdr(x)->alt || flength(x) != 1) t |= TB_VECTOR;
+        else if ((ftype(x) == INTSXP || ftype(x) == LGLSXP) && fival(x) == NA_INTEGER) t |= TB_NA;
+        else if (ftype(x) == REALSXP && ISNAN(fdval(x))) t |= TB_NA;
+    }
+    if (fattrib(x) != R_NilValue) t |= TB_ATTRIB;
+    if (fobject(x)) t |= TB_OBJECT;
+    f.types |= t;
+}
+
+// The condition of if/while, as GNU R's asLogicalNoNA.
+bool condition(SEXP s, SEXP call) {
+    if (simpleScalar(s, LGLSXP) && fival(s) != NA_LOGICAL) return fival(s);
+    if (simpleScalar(s, INTSXP) && fival(s) != NA_INTEGER) return fival(s) != 0;
+    int len = Rf_length(s);
+    if (len > 1) Rf_errorcall(call, _("the condition has length > 1"));
+    int cond = NA_LOGICAL;
+    if (len > 0) {
+        switch (TYPEOF(s)) {
+        case LGLSXP: cond = LOGICAL(s)[0]; break;
+        case INTSXP: cond = INTEGER(s)[0]; break;
+        default: cond = Rf_asLogical(s);
+        }
+    }
+    if (cond == NA_LOGICAL) {
+        const char* msg = len ? (Rf_isLogical(s) ? _("missing value where TRUE/FALSE needed")
+                                                 : _("argument is not interpretable as logical"))
+                              : _("argument is of length zero");
+        Rf_errorcall(call, "%s", msg);
+    }
+    return cond;
+}
+
+SEXP subsetDefault(int kind) {
+    static SEXP sub1 = nullptr, sub2 = nullptr, op1 = nullptr, op2 = nullptr;
+    if (!sub1) {
+        sub1 = SYMVALUE(Rf_install(".subset"));
+        sub2 = SYMVALUE(Rf_install(".subset2"));
+        op1 = SYMVALUE(Rf_install("["));
+        op2 = SYMVALUE(Rf_install("[["));
+    }
+    (void)sub2;
+    return kind == 1 ? op1 : op2;
+}
+
+CCODE subsetDefaultFun(int kind) {
+    static CCODE f1 = nullptr, f2 = nullptr;
+    if (!f1) {
+        f1 = primFun(SYMVALUE(Rf_install(".subset")));
+        f2 = primFun(SYMVALUE(Rf_install(".subset2")));
+    }
+    return kind == 1 ? f1 : f2;
+}
+
+// x[i] / x[[i]] for plain vectors and a positive in-range scalar index.
+SEXP fastSubset(int kind, SEXP x, SEXP i) {
+    SexpHeader* h = hdr(x);
+    if (h->alt || h->obj) return nullptr;
+    R_xlen_t idx;
+    if (simpleScalar(i, INTSXP)) {
+        int v = fival(i);
+        if (v == NA_INTEGER || v < 1) return nullptr;
+        idx = v - 1;
+    } else if (simpleScalar(i, REALSXP)) {
+        double d = fdval(i);
+        if (!(d >= 1) || d >= 4503599627370496.0) return nullptr;
+        idx = R_xlen_t(d) - 1;
+    } else {
+        return nullptr;
+    }
+    switch (h->type) {
+    case INTSXP: case REALSXP: case LGLSXP: case STRSXP: case VECSXP:
+        break;
+    default:
+        return nullptr;
+    }
+    if (idx >= flength(x)) return nullptr;
+    if (kind == 1 && h->attrib != R_NilValue) return nullptr;
+    switch (h->type) {
+    case INTSXP: return Rf_ScalarInteger(INTEGER(x)[idx]);
+    case REALSXP: return Rf_ScalarReal(REAL(x)[idx]);
+    case LGLSXP: return Rf_ScalarLogical(LOGICAL(x)[idx]);
+    case STRSXP: return Rf_ScalarString(STRING_ELT(x, idx));
+    case VECSXP:
+        if (kind == 1) return nullptr;
+        return VECTOR_ELT(x, idx);
+    }
+    return nullptr;
+}
+
+// In-place x[i] <- v / x[[i]] <- v on an unshared local vector.
+bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP v) {
+    R_varloc_t loc = R_findVarLocInFrame(env, xsym);
+    SEXP cell = loc.cell;
+    if (cell == nullptr || cell == R_NilValue) return false;
+    if (hdr(cell)->gp & (kActiveBinding | kBindingLock)) return false;
+    SEXP x = CAR(cell);
+    SexpHeader* h = hdr(x);
+    if (h->alt || h->obj || frefcnt(x) != 1) return false;
+    if (TYPEOF(x) == PROMSXP) return false;
+    R_xlen_t idx;
+    if (simpleScalar(i, INTSXP)) {
+        int iv = fival(i);
+        if (iv == NA_INTEGER || iv < 1) return false;
+        idx = iv - 1;
+    } else if (simpleScalar(i, REALSXP)) {
+        double d = fdval(i);
+        if (!(d >= 1) || d >= 4503599627370496.0) return false;
+        idx = R_xlen_t(d) - 1;
+    } else {
+        return false;
+    }
+    switch (h->type) {
+    case INTSXP: case REALSXP: case LGLSXP: case STRSXP: case VECSXP: break;
+    default: return false;
+    }
+    if (idx >= flength(x)) return false;
+    switch (h->type) {
+    case INTSXP:
+        if (!simpleScalar(v, INTSXP)) return false;
+        INTEGER(x)[idx] = fival(v);
+        return true;
+    case LGLSXP:
+        if (!simpleScalar(v, LGLSXP)) return false;
+        LOGICAL(x)[idx] = fival(v);
+        return true;
+    case REALSXP:
+        if (simpleScalar(v, REALSXP)) {
+            REAL(x)[idx] = fdval(v);
+            return true;
+        }
+        if (simpleScalar(v, INTSXP)) {
+            int iv = fival(v);
+            REAL(x)[idx] = iv == NA_INTEGER ? NA_REAL : iv;
+            return true;
+        }
+        return false;
+    case STRSXP:
+        if (!simpleScalar(v, STRSXP)) return false;
+        SET_STRING_ELT(x, idx, STRING_ELT(v, 0));
+        return true;
+    case VECSXP:
+        if (kind != 2 || v == R_NilValue || v == x) return false;
+        SET_VECTOR_ELT(x, idx, v);
+        return true;
+    }
+    return false;
+}
+
+SEXP elementOf(SEXP seq, R_xlen_t i) {
+    switch (TYPEOF(seq)) {
+    case VECSXP:
+    case EXPRSXP:
+        return VECTOR_ELT(seq, i);
+    case INTSXP: return Rf_ScalarInteger(INTEGER_ELT(seq, i));
+    case REALSXP: return Rf_ScalarReal(REAL_ELT(seq, i));
+    case LGLSXP: return Rf_ScalarLogical(LOGICAL_ELT(seq, i));
+    case CPLXSXP: {
+        SEXP r = Rf_allocVector(CPLXSXP, 1);
+        COMPLEX(r)[0] = COMPLEX_ELT(seq, i);
+        return r;
+    }
+    case STRSXP: return Rf_ScalarString(STRING_ELT(seq, i));
+    case RAWSXP: return Rf_ScalarRaw(RAW_ELT(seq, i));
+    }
+    return R_NilValue;
+}
+
+}  // namespace
+
+#define NEXT() goto* labels[*pc++]
+#define IMM() (*pc++)
+#define PUSH(x) (sp->tag = 0, sp->flags = 0, sp->u.sxpval = (x), sp++)
+#define PUSHI(x) (sp->tag = INTSXP, sp->flags = 0, sp->u.ival = (x), sp++)
+#define POP() ((--sp)->u.sxpval)
+#define TOP() (sp[-1].u.sxpval)
+#define AT(n) (sp[-1 - (n)].u.sxpval)
+
+SEXP interpret(Code* c, SEXP env, SEXP tramp) {
+    R_CheckStack();
+    NodeStackSlot* base = R_BCNodeStackTop;
+    if (base + c->maxStack + 16 > R_BCNodeStackEnd) Rf_error(_("node stack overflow"));
+    NodeStackSlot* sp = base;
+    const int32_t* pc = c->bc.data();
+    const int32_t* start = pc;
+    SEXP res = R_NilValue;
+
+    static void* labels[] = {
+#define RIR_LABEL(name, ops, pop, push, fb, doc) &&L_##name,
+        RIR_INSNS(RIR_LABEL)
+#undef RIR_LABEL
+    };
+
+    // The stack pointer is published before anything that can allocate or
+    // call back into R, so the GC marks live operands; SYNC keeps it exact.
+#define SYNC() (R_BCNodeStackTop = sp)
+
+    NEXT();
+
+L_push:
+    PUSH(c->poolAt(IMM()));
+    R_Visible = TRUE;
+    NEXT();
+L_push_null:
+    PUSH(R_NilValue);
+    R_Visible = TRUE;
+    NEXT();
+L_ldvar: {
+    SEXP sym = c->poolAt(IMM());
+    SYNC();
+    PUSH(getVariable(sym, env, tramp));
+    R_Visible = TRUE;
+    NEXT();
+}
+L_stvar: {
+    SEXP sym = c->poolAt(IMM());
+    SEXP v = TOP();
+    SYNC();
+    Rf_defineVar(sym, v, env);
+    --sp;
+    NEXT();
+}
+L_stvar_super: {
+    SEXP sym = c->poolAt(IMM());
+    SEXP v = TOP();
+    SYNC();
+    Rf_setVar(sym, v, ENCLOS(env));
+    --sp;
+    NEXT();
+}
+L_pop:
+    --sp;
+    NEXT();
+L_popn:
+    sp -= IMM();
+    NEXT();
+L_dup: {
+    SEXP v = TOP();
+    PUSH(v);
+    NEXT();
+}
+L_visible:
+    R_Visible = TRUE;
+    NEXT();
+L_invisible:
+    R_Visible = FALSE;
+    NEXT();
+L_br:
+    pc = start + *pc;
+    NEXT();
+L_br_back:
+    if (R_interrupts_pending) {
+        SYNC();
+        R_CheckUserInterrupt();
+    }
+    pc = start + *pc;
+    NEXT();
+L_brfalse: {
+    int target = IMM();
+    int callIdx = IMM();
+    Feedback& f = c->feedback[IMM()];
+    f.count++;
+    if (callIdx < 0) {
+        // object test used by subsetting: jump (popping x) if x is an object
+        SEXP x = TOP();
+        if (fobject(x)) {
+            f.taken++;
+            --sp;
+            pc = start + target;
+        }
+        NEXT();
+    }
+    SEXP cond = TOP();
+    SYNC();
+    bool b = condition(cond, c->poolAt(callIdx));
+    --sp;
+    if (!b) {
+        f.taken++;
+        pc = start + target;
+    }
+    NEXT();
+}
+L_ldfun: {
+    SEXP sym = c->poolAt(IMM());
+    SEXP call = c->poolAt(IMM());
+    SYNC();
+    PUSH(findFunction(sym, env, call, tramp));
+    NEXT();
+}
+L_call: {
+    CallSite& cs = c->calls[IMM()];
+    Feedback& f = c->feedback[IMM()];
+    SEXP fun = TOP();
+    SYNC();
+    recordCallee(c, &f - c->feedback.data(), f, fun);
+    SEXP r = doCall(c, cs, fun, env, tramp);
+    sp[-1].u.sxpval = r;
+    NEXT();
+}
+L_mkclosure: {
+    SEXP spec = c->poolAt(IMM());
+    SYNC();
+    SEXP clo = Rf_allocSExp(CLOSXP);
+    PUSH(clo);
+    SET_FORMALS(clo, VECTOR_ELT(spec, 0));
+    SET_BODY(clo, VECTOR_ELT(spec, 1));
+    SET_CLOENV(clo, env);
+    if (VECTOR_ELT(spec, 2) != R_NilValue) {
+        SYNC();
+        Rf_setAttrib(clo, Rf_install("srcref"), VECTOR_ELT(spec, 2));
+    }
+    NEXT();
+}
+L_binop: {
+    ArithOp op = ArithOp(IMM());
+    SEXP prim = c->poolAt(IMM());
+    SEXP call = c->poolAt(IMM());
+    Feedback& f = c->feedback[IMM()];
+    SEXP a = AT(1), b = TOP();
+    SYNC();
+    recordType(f, a);
+    recordType(f, b);
+    SEXP r = fastBinop(op, a, b);
+    if (!r) {
+        SEXP args = consNR(a, consNR(b, R_NilValue));
+        PUSH(args);
+        SYNC();
+        setTrampolineExpr(tramp, call);
+        r = primFun(prim)(call, prim, args, env);
+        --sp;
+    }
+    sp -= 2;
+    PUSH(r);
+    R_Visible = TRUE;
+    NEXT();
+}
+L_unop: {
+    ArithOp op = ArithOp(IMM());
+    SEXP prim = c->poolAt(IMM());
+    SEXP call = c->poolAt(IMM());
+    Feedback& f = c->feedback[IMM()];
+    SEXP a = TOP();
+    SYNC();
+    recordType(f, a);
+    SEXP r = fastUnop(op, a);
+    if (!r) {
+        SEXP args = consNR(a, R_NilValue);
+        PUSH(args);
+        SYNC();
+        setTrampolineExpr(tramp, call);
+        r = primFun(prim)(call, prim, args, env);
+        --sp;
+    }
+    sp[-1].u.sxpval = r;
+    R_Visible = TRUE;
+    NEXT();
+}
+L_eval_ast: {
+    SEXP e = c->poolAt(IMM());
+    SYNC();
+    PUSH(Rf_eval(e, env));
+    NEXT();
+}
+L_for_init: {
+    SEXP call = c->poolAt(IMM());
+    IMM();
+    SEXP seq = TOP();
+    SYNC();
+    if (Rf_inherits(seq, "factor")) {
+        seq = Rf_asCharacterFactor(seq);
+        sp[-1].u.sxpval = seq;
+    }
+    switch (TYPEOF(seq)) {
+    case LGLSXP: case INTSXP: case REALSXP: case CPLXSXP: case STRSXP: case RAWSXP:
+    case VECSXP: case EXPRSXP: case NILSXP:
+        break;
+    case LISTSXP:
+        seq = Rf_coerceVector(seq, VECSXP);
+        sp[-1].u.sxpval = seq;
+        break;
+    default:
+        Rf_errorcall(call, _("invalid for() loop sequence"));
+    }
+    R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
+    if (n > INT_MAX) Rf_errorcall(call, "long vectors are not supported in rir for() loops");
+    incRefcnt(seq);
+    PUSHI(int(n));
+    PUSHI(-1);
+    NEXT();
+}
+L_for_step: {
+    int target = IMM();
+    SEXP sym = c->poolAt(IMM());
+    Feedback& f = c->feedback[IMM()];
+    int i = ++sp[-1].u.ival;
+    if (i >= sp[-2].u.ival) {
+        decRefcnt(sp[-3].u.sxpval);
+        pc = start + target;
+        NEXT();
+    }
+    f.count++;
+    SYNC();
+    SEXP v = elementOf(sp[-3].u.sxpval, i);
+    PUSH(v);
+    SYNC();
+    Rf_defineVar(sym, v, env);
+    --sp;
+    NEXT();
+}
+L_subset: {
+    int kind = IMM();
+    int n = IMM();
+    CallSite& cs = c->calls[IMM()];
+    Feedback& f = c->feedback[IMM()];
+    SEXP x = AT(n);
+    SYNC();
+    recordType(f, x);
+    SEXP r = nullptr;
+    if (n == 1 && cs.args[0].tag == R_NilValue) r = fastSubset(kind, x, TOP());
+    if (!r) {
+        // Turn the operand slots into the argument list in place (GC-safe).
+        NodeStackSlot* first = sp - n - 1;
+        SEXP args = R_NilValue;
+        for (int k = n; k >= 0; k--) {
+            args = consNR(first[k].u.sxpval, args);
+            if (k > 0) SET_TAG(args, cs.args[k - 1].tag);
+            first[k].u.sxpval = args;
+        }
+        SEXP call = c->poolAt(cs.ast);
+        setTrampolineExpr(tramp, call);
+        r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env);
+    }
+    sp -= n + 1;
+    PUSH(r);
+    R_Visible = TRUE;
+    NEXT();
+}
+L_dollar: {
+    SEXP name = c->poolAt(IMM());
+    SEXP call = c->poolAt(IMM());
+    Feedback& f = c->feedback[IMM()];
+    SEXP x = TOP();
+    recordType(f, x);
+    SEXP r = nullptr;
+    if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt) {
+        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+        if (TYPEOF(names) == STRSXP) {
+            R_xlen_t len = XLENGTH(names);
+            for (R_xlen_t k = 0; k < len; k++)
+                if (STRING_ELT(names, k) == name) {
+                    r = VECTOR_ELT(x, k);
+                    break;
+                }
+        }
+    }
+    if (!r) {
+        SYNC();
+        r = Rf_eval(call, env);
+    }
+    sp[-1].u.sxpval = r;
+    R_Visible = TRUE;
+    NEXT();
+}
+L_subassign: {
+    int kind = IMM();
+    SEXP xsym = c->poolAt(IMM());
+    SEXP call = c->poolAt(IMM());
+    Feedback& f = c->feedback[IMM()];
+    SEXP i = TOP(), v = AT(1);
+    SYNC();
+    recordType(f, v);
+    if (!fastSubassign(kind, xsym, env, i, v)) {
+        // Let GNU R do it, with the already computed right-hand side.
+        SEXP prom = R_mkEVPROMISE(CADDR(call), v);
+        PUSH(prom);
+        SYNC();
+        SEXP e = Rf_lang3(CAR(call), CADR(call), prom);
+        PUSH(e);
+        SYNC();
+        Rf_eval(e, env);
+        sp -= 2;
+    }
+    sp -= 2;
+    NEXT();
+}
+L_ret:
+    res = TOP();
+    R_BCNodeStackTop = base;
+    return res;
+}
+
+// ---- function entry ------------------------------------------------------
+
+static SEXP runFunction(DispatchTable* t, SEXP env) {
+    t->invocations++;
+    stats.rir_calls++;
+    if (!t->baseline) {
+        Code* code = compileFunction(t->formals(), t->body(), ENCLOS(env));
+        PROTECT(code->container);
+        code->trampoline = t->trampoline();
+        t->setBaseline(code, code->container);
+        UNPROTECT(1);
+    }
+    Code* code = t->baseline;
+    if (optimizeHook && !t->versions.empty()) code = t->dispatch(Context());
+    return interpret(code, env, trampolineConsts(t->trampoline()));
+}
+
+extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
+    SEXP target = CADR(args);
+    SEXP res;
+    if (DispatchTable* t = DispatchTable::unpack(target)) {
+        if (!consumeRirCallFlag()) stats.gnur_entries++;
+        res = runFunction(t, env);
+    } else if (Code* c = Code::unpack(target)) {
+        res = interpret(c, env, trampolineConsts(c->trampoline));
+    } else {
+        res = recoverDeadTrampoline(target, env);
+    }
+    setTrampolineVisible(R_Visible);
+    return res;
+}
+
+}  // namespace rir

@@ -1,0 +1,30 @@
+// interp.h — the RIR interpreter (threaded, computed goto).
+//
+// The operand stack lives on GNU R's byte-code node stack, so the GC sees
+// every value and R's own longjmps (errors, return(), break from promises,
+// condition handlers) reset it exactly as for GNU R's byte code.
+#pragma once
+
+#include "code.h"
+
+namespace rir {
+
+// Runs `code` in `env`. `tramp` is the constant pool of the GNU R trampoline
+// whose bcEval is active (its current-expression slot is updated so errors
+// raised with Rf_error() name the same call as under GNU R's byte code).
+SEXP interpret(Code* code, SEXP env, SEXP tramp);
+
+// Entry from a trampoline (.External2): runs a function body or a promise.
+extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env);
+
+// Hook registered by the tiering policy: called once per function entry
+// with the table and the number of invocations so far. May be null.
+struct DispatchTable;
+typedef Code* (*OptimizeHook)(DispatchTable*, SEXP env);
+extern OptimizeHook optimizeHook;
+
+// Compiles a closure for rir (the JIT hook and compile()): returns a closure
+// with a trampoline body, or R_NilValue with `*reason` set.
+SEXP compileClosure(SEXP f, const char* name, const char** reason);
+
+}  // namespace rir

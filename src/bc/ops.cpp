@@ -1,0 +1,116 @@
+// ops.cpp — scalar fast paths for arithmetic, comparison and logic. Each
+// returns nullptr whenever GNU R's primitive could behave differently (NA,
+// NaN, overflow, attributes, %% and %/%), so the caller runs the primitive.
+#include "ops.h"
+
+#include <Rmath.h>
+#include <climits>
+
+namespace rir {
+
+namespace {
+
+// Reads an attribute-free scalar as a number. kind: 0 = not numeric,
+// 1 = integer-like (int or logical), 2 = real. Returns false on NA/NaN.
+inline bool scalarNum(SEXP x, int* kind, int* iv, double* dv) {
+    SexpHeader* h = hdr(x);
+    if (!h->scalar || h->alt || h->attrib != R_NilValue) return false;
+    if (h->type == INTSXP || h->type == LGLSXP) {
+        *iv = fival(x);
+        if (*iv == NA_INTEGER) return false;
+        *kind = 1;
+        *dv = *iv;
+        return true;
+    }
+    if (h->type == REALSXP) {
+        *dv = fdval(x);
+        if (ISNAN(*dv)) return false;
+        *kind = 2;
+        return true;
+    }
+    return false;
+}
+
+inline SEXP cmpResult(ArithOp op, double a, double b) {
+    bool r;
+    switch (op) {
+    case ArithOp::Eq: r = a == b; break;
+    case ArithOp::Ne: r = a != b; break;
+    case ArithOp::Lt: r = a < b; break;
+    case ArithOp::Le: r = a <= b; break;
+    case ArithOp::Gt: r = a > b; break;
+    case ArithOp::Ge: r = a >= b; break;
+    default: return nullptr;
+    }
+    return Rf_ScalarLogical(r);
+}
+
+}  // namespace
+
+SEXP fastBinop(ArithOp op, SEXP a, SEXP b) {
+    int ka, kb, ia, ib;
+    double da, db;
+    if (!scalarNum(a, &ka, &ia, &da) || !scalarNum(b, &kb, &ib, &db)) {
+        if ((op == ArithOp::Eq || op == ArithOp::Ne) && simpleScalar(a, STRSXP) &&
+            simpleScalar(b, STRSXP)) {
+            SEXP ca = STRING_ELT(a, 0), cb = STRING_ELT(b, 0);
+            if (ca == cb && ca != NA_STRING) return Rf_ScalarLogical(op == ArithOp::Eq);
+        }
+        return nullptr;
+    }
+    bool ints = ka == 1 && kb == 1;
+    switch (op) {
+    case ArithOp::Add:
+        if (ints) {
+            long long r = (long long)ia + ib;
+            if (r > INT_MAX || r <= INT_MIN) return nullptr;
+            return Rf_ScalarInteger(int(r));
+        }
+        return Rf_ScalarReal(da + db);
+    case ArithOp::Sub:
+        if (ints) {
+            long long r = (long long)ia - ib;
+            if (r > INT_MAX || r <= INT_MIN) return nullptr;
+            return Rf_ScalarInteger(int(r));
+        }
+        return Rf_ScalarReal(da - db);
+    case ArithOp::Mul:
+        if (ints) {
+            long long r = (long long)ia * ib;
+            if (r > INT_MAX || r <= INT_MIN) return nullptr;
+            return Rf_ScalarInteger(int(r));
+        }
+        return Rf_ScalarReal(da * db);
+    case ArithOp::Div:
+        return Rf_ScalarReal(da / db);
+    case ArithOp::Pow:
+        if (ints && (ia == 1 || ib == 0)) return Rf_ScalarReal(1.0);
+        return Rf_ScalarReal(db == 2.0 ? da * da : R_pow(da, db));
+    case ArithOp::Mod:
+    case ArithOp::IDiv:
+        return nullptr;
+    case ArithOp::And:
+        return Rf_ScalarLogical(da != 0 && db != 0);
+    case ArithOp::Or:
+        return Rf_ScalarLogical(da != 0 || db != 0);
+    default:
+        return cmpResult(op, da, db);
+    }
+}
+
+SEXP fastUnop(ArithOp op, SEXP a) {
+    int k, i;
+    double d;
+    if (!scalarNum(a, &k, &i, &d)) return nullptr;
+    switch (op) {
+    case ArithOp::Neg:
+        if (k == 1) return Rf_ScalarInteger(-i);
+        return Rf_ScalarReal(-d);
+    case ArithOp::Not:
+        return Rf_ScalarLogical(d == 0);
+    default:
+        return nullptr;
+    }
+}
+
+}  // namespace rir

@@ -1,0 +1,54 @@
+// dispatch_table.h — every rir closure body points (through its trampoline)
+// at a DispatchTable. Version 0 is the baseline RIR code, compiled on the
+// first call and always present afterwards; optimized versions, keyed by a
+// Context, are kept sorted most-specific first (at most kMaxVersions).
+#pragma once
+
+#include "context.h"
+#include "rapi.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rir {
+
+struct Code;
+
+struct Version {
+    Context context;
+    Code* code;
+};
+
+struct DispatchTable {
+    static const size_t kMaxVersions = 15;
+
+    SEXP container;  // EXTPTRSXP, tag = rir_function, prot = list(formals, body, ...)
+    Code* baseline = nullptr;
+    std::vector<Version> versions;  // optimized versions, sorted
+    uint64_t invocations = 0;
+    int registryIndex = -1;
+    std::string name;
+
+    SEXP formals() const { return VECTOR_ELT(R_ExternalPtrProtected(container), 0); }
+    SEXP body() const { return VECTOR_ELT(R_ExternalPtrProtected(container), 1); }
+    // Slot 2 keeps the baseline Code's extptr alive, slot 3 the optimized ones.
+    void setBaseline(Code* c, SEXP codeContainer);
+    // Slot 4: the trampoline body that enters this table.
+    SEXP trampoline() const { return VECTOR_ELT(R_ExternalPtrProtected(container), 4); }
+    void setTrampoline(SEXP t) { SET_VECTOR_ELT(R_ExternalPtrProtected(container), 4, t); }
+
+    // Inserts keeping the order; replaces an equal context; when full, drops
+    // the least specific version. Returns false if `ctx` is the empty context.
+    bool insert(Context ctx, Code* code, SEXP codeContainer);
+    // The first version whose context the call context satisfies, else the
+    // baseline.
+    Code* dispatch(Context callContext) const;
+
+    static DispatchTable* create(SEXP formals, SEXP body, const std::string& name);
+    static DispatchTable* unpack(SEXP extptr);
+};
+
+SEXP functionTag();
+
+}  // namespace rir

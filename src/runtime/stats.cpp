@@ -1,0 +1,31 @@
+// stats.cpp — counters and the closure registry.
+#include "stats.h"
+
+#include <chrono>
+
+namespace rir {
+
+Stats stats;
+std::vector<Registered> registry;
+
+static const size_t kMaxRegistry = 100000;
+
+int registerCompiled(const std::string& name, uint64_t* calls) {
+    stats.compiled++;
+    if (registry.size() >= kMaxRegistry) return -1;
+    registry.push_back({name, "compiled", "", calls, true});
+    return int(registry.size() - 1);
+}
+
+void registerRefused(const std::string& name, const std::string& reason) {
+    stats.refused++;
+    if (registry.size() >= kMaxRegistry) return;
+    registry.push_back({name, "refused", reason, nullptr, false});
+}
+
+double nowSeconds() {
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace rir

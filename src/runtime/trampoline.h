@@ -1,0 +1,41 @@
+// trampoline.h — GNU R byte code objects that enter rir.
+//
+// A rir-compiled closure keeps a real BCODESXP as its body. Its constant
+// pool entry 0 is the source expression (so body(), deparse(), debug() and
+// substitute() see the AST) and its code is, in GNU R byte-code terms:
+//
+//     GETBUILTIN .External2; PUSHCONSTARG <entry>; PUSHCONSTARG <target>
+//     CALLBUILTIN; LDCONST <visible flag>; BRIFNOT L; RETURN; L: INVISIBLE; RETURN
+//
+// so GNU R's bcEval calls rir's entry with the closure environment, and the
+// visibility that the RIR code produced survives .External2 (which would
+// otherwise force the result visible). An expressionsIndex table maps every
+// pc to the .External2 call, which makes errors raised with Rf_error() report
+// the enclosing function's call, exactly as for GNU R's own byte code.
+#pragma once
+
+#include "rapi.h"
+
+namespace rir {
+
+// `templ` is the unencoded instruction vector (built in R from the compiler
+// package's opcode table); `entry` is the native symbol of the entry routine.
+void trampolineInit(SEXP templ, SEXP entry);
+bool trampolineReady();
+
+// A BCODESXP for `ast` that calls the entry with `target` (an EXTPTRSXP).
+SEXP makeTrampoline(SEXP ast, SEXP target);
+
+// The target of a trampoline made by makeTrampoline, or nullptr.
+SEXP trampolineTarget(SEXP body);
+bool isTrampoline(SEXP body);
+
+// The trampoline's current-expression slot: GNU R's getCurrentCall() reads it
+// (through the expressionsIndex table) when an error or warning has no call.
+void setTrampolineExpr(SEXP tramp, SEXP expr);
+inline SEXP trampolineConsts(SEXP tramp) { return CDR(tramp); }
+
+// The flag read by the trampoline after the entry returns.
+void setTrampolineVisible(bool visible);
+
+}  // namespace rir
