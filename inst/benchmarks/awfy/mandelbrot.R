@@ -52,7 +52,7 @@ known <- c("1" = 128L, "500" = 191L, "750" = 50L)
 bench <- list(
   run = function(n) {
     result <- mandelbrot(n)
-    expected <- known[as.character(n)]
+    expected <- known[format(n, scientific = FALSE)]
     if (is.na(expected)) {
       if (!is.numeric(result) || result < 0 || result > 255) stop("mandelbrot: bad result")
     } else if (result != expected) {

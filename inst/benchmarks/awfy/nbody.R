@@ -104,7 +104,7 @@ bench <- list(
     if (abs(e0 - (-0.169075164)) > 1e-9) stop("nbody: wrong initial energy ", e0)
     for (i in seq_len(n)) advance(bodies, 0.01)
     e <- energy(bodies)
-    expected <- known[as.character(n)]
+    expected <- known[format(n, scientific = FALSE)]
     if (!is.na(expected)) {
       if (abs(e - expected) > 1e-9) stop("nbody: expected energy ", expected, ", got ", e)
     } else if (!is.finite(e) || abs(e - e0) > 1e-4) {

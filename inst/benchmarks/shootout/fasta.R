@@ -98,7 +98,7 @@ bench <- list(
   run = function(n) {
     out <- fasta(n)
     hash <- text_hash(out)
-    expected <- known[[as.character(n)]]
+    expected <- known[[format(n, scientific = FALSE)]]
     if (!is.null(expected)) {
       if (!identical(unname(hash), expected)) {
         stop("fasta: wrong checksum ", paste(hash, collapse = " "))

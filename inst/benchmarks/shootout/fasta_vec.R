@@ -91,7 +91,7 @@ bench <- list(
   run = function(n) {
     out <- fasta_generate(n)
     hash <- text_hash(out)
-    expected <- known[[as.character(n)]]
+    expected <- known[[format(n, scientific = FALSE)]]
     if (!is.null(expected)) {
       if (!identical(unname(hash), expected)) {
         stop("fasta_vec: wrong checksum ", paste(hash, collapse = " "))

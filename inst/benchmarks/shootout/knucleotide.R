@@ -133,7 +133,7 @@ bench <- list(
   run = function(n) {
     out <- knucleotide(n)
     hash <- text_hash(out)
-    expected <- known[[as.character(n)]]
+    expected <- known[[format(n, scientific = FALSE)]]
     if (!is.null(expected)) {
       if (!identical(unname(hash), expected)) {
         stop("knucleotide: wrong checksum ", paste(hash, collapse = " "))

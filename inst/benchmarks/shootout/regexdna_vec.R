@@ -125,7 +125,7 @@ known <- list(
 bench <- list(
   run = function(n) {
     out <- regexdna(n)
-    expected <- known[[as.character(n)]]
+    expected <- known[[format(n, scientific = FALSE)]]
     if (!is.null(expected)) {
       if (!identical(out, expected)) stop("regexdna_vec: wrong output ", paste(out, collapse = "; "))
     } else if (length(out) != 13) {

@@ -1,0 +1,39 @@
+# Developer entry points. `make test` is what CI runs (through .ci/run).
+R ?= R
+RSCRIPT ?= Rscript
+LIB ?= $(CURDIR)/.rlib
+
+.PHONY: install test test-fast check bench regtests clean format
+
+install:
+	mkdir -p $(LIB)
+	$(R) CMD INSTALL --no-test-load --preclean -l $(LIB) .
+
+# incremental: keeps object files in src/ between runs
+dev:
+	mkdir -p $(LIB)
+	$(R) CMD INSTALL --no-test-load -l $(LIB) .
+
+test: install
+	cd tests && R_LIBS=$(LIB) $(RSCRIPT) run-tests.R
+	cd tests && R_LIBS=$(LIB) RIR_OPT_THRESHOLD=0 $(RSCRIPT) run-tests.R
+
+test-fast: dev
+	cd tests && R_LIBS=$(LIB) RIR_TEST_FILTER='diff|api|context' $(RSCRIPT) run-tests.R
+
+regtests: install
+	R_LIBS=$(LIB) tools/gnur-regtests.sh --mode default
+
+bench: install
+	R_LIBS=$(LIB) $(RSCRIPT) inst/benchmarks/run.R
+
+check:
+	$(R) CMD build .
+	_R_CHECK_FORCE_SUGGESTS_=false $(R) CMD check --no-manual rir_*.tar.gz
+
+clean:
+	./cleanup
+	rm -rf $(LIB) rir.Rcheck rir_*.tar.gz
+
+format:
+	clang-format -i src/*/*.cpp src/*/*.h

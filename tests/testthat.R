@@ -1,0 +1,4 @@
+library(testthat)
+library(rir)
+
+test_check("rir")
