@@ -55,9 +55,10 @@ install_hook <- function() {
   }
   replace_binding(ns, "tryCmpfun", rir_try_cmpfun)
   replace_binding(ns, "tryCompile", rir_try_compile)
-  old <- compiler::enableJIT(-1)
-  if (is.null(.rir$old_jit)) .rir$old_jit <- old
-  if (old < 3) compiler::enableJIT(3)
+  # The JIT level is left alone: rir is offered what GNU R's JIT compiles
+  # (R_ENABLE_JIT=0 therefore leaves everything but compile() to GNU R).
+  # Changing it here would also be unsafe while R starts up (R_TESTS): GNU R
+  # allocates its JIT cache only after the profile has run.
 }
 
 remove_hook <- function() {
@@ -65,9 +66,5 @@ remove_hook <- function() {
   ns <- asNamespace("compiler")
   replace_binding(ns, "tryCmpfun", .rir$orig$tryCmpfun)
   replace_binding(ns, "tryCompile", .rir$orig$tryCompile)
-  if (!is.null(.rir$old_jit)) {
-    compiler::enableJIT(.rir$old_jit)
-    .rir$old_jit <- NULL
-  }
   invisible(TRUE)
 }

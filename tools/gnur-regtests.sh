@@ -39,7 +39,7 @@ utf8-regex
 # LC_ALL=C; we pin that locale to C.UTF-8 so cached outputs stay comparable.
 UTF8_FILES=" utf8 utf8-regex PCRE iconv reg-translation reg-plot-latin1 "
 # Bump when the way tests are run changes (invalidates cached stock outputs).
-RUNNER_VERSION=1
+RUNNER_VERSION=2
 
 die() { echo "gnur-regtests: $*" >&2; exit 2; }
 log() { echo "gnur-regtests: $*" >&2; }
@@ -78,7 +78,7 @@ esac
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive integer"
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
 # --check-stock: a second stock run compared with the first, no rir at all.
-[ "$CHECK_STOCK" = 1 ] && MODES="stock-again"
+[ "$CHECK_STOCK" = 1 ] && MODES="none"
 [ -n "$FILES" ] || FILES="$DEFAULT_FILES"
 FILES=$(echo $FILES | tr ' ' '\n' | sed 's/\.R$//' | awk 'NF && !seen[$0]++')
 if [ "$LIST" = 1 ]; then echo "$FILES"; exit 0; fi
@@ -212,80 +212,87 @@ done
 SIG=$(printf '%s\n' "$RUNNER_VERSION" "$RVER" "$(R --version | head -1)" \
         "R_LIBS=${R_LIBS-}" "R_LIBS_USER=${R_LIBS_USER-}" \
         "R_LIBS_SITE=${R_LIBS_SITE-}" "TZ=${TZ-}" | md5sum | cut -c1-10)
-STOCK="$VDIR/stock-$SIG"
-RESULTS="$VDIR/results"
-SCRATCH="$VDIR/scratch"
+STOCK="$VDIR/stock-$SIG"      # a/ and b/: two stock runs of every file
+RESULTS="$VDIR/results"       # <mode>/ : the rir runs
+SCRATCH="$VDIR/scratch"       # <mode>/<file>/ : a throwaway copy of tests/ per run
 mkdir -p "$STOCK" "$RESULTS" "$SCRATCH"
 
-STARTUP_STOCK="$VDIR/startup-stock.R"
-STARTUP_RIR="$VDIR/startup-rir.R"
-cat > "$STARTUP_STOCK" <<'EOF'
-## R_TESTS startup file for the stock runs of tools/gnur-regtests.sh (no-op)
-EOF
-cat > "$STARTUP_RIR" <<'EOF'
-## R_TESTS startup file for the rir runs of tools/gnur-regtests.sh.
-## Loads the package named by RIR_REGTEST_PKG (default rir) and, when R exits,
-## appends "pid<TAB>name<TAB>value" lines from <pkg>::stats() to the file named
-## by RIR_STATS_FILE (never to the test's own output).
-local({
-    pkg <- Sys.getenv("RIR_REGTEST_PKG", "rir")
-    loadNamespace(pkg)
-    statsFile <- Sys.getenv("RIR_STATS_FILE")
-    if (nzchar(statsFile)) {
-        pid <- Sys.getpid()
-        invisible(reg.finalizer(globalenv(), function(e) {
-            tryCatch({
-                ns <- asNamespace(pkg)
-                if (exists("stats", envir = ns, mode = "function",
-                           inherits = FALSE)) {
-                    s <- as.list(get("stats", envir = ns)())
-                    s <- unlist(s[vapply(s, function(v) is.numeric(v) &&
-                                             length(v) == 1L, NA)])
-                    if (length(s) && !is.null(names(s)))
-                        cat(sprintf("%d\t%s\t%.17g\n", pid, names(s), s),
-                            file = statsFile, sep = "", append = TRUE)
-                }
-            }, error = function(e) NULL, warning = function(w) NULL)
-        }, onexit = TRUE))
+# The startup file named by R_TESTS; R's system Rprofile sources it.  It is
+# written per run next to the run's directory, so its path differs between
+# runs only in the part that the comparison normalizes away.
+STARTUP_TEMPLATE="$VDIR/startup-template.R"
+cat > "$STARTUP_TEMPLATE" <<'EOF'
+    ## Body of the R_TESTS startup file of tools/gnur-regtests.sh (inside
+    ## local(), after pkg and statsFile are set).  Loads the package and, when
+    ## R exits, appends "pid<TAB>name<TAB>value" lines from <pkg>::stats() to
+    ## statsFile (never to the test's own output).  Child R processes that a
+    ## test starts (R CMD INSTALL, ...) inherit R_TESTS: they load the package
+    ## too if they can find it, and append their own lines.
+    if (nzchar(Sys.getenv("RIR_REGTEST_CHILD"))) {
+        if (!suppressWarnings(requireNamespace(pkg, quietly = TRUE))) return(invisible())
+    } else {
+        loadNamespace(pkg)
+        Sys.setenv(RIR_REGTEST_CHILD = "1")
     }
-})
+    pid <- Sys.getpid()
+    invisible(reg.finalizer(globalenv(), function(e) {
+        tryCatch({
+            ns <- asNamespace(pkg)
+            if (exists("stats", envir = ns, mode = "function", inherits = FALSE)) {
+                s <- as.list(get("stats", envir = ns)())
+                s <- unlist(s[vapply(s, function(v) is.numeric(v) &&
+                                         length(v) == 1L, NA)])
+                if (length(s) && !is.null(names(s)))
+                    cat(sprintf("%d\t%s\t%.17g\n", pid, names(s), s),
+                        file = statsFile, sep = "", append = TRUE)
+            }
+        }, error = function(e) NULL, warning = function(w) NULL)
+    }, onexit = TRUE))
 EOF
 
 if [ "$FRESH" = 1 ]; then
     for f in $FILES; do
-        rm -f "$STOCK/$f".*
+        rm -f "$STOCK"/a/"$f".* "$STOCK"/b/"$f".*
         for m in $MODES; do rm -f "$RESULTS/$m/$f".*; done
     done
 fi
 
-# --- one run: MODE FILE --------------------------------------------------------
+# --- one run: MODE FILE  (MODE: stock-a, stock-b, default, opt0) ---------------
 run_one() {
     local mode=$1 f=$2 out
-    if [ "$mode" = stock ]; then out="$STOCK"; else out="$RESULTS/$mode"; fi
-    mkdir -p "$out"
-    rm -f "$out/$f".{Rout,rc,time,stats}
+    case "$mode" in
+        stock-a) out="$STOCK/a" ;;
+        stock-b) out="$STOCK/b" ;;
+        *) out="$RESULTS/$mode" ;;
+    esac
+    mkdir -p "$out" "$SCRATCH/$mode"
+    rm -f "$out/$f".{Rout,rc,time,stats,diff}
     local dir="$SCRATCH/$mode/$f"
     rm -rf "$dir"; mkdir -p "$dir"
     # each run gets its own copy: tests write files (Rplots.pdf, ...) into cwd
     cp -r "$TESTS/." "$dir/"
-    local -a envs=(LANGUAGE=en LC_COLLATE=C R_DEFAULT_PACKAGES= SRCDIR=.)
+    local startup="$dir.startup.R"
+    case "$mode" in
+        stock-*) echo "## R_TESTS startup file of tools/gnur-regtests.sh: stock run" > "$startup" ;;
+        *) { printf 'local({\n    pkg <- "%s"\n    statsFile <- "%s"\n' "$PKG" "$out/$f.stats"
+             cat "$STARTUP_TEMPLATE"; echo "})"; } > "$startup" ;;
+    esac
+    # Same RNG state at the start of every run (after the package loaded), so
+    # that tests drawing unseeded random numbers are comparable.
+    echo "set.seed(20221110L)" >> "$startup"
+    # what R's tests/Makefile and tools::testInstalledBasic set
+    local -a envs=(LANGUAGE=en LC_COLLATE=C R_DEFAULT_PACKAGES= SRCDIR=.
+                   R_TESTS="$startup")
     if [[ "$UTF8_FILES" == *" $f "* ]]; then
         envs+=(LC_ALL=C.UTF-8)
         [ "$f" = reg-translation ] && envs+=(LANGUAGE=fr)
     else
         envs+=(LC_ALL=C)
     fi
-    local -a unset=(-u RIR_STATS_FILE -u RIR_OPT_THRESHOLD -u RIR_REGTEST_PKG)
-    case "$mode" in
-        stock|stock-again) envs+=(R_TESTS="$STARTUP_STOCK") ;;
-        default) envs+=(R_TESTS="$STARTUP_RIR" RIR_REGTEST_PKG="$PKG"
-                        RIR_STATS_FILE="$out/$f.stats") ;;
-        opt0) envs+=(R_TESTS="$STARTUP_RIR" RIR_REGTEST_PKG="$PKG"
-                     RIR_STATS_FILE="$out/$f.stats" RIR_OPT_THRESHOLD=0) ;;
-    esac
+    [ "$mode" = opt0 ] && envs+=(RIR_OPT_THRESHOLD=0)
     local t0 t1 rc=0
     t0=$(date +%s.%N)
-    (cd "$dir" && env "${unset[@]}" "${envs[@]}" \
+    (cd "$dir" && env -u RIR_OPT_THRESHOLD -u RIR_REGTEST_CHILD "${envs[@]}" \
         timeout -k 30 "$TIMEOUT" R CMD BATCH --vanilla --no-timing \
         "$f.R" "$f.Rout" </dev/null >/dev/null 2>&1) || rc=$?
     t1=$(date +%s.%N)
@@ -293,11 +300,11 @@ run_one() {
     else : > "$out/$f.Rout"; fi
     awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f\n", b-a}' > "$out/$f.time"
     echo "$rc" > "$out/$f.rc"      # written last: marks the run complete
-    rm -rf "$dir"
-    printf '  %-12s %-20s exit %-3s %6ss\n' "[$mode]" "$f" "$rc" "$(cat "$out/$f.time")" >&2
+    rm -rf "$dir" "$startup"
+    printf '  %-10s %-20s exit %-3s %6ss\n' "[$mode]" "$f" "$rc" "$(cat "$out/$f.time")" >&2
 }
 export -f run_one
-export STOCK RESULTS SCRATCH TESTS STARTUP_STOCK STARTUP_RIR PKG TIMEOUT UTF8_FILES
+export STOCK RESULTS SCRATCH TESTS STARTUP_TEMPLATE PKG TIMEOUT UTF8_FILES
 
 # --- preflight: does the package load at all? --------------------------------------
 if [ "$CHECK_STOCK" = 0 ]; then
@@ -308,59 +315,132 @@ if [ "$CHECK_STOCK" = 0 ]; then
     fi
 fi
 
-# --- the job list: missing stock outputs, then every (mode, file) ---------------------
-jobs_file=$(mktemp)
-trap 'rm -f "$jobs_file" "$jobs_file.sorted"' EXIT
+# --- the job list: missing stock outputs, then every (mode, file) -------------------
+tmpd=$(mktemp -d)
+trap 'rm -rf "$tmpd"' EXIT
 n_stock=0
 for f in $FILES; do
     # slowest first (by a previous stock time) packs the parallel slots better
-    w=$(cat "$STOCK/$f.time" 2>/dev/null || echo 1000)
-    if [ ! -f "$STOCK/$f.rc" ]; then echo "$w stock $f" >> "$jobs_file"; n_stock=$((n_stock+1)); fi
-    for m in $MODES; do echo "$w $m $f" >> "$jobs_file"; done
+    w=$(cat "$STOCK/a/$f.time" 2>/dev/null || echo 1000)
+    for s in a b; do
+        if [ ! -f "$STOCK/$s/$f.rc" ]; then
+            echo "$w stock-$s $f" >> "$tmpd/stock"; n_stock=$((n_stock+1))
+        fi
+    done
+    if [ "$CHECK_STOCK" = 0 ]; then
+        for m in $MODES; do echo "$w $m $f" >> "$tmpd/rir"; done
+    fi
 done
-sort -k1,1gr -s "$jobs_file" | cut -d' ' -f2- > "$jobs_file.sorted"
 n_files=$(echo "$FILES" | wc -l)
 log "R $RVER, $n_files files, modes: $MODES, jobs: $JOBS"
-log "stock outputs: $STOCK ($n_stock to run, the rest cached)"
+log "stock outputs: $STOCK ($n_stock stock runs to do, the rest cached)"
 log "results: $RESULTS"
-T_START=$(date +%s)
-# stock runs go first so later comparisons never wait on a missing baseline;
-# xargs exits non-zero when a job does, which is not our verdict
-grep '^stock ' "$jobs_file.sorted" | xargs -r -P "$JOBS" -n 2 bash -c 'run_one "$@"' _ || true
-T_STOCK=$(date +%s)
-grep -v '^stock ' "$jobs_file.sorted" | xargs -r -P "$JOBS" -n 2 bash -c 'run_one "$@"' _ || true
-T_END=$(date +%s)
-log "stock runs: $((T_STOCK - T_START)) s, $MODES runs: $((T_END - T_STOCK)) s"
+run_jobs() {    # xargs exits non-zero when a job does, which is not our verdict
+    [ -s "$1" ] || return 0
+    sort -k1,1gr -s "$1" | cut -d' ' -f2- |
+        xargs -r -P "$JOBS" -n 2 bash -c 'run_one "$@"' _ || true
+}
+T0=$(date +%s); run_jobs "$tmpd/stock"
+T1=$(date +%s); run_jobs "$tmpd/rir"
+T2=$(date +%s)
+log "stock runs: $((T1 - T0)) s, rir runs ($MODES): $((T2 - T1)) s"
 
-# --- compare: tools::Rdiff(rir output, stock output), all in one R process ---------------
-cmp_script=$(mktemp --suffix=.R)
-trap 'rm -f "$jobs_file" "$jobs_file.sorted" "$cmp_script"' EXIT
-cat > "$cmp_script" <<'EOF'
+# --- compare ---------------------------------------------------------------------
+# All outputs are normalized first (addresses, temp-file names, the run's own
+# directory, timings, clock times, rir's own environment variables).  Lines
+# that still differ between the two stock runs are volatile (unseeded random
+# numbers, pids, gc() counts, ...): at those positions the rir output is given
+# the stock line, provided both have the same number of lines.  Then
+# tools::Rdiff(rir, stock) decides.
+cat > "$tmpd/compare.R" <<'EOF'
 args <- commandArgs(TRUE)
-stock <- args[1]; res <- args[2]; files <- strsplit(args[3], " ")[[1]]
+scratch <- args[1]; A <- args[2]; B <- args[3]; R <- args[4]
+files <- strsplit(args[5], " ")[[1]]; check <- args[6] == "1"
+norm <- function(path, f) {
+    if (!file.exists(path)) return(character())
+    x <- readLines(path, warn = FALSE)
+    sub1 <- function(p, r, x) gsub(p, r, x, perl = TRUE, useBytes = TRUE)
+    # rir's variables and R_TESTS in printed environments (no-segfault.R)
+    x <- x[!grepl("^\\s*(RIR_[A-Za-z0-9_]*|R_TESTS)\\s", x, perl = TRUE, useBytes = TRUE)]
+    x <- sub1(paste0("\\Q", scratch, "\\E/[^/]+/\\Q", f, "\\E"), "<TESTDIR>", x)
+    x <- sub1("Rtmp[A-Za-z0-9]{6}", "RtmpXXXXXX", x)
+    x <- sub1("\\b(file|pdf|Rex|Rf|dir)[0-9a-f]{6,}", "\\1XXXX", x)
+    x <- sub1("\\b[0-9a-f]{8,}\\.(R|Rd|txt|tex|html|pdf|rds|rda)\\b", "XXXX.\\1", x)
+    x <- sub1("0x[0-9a-f]{6,}", "0xADDR", x)
+    x <- sub1("@[0-9a-f]{8,}", "@ADDR", x)
+    x <- sub1("\\b\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d(:\\d\\d(\\.\\d+)?)?", "<DATETIME>", x)
+    x <- sub1("\\b[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}\\b", "<DATETIME>", x)
+    day <- as.Date(file.mtime(path))
+    for (d in format(c(day, day - 1), "%Y-%m-%d")) x <- gsub(d, "<TODAY>", x, fixed = TRUE, useBytes = TRUE)
+    # memory use: gc() tables and gcinfo(TRUE) reports
+    g <- grepl("^\\s*(Ncells|Vcells)\\s", x, perl = TRUE, useBytes = TRUE) |
+         grepl("^(Garbage collection \\d+ =|[0-9.]+ Mbytes of (cons|vectors))", x, perl = TRUE, useBytes = TRUE)
+    x[g] <- sub1("[0-9.]+", "<N>", x[g])
+    # the numbers under a system.time() header
+    h <- grep("^\\s*user\\s+system\\s+elapsed\\s*$", x, perl = TRUE, useBytes = TRUE)
+    h <- h[h < length(x)]
+    x[h + 1L] <- sub1("[0-9.]+", "<T>", x[h + 1L])
+    x
+}
+tmpR <- tempfile(fileext = ".Rout"); tmpA <- tempfile(fileext = ".Rout")
 for (f in files) {
-    a <- file.path(res, paste0(f, ".Rout")); b <- file.path(stock, paste0(f, ".Rout"))
+    rout <- paste0(f, ".Rout")
+    a <- norm(file.path(A, rout), f); b <- norm(file.path(B, rout), f)
+    vol <- if (length(a) == length(b)) which(a != b) else integer()
+    r <- if (check) b else norm(file.path(R, rout), f)
+    if (!check && length(r) == length(a)) r[vol] <- a[vol]
+    writeLines(r, tmpR, useBytes = TRUE); writeLines(a, tmpA, useBytes = TRUE)
     st <- 99L
-    d <- tryCatch(capture.output(st <- tools::Rdiff(a, b)),
+    d <- tryCatch(capture.output(st <- tools::Rdiff(tmpR, tmpA)),
                   error = function(e) conditionMessage(e))
-    writeLines(d, file.path(res, paste0(f, ".diff")))
-    cat(f, " ", if (is.numeric(st) && st == 0) 0L else 1L, "\n", sep = "")
+    if (!check && !(is.numeric(st) && st == 0))   # Rdiff says some of it by message()
+        d <- c(d, "", "--- diff -u <stock a, normalized> <rir, normalized, volatile lines masked>",
+               tryCatch(suppressWarnings(system2("diff", c("-u", tmpA, tmpR), stdout = TRUE)),
+                        error = function(e) character()))
+    if (!check) writeLines(d, file.path(R, paste0(f, ".diff")), useBytes = TRUE)
+    raw <- if (check) tools::Rdiff(file.path(B, rout), file.path(A, rout)) else NA
+    cat(f, if (is.numeric(st) && st == 0) 0L else 1L, length(vol),
+        if (is.na(raw)) "-" else if (raw == 0) 0L else 1L, "\n")
 }
 EOF
-
-fails=0 passes=0
-table_out=$(mktemp)
-for m in $MODES; do
-    res="$RESULTS/$m"
-    cmp=$(LANGUAGE=en LC_ALL=C R --vanilla --no-echo -f "$cmp_script" \
-            --args "$STOCK" "$res" "$(echo $FILES)" 2>/dev/null) || true
+if [ "$CHECK_STOCK" = 1 ]; then
+    mkdir -p "$tmpd/none"
+    cmp=$(LANGUAGE=en LC_ALL=C R --vanilla --no-echo -f "$tmpd/compare.R" --args \
+            "$SCRATCH" "$STOCK/a" "$STOCK/b" "$tmpd/none" "$(echo $FILES)" 1 2>/dev/null) || true
     {
     echo
-    echo "== mode $m: $PKG vs stock R $RVER =="
-    printf '%-20s %6s %6s %-9s %12s %12s %7s  %s\n' \
-        file stock "$m" identical rir_calls gnur_entries secs result
+    echo "== stock run a vs stock run b, R $RVER =="
+    printf '%-20s %5s %5s %-10s %-13s %s\n' file a b raw-same normalized-same volatile-lines
     for f in $FILES; do
-        src=$(cat "$STOCK/$f.rc" 2>/dev/null || echo "?")
+        read -r _ nst nvol raw <<<"$(echo "$cmp" | awk -v f="$f" '$1==f')"
+        printf '%-20s %5s %5s %-10s %-13s %s\n' "$f" \
+            "$(cat "$STOCK/a/$f.rc" 2>/dev/null || echo '?')" \
+            "$(cat "$STOCK/b/$f.rc" 2>/dev/null || echo '?')" \
+            "$([ "$raw" = 0 ] && echo yes || echo no)" \
+            "$([ "$nst" = 0 ] && echo yes || echo no)" "${nvol:-?}"
+    done
+    echo
+    echo "stock outputs: $STOCK/{a,b}/<file>.Rout"
+    } | tee "$RESULTS/stock-check.txt"
+    exit 0
+fi
+
+fails=0 passes=0
+summary="$RESULTS/summary.txt"
+: > "$summary"
+for m in $MODES; do
+    res="$RESULTS/$m"
+    mkdir -p "$res"
+    cmp=$(LANGUAGE=en LC_ALL=C R --vanilla --no-echo -f "$tmpd/compare.R" --args \
+            "$SCRATCH" "$STOCK/a" "$STOCK/b" "$res" "$(echo $FILES)" 0 2>/dev/null) || true
+    {
+        echo
+        echo "== mode $m: $PKG vs stock R $RVER =="
+        printf '%-20s %5s %5s %-9s %12s %12s %7s  %s\n' \
+            file stock rir identical rir_calls gnur_entries secs result
+    } >> "$summary"
+    for f in $FILES; do
+        src=$(cat "$STOCK/a/$f.rc" 2>/dev/null || echo "?")
         rrc=$(cat "$res/$f.rc" 2>/dev/null || echo "?")
         same=$(echo "$cmp" | awk -v f="$f" '$1==f{print $2}')
         [ "$same" = 0 ] && ident=yes || ident=no
@@ -375,17 +455,18 @@ for m in $MODES; do
             result=FAIL; fails=$((fails+1))
         fi
         note=""
-        [ "$src" != 0 ] && note=" (exits $src under stock R too)"
-        printf '%-20s %6s %6s %-9s %12s %12s %7s  %s\n' "$f" "$src" "$rrc" "$ident" \
-            "$calls" "$entries" "$(cat "$res/$f.time" 2>/dev/null || echo -)" "$result$note"
+        [ "$rrc" = 124 ] && note=" (timed out after ${TIMEOUT}s)"
+        [ "$src" != 0 ] && note="$note (exits $src under stock R too)"
+        printf '%-20s %5s %5s %-9s %12s %12s %7s  %s\n' "$f" "$src" "$rrc" "$ident" \
+            "$calls" "$entries" "$(cat "$res/$f.time" 2>/dev/null || echo -)" \
+            "$result$note" >> "$summary"
     done
-    } | tee -a "$table_out"
 done
 {
     echo
-    echo "outputs: $RESULTS/<mode>/<file>.Rout, differences: <file>.diff, stock: $STOCK"
+    echo "outputs: $RESULTS/<mode>/<file>.Rout, differences: <file>.diff"
+    echo "stock outputs: $STOCK/{a,b}/<file>.Rout"
     echo "$passes passed, $fails failed"
-} | tee -a "$table_out"
-cp "$table_out" "$RESULTS/summary.txt" 2>/dev/null || true
-rm -f "$table_out"
+} >> "$summary"
+cat "$summary"
 [ "$fails" = 0 ]

@@ -21,6 +21,8 @@ usage <- function() {
     "  --quick            small problem sizes (quick_n) and 3 iterations\n",
     "  --out DIR          output directory (default bench-results)\n",
     "  --timeout SECONDS  per worker process (default 1800)\n",
+    "  --bench-dir DIR    take the benchmarks from DIR/<suite>/<name>.R instead\n",
+    "                     of the folder holding run.R\n",
     "  --list             list the benchmarks and exit\n",
     sep = ""
   )
@@ -30,7 +32,7 @@ parse_args <- function(args) {
   opts <- list(
     filter = NULL, iterations = NULL, quick = FALSE, list = FALSE,
     configs = c("gnur-ast", "gnur-bc", "rir", "rir-baseline"),
-    out = "bench-results", timeout = 1800
+    out = "bench-results", timeout = 1800, bench_dir = NULL
   )
   i <- 1
   value <- function() {
@@ -40,7 +42,7 @@ parse_args <- function(args) {
   while (i <= length(args)) {
     arg <- args[[i]]
     # also accept --key=value
-    if (grepl("^--[a-z]+=", arg)) {
+    if (grepl("^--[a-z-]+=", arg)) {
       parts <- regmatches(arg, regexpr("=", arg), invert = TRUE)[[1]]
       args <- c(args[seq_len(i - 1)], parts[[1]], parts[[2]], args[-seq_len(i)])
       arg <- args[[i]]
@@ -53,6 +55,7 @@ parse_args <- function(args) {
         i <- i + 1
       },
       "--out" = { opts$out <- value(); i <- i + 1 },
+      "--bench-dir" = { opts$bench_dir <- value(); i <- i + 1 },
       "--timeout" = { opts$timeout <- as.numeric(value()); i <- i + 1 },
       "--quick" = { opts$quick <- TRUE },
       "--list" = { opts$list <- TRUE },
@@ -228,9 +231,6 @@ geomean_table <- function(summary, configs) {
 print_table <- function(df) {
   df[] <- lapply(df, function(col) if (is.numeric(col)) fmt_ratio(col) else col)
   widths <- pmax(nchar(names(df)), vapply(df, function(col) max(nchar(col), 0), numeric(1)))
-  line <- function(values) {
-    paste(formatC(values, width = -widths[[1]]), collapse = "  ")
-  }
   pad <- function(values) {
     paste(mapply(function(v, w, i) formatC(v, width = if (i == 1) -w else w),
       values, widths, seq_along(values)), collapse = "  ")
@@ -410,8 +410,8 @@ plot_warmup <- function(path, raw, configs) {
 
 main <- function() {
   opts <- parse_args(commandArgs(trailingOnly = TRUE))
-  bench_dir <- script_dir()
-  harness <- file.path(bench_dir, "harness.R")
+  harness <- file.path(script_dir(), "harness.R")
+  bench_dir <- if (is.null(opts$bench_dir)) script_dir() else normalizePath(opts$bench_dir)
   benchmarks <- find_benchmarks(bench_dir, opts$filter)
 
   if (opts$list) {

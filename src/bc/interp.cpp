@@ -210,10 +210,28 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
 
 }  // namespace
 
+#ifdef RIR_STACK_CHECK
+#define NEXT()                                                                          \
+    do {                                                                                \
+        if (sp < base || sp > base + c->maxStack + 4)                                   \
+            Rf_error("rir internal error: stack depth %d (max %d) before pc %d",       \
+                     int(sp - base), c->maxStack, int(pc - start));                      \
+        goto* labels[*pc++];                                                            \
+    } while (0)
+#else
 #define NEXT() goto* labels[*pc++]
+#endif
 #define IMM() (*pc++)
-#define PUSH(x) (sp->tag = 0, sp->flags = 0, sp->u.sxpval = (x), sp++)
-#define PUSHI(x) (sp->tag = INTSXP, sp->flags = 0, sp->u.ival = (x), sp++)
+// The value is computed before the slot is touched: computing it may run R
+// code that uses the node stack above R_BCNodeStackTop (i.e. this slot).
+#define PUSH(x)                 \
+    do {                        \
+        SEXP pushed__ = (x);    \
+        sp->tag = 0;            \
+        sp->flags = 0;          \
+        sp->u.sxpval = pushed__; \
+        sp++;                   \
+    } while (0)
 #define POP() ((--sp)->u.sxpval)
 #define TOP() (sp[-1].u.sxpval)
 #define AT(n) (sp[-1 - (n)].u.sxpval)
@@ -426,16 +444,22 @@ L_for_init: {
     R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
     if (n > INT_MAX) Rf_errorcall(call, "long vectors are not supported in rir for() loops");
     incRefcnt(seq);
-    PUSHI(int(n));
-    PUSHI(-1);
+    // Loop state lives in private INTSXP scalars: every node-stack slot rir
+    // uses holds a SEXP (GNU R walks the stack when it commits references).
+    SEXP state = Rf_allocVector(INTSXP, 2);
+    INTEGER(state)[0] = int(n);
+    INTEGER(state)[1] = -1;
+    PUSH(state);
+    PUSH(R_NilValue);
     NEXT();
 }
 L_for_step: {
     int target = IMM();
     SEXP sym = c->poolAt(IMM());
     Feedback& f = c->feedback[IMM()];
-    int i = ++sp[-1].u.ival;
-    if (i >= sp[-2].u.ival) {
+    int* state = INTEGER(sp[-2].u.sxpval);
+    int i = ++state[1];
+    if (i >= state[0]) {
         decRefcnt(sp[-3].u.sxpval);
         pc = start + target;
         NEXT();
