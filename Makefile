@@ -9,9 +9,12 @@ install:
 	mkdir -p $(LIB)
 	$(R) CMD INSTALL --no-test-load --preclean -l $(LIB) .
 
-# incremental: keeps object files in src/ between runs
+# incremental: keeps object files in src/ between runs (R's build does not
+# track header dependencies, so a changed header forces a full rebuild)
 dev:
 	mkdir -p $(LIB)
+	@if [ -f src/rir.so ] && [ -n "$$(find src -name '*.h' -newer src/rir.so)" ]; then \
+	  echo "headers changed: rebuilding all objects"; rm -f src/*.so src/*/*.o; fi
 	$(R) CMD INSTALL --no-test-load -l $(LIB) .
 
 test: install

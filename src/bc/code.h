@@ -59,6 +59,7 @@ struct Code {
     std::vector<Feedback> feedback;
     int poolSize = 0;
     int maxStack = 0;
+    int nCache = 0;  // binding-cache slots (one per local symbol read/written)
     SEXP trampoline = nullptr;  // BCODESXP calling this code (promises), in pool
 
     SEXP pool() const { return R_ExternalPtrProtected(container); }

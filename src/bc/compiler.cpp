@@ -83,6 +83,7 @@ class Compiler {
     std::vector<std::pair<size_t, int>> patches_;
     std::unordered_map<SEXP, int> symPool_;
     std::unordered_map<SEXP, int> constPool_;
+    std::unordered_map<SEXP, int> cachePool_;
 
     // ---- emission -------------------------------------------------------
     void adjust(int d) {
@@ -131,6 +132,14 @@ class Compiler {
         if (it != symPool_.end()) return it->second;
         int i = code_->addPool(s);
         symPool_[s] = i;
+        return i;
+    }
+    // Binding-cache slot for a symbol of this code object.
+    int cache(SEXP s) {
+        auto it = cachePool_.find(s);
+        if (it != cachePool_.end()) return it->second;
+        int i = code_->nCache++;
+        cachePool_[s] = i;
         return i;
     }
     void evalAst(SEXP e) { emit(Op::eval_ast, {constant(e)}); }
@@ -187,7 +196,7 @@ class Compiler {
             if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
                 evalAst(e);
             else
-                emit(Op::ldvar, {sym(e)});
+                emit(Op::ldvar, {sym(e), cache(e)});
             return;
         case LANGSXP:
             call(e);
@@ -330,7 +339,7 @@ class Compiler {
             int lStep = newLabel(), lEnd = newLabel();
             sh_.loops.push_back({false, lEnd, lStep, depth_, false});
             bind(lStep);
-            emitJump(Op::for_step, lEnd, {sym(CAR(args)), fb()});
+            emitJump(Op::for_step, lEnd, {sym(CAR(args)), cache(CAR(args)), fb()});
             expr(CADDR(args));
             emit(Op::pop);
             emitJump(Op::br_back, lStep);
@@ -407,7 +416,10 @@ class Compiler {
         if (TYPEOF(lhs) == SYMSXP && lhs != R_MissingArg && lhs != R_DotsSymbol) {
             expr(rhs);
             emit(Op::dup);
-            emit(super ? Op::stvar_super : Op::stvar, {sym(lhs)});
+            if (super)
+                emit(Op::stvar_super, {sym(lhs)});
+            else
+                emit(Op::stvar, {sym(lhs), cache(lhs)});
             emit(Op::invisible);
             return;
         }
@@ -422,7 +434,7 @@ class Compiler {
                 expr(rhs);
                 emit(Op::dup);
                 expr(idx);
-                emit(Op::subassign, {n[1] == '[' ? 2 : 1, sym(x), constant(e), fb()});
+                emit(Op::subassign, {n[1] == '[' ? 2 : 1, sym(x), cache(x), constant(e), fb()});
                 adjust(-2);
                 emit(Op::invisible);
                 return;
@@ -442,7 +454,7 @@ class Compiler {
         for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a), n++)
             cs.args.push_back({ArgKind::Const, 0, TAG(a)});
         int lSlow = newLabel(), lEnd = newLabel();
-        emit(Op::ldvar, {sym(CAR(args))});
+        emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
         emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
         adjust(1);                                  // object test keeps x
         for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a)) {
@@ -468,7 +480,7 @@ class Compiler {
         SEXP args = CDR(e);
         SEXP name = CADR(args);
         SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
-        emit(Op::ldvar, {sym(CAR(args))});
+        emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
         emit(Op::dollar, {constant(nm), constant(e), fb()});
     }
 

@@ -11,8 +11,8 @@
 #define RIR_INSNS(V)                                                                   \
     V(push, 1, 0, 1, 0, "push pool[c]")                                                \
     V(push_null, 0, 0, 1, 0, "push NULL")                                              \
-    V(ldvar, 1, 0, 1, 0, "push the value of variable pool[s]; force promises")         \
-    V(stvar, 1, 1, 0, 0, "pop a value, bind it to pool[s] in the current env")         \
+    V(ldvar, 2, 0, 1, 0, "push the value of variable pool[s] (cache slot k); force promises")         \
+    V(stvar, 2, 1, 0, 0, "pop a value, bind it to pool[s] (cache slot k) in the current env")         \
     V(stvar_super, 1, 1, 0, 0, "pop a value, assign it with <<- semantics")            \
     V(pop, 0, 1, 0, 0, "drop the top of stack")                                        \
     V(popn, 1, -1, 0, 0, "drop n values")                                              \
@@ -29,10 +29,10 @@
     V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                      \
     V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")           \
     V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")            \
-    V(for_step, 3, 0, 0, 1, "advance counter; bind variable or jump to label")        \
+    V(for_step, 4, 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label")        \
     V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")         \
     V(dollar, 3, 1, 1, 1, "x$name on lists, fallback to GNU R")                        \
-    V(subassign, 4, -1, 0, 1, "x[i] <- v / x[[i]] <- v on a local variable")          \
+    V(subassign, 5, -1, 0, 1, "x[i] <- v / x[[i]] <- v on a local variable (cache slot k)")          \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

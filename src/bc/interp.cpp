@@ -189,6 +189,19 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP v) {
     return false;
 }
 
+// The binding cell of `sym` in env's own frame, cached in slot k; nullptr
+// when it is not bound there (or env is the global env, whose bindings are
+// shared with R's global cache and are always looked up).
+inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
+    SEXP cell = cache[k].u.sxpval;
+    if (cell != R_NilValue) return cell;
+    if (env == R_GlobalEnv) return nullptr;
+    R_varloc_t loc = R_findVarLocInFrame(env, sym);
+    if (!loc.cell || loc.cell == R_NilValue) return nullptr;
+    cache[k].u.sxpval = loc.cell;
+    return loc.cell;
+}
+
 SEXP elementOf(SEXP seq, R_xlen_t i) {
     switch (TYPEOF(seq)) {
     case VECSXP:
@@ -213,7 +226,7 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
 #ifdef RIR_STACK_CHECK
 #define NEXT()                                                                          \
     do {                                                                                \
-        if (sp < base || sp > base + c->maxStack + 4)                                   \
+        if (sp < base || sp > base + c->maxStack + 4 || R_BCNodeStackTop < frame)                                   \
             Rf_error("rir internal error: stack depth %d (max %d) before pc %d",       \
                      int(sp - base), c->maxStack, int(pc - start));                      \
         goto* labels[*pc++];                                                            \
@@ -238,9 +251,20 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
 
 SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     R_CheckStack();
-    NodeStackSlot* base = R_BCNodeStackTop;
-    if (base + c->maxStack + 16 > R_BCNodeStackEnd) Rf_error(_("node stack overflow"));
+    NodeStackSlot* frame = R_BCNodeStackTop;
+    if (frame + c->nCache + c->maxStack + 16 > R_BCNodeStackEnd)
+        Rf_error(_("node stack overflow"));
+    // Binding cache: one slot per local symbol, holding the frame's binding
+    // cell once found (protected by living on the node stack).
+    NodeStackSlot* cache = frame;
+    for (int k = 0; k < c->nCache; k++) {
+        cache[k].tag = 0;
+        cache[k].flags = 0;
+        cache[k].u.sxpval = R_NilValue;
+    }
+    NodeStackSlot* base = frame + c->nCache;
     NodeStackSlot* sp = base;
+    R_BCNodeStackTop = sp;
     const int32_t* pc = c->bc.data();
     const int32_t* start = pc;
     SEXP res = R_NilValue;
@@ -267,6 +291,28 @@ L_push_null:
     NEXT();
 L_ldvar: {
     SEXP sym = c->poolAt(IMM());
+    int k = IMM();
+    SEXP cell = cachedCell(cache, k, sym, env);
+    if (cell) {
+        SexpHeader* ch = hdr(cell);
+        if (!(ch->gp & kActiveBinding) && ch->extra == 0) {
+            SEXP v = fcar(cell);
+            if (v == R_UnboundValue) {
+                cache[k].u.sxpval = R_NilValue;
+            } else if (ftype(v) == PROMSXP) {
+                SEXP pv = fprvalue(v);
+                if (pv != R_UnboundValue) {
+                    PUSH(pv);
+                    R_Visible = TRUE;
+                    NEXT();
+                }
+            } else if (v != R_MissingArg) {
+                PUSH(v);
+                R_Visible = TRUE;
+                NEXT();
+            }
+        }
+    }
     SYNC();
     PUSH(getVariable(sym, env, tramp));
     R_Visible = TRUE;
@@ -274,9 +320,18 @@ L_ldvar: {
 }
 L_stvar: {
     SEXP sym = c->poolAt(IMM());
+    int k = IMM();
     SEXP v = TOP();
     SYNC();
-    Rf_defineVar(sym, v, env);
+    SEXP cell = cachedCell(cache, k, sym, env);
+    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
+        fcar(cell) != R_UnboundValue) {
+        if (fcar(cell) != v) SETCAR(cell, v);
+        hdr(cell)->gp &= ~15u;  // SET_MISSING(cell, 0), as defineVar does
+    } else {
+        Rf_defineVar(sym, v, env);
+        cache[k].u.sxpval = R_NilValue;
+    }
     --sp;
     NEXT();
 }
@@ -456,6 +511,7 @@ L_for_init: {
 L_for_step: {
     int target = IMM();
     SEXP sym = c->poolAt(IMM());
+    int k = IMM();
     Feedback& f = c->feedback[IMM()];
     int* state = INTEGER(sp[-2].u.sxpval);
     int i = ++state[1];
@@ -466,10 +522,36 @@ L_for_step: {
     }
     f.count++;
     SYNC();
-    SEXP v = elementOf(sp[-3].u.sxpval, i);
+    SEXP seq = sp[-3].u.sxpval;
+    SEXP cell = cachedCell(cache, k, sym, env);
+    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
+        // Reuse the previous loop value when only this binding refers to it
+        // (GNU R's ALLOC_LOOP_VAR does the same).
+        SEXP old = fcar(cell);
+        int t = ftype(seq);
+        if ((t == INTSXP || t == REALSXP || t == LGLSXP) && simpleScalar(old, t) &&
+            frefcnt(old) == 1) {
+            if (t == REALSXP)
+                *static_cast<double*>(fdata(old)) = REAL_ELT(seq, i);
+            else if (t == INTSXP)
+                *static_cast<int*>(fdata(old)) = INTEGER_ELT(seq, i);
+            else
+                *static_cast<int*>(fdata(old)) = LOGICAL_ELT(seq, i);
+            hdr(cell)->gp &= ~15u;
+            NEXT();
+        }
+    }
+    SEXP v = elementOf(seq, i);
     PUSH(v);
     SYNC();
-    Rf_defineVar(sym, v, env);
+    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
+        fcar(cell) != R_UnboundValue) {
+        SETCAR(cell, v);
+        hdr(cell)->gp &= ~15u;
+    } else {
+        Rf_defineVar(sym, v, env);
+        cache[k].u.sxpval = R_NilValue;
+    }
     --sp;
     NEXT();
 }
@@ -530,6 +612,7 @@ L_dollar: {
 L_subassign: {
     int kind = IMM();
     SEXP xsym = c->poolAt(IMM());
+    IMM();  // cache slot (fastSubassign looks the cell up itself)
     SEXP call = c->poolAt(IMM());
     Feedback& f = c->feedback[IMM()];
     SEXP i = TOP(), v = AT(1);
@@ -551,7 +634,7 @@ L_subassign: {
 }
 L_ret:
     res = TOP();
-    R_BCNodeStackTop = base;
+    R_BCNodeStackTop = frame;
     return res;
 }
 

@@ -45,6 +45,27 @@ inline SEXP cmpResult(ArithOp op, double a, double b) {
     return Rf_ScalarLogical(r);
 }
 
+// A fresh result, or an operand reused in place when nothing else refers to
+// it (refcount 0: a temporary that only lives on rir's stack), as GNU R's own
+// arithmetic does for unreferenced arguments.
+inline bool reusable(SEXP x, int type) {
+    SexpHeader* h = hdr(x);
+    return h->type == (unsigned)type && h->scalar && !h->alt && h->named == 0 &&
+           h->attrib == R_NilValue;
+}
+inline SEXP realResult(double v, SEXP a, SEXP b) {
+    SEXP r = reusable(a, REALSXP) ? a : reusable(b, REALSXP) ? b : nullptr;
+    if (!r) return Rf_ScalarReal(v);
+    *static_cast<double*>(fdata(r)) = v;
+    return r;
+}
+inline SEXP intResult(int v, SEXP a, SEXP b) {
+    SEXP r = reusable(a, INTSXP) ? a : reusable(b, INTSXP) ? b : nullptr;
+    if (!r) return Rf_ScalarInteger(v);
+    *static_cast<int*>(fdata(r)) = v;
+    return r;
+}
+
 }  // namespace
 
 SEXP fastBinop(ArithOp op, SEXP a, SEXP b) {
@@ -64,28 +85,28 @@ SEXP fastBinop(ArithOp op, SEXP a, SEXP b) {
         if (ints) {
             long long r = (long long)ia + ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return Rf_ScalarInteger(int(r));
+            return intResult(int(r), a, b);
         }
-        return Rf_ScalarReal(da + db);
+        return realResult(da + db, a, b);
     case ArithOp::Sub:
         if (ints) {
             long long r = (long long)ia - ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return Rf_ScalarInteger(int(r));
+            return intResult(int(r), a, b);
         }
-        return Rf_ScalarReal(da - db);
+        return realResult(da - db, a, b);
     case ArithOp::Mul:
         if (ints) {
             long long r = (long long)ia * ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return Rf_ScalarInteger(int(r));
+            return intResult(int(r), a, b);
         }
-        return Rf_ScalarReal(da * db);
+        return realResult(da * db, a, b);
     case ArithOp::Div:
-        return Rf_ScalarReal(da / db);
+        return realResult(da / db, a, b);
     case ArithOp::Pow:
-        if (ints && (ia == 1 || ib == 0)) return Rf_ScalarReal(1.0);
-        return Rf_ScalarReal(db == 2.0 ? da * da : R_pow(da, db));
+        if (ints && (ia == 1 || ib == 0)) return realResult(1.0, a, b);
+        return realResult(db == 2.0 ? da * da : R_pow(da, db), a, b);
     case ArithOp::Mod:
     case ArithOp::IDiv:
         return nullptr;
@@ -104,8 +125,8 @@ SEXP fastUnop(ArithOp op, SEXP a) {
     if (!scalarNum(a, &k, &i, &d)) return nullptr;
     switch (op) {
     case ArithOp::Neg:
-        if (k == 1) return Rf_ScalarInteger(-i);
-        return Rf_ScalarReal(-d);
+        if (k == 1) return hdr(a)->type == INTSXP ? intResult(-i, a, a) : Rf_ScalarInteger(-i);
+        return realResult(-d, a, a);
     case ArithOp::Not:
         return Rf_ScalarLogical(d == 0);
     default:
