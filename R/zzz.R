@@ -6,11 +6,12 @@
   .rir$ok <- !nzchar(problem)
   .rir$problem <- problem
   .rir$enabled <- FALSE
-  if (!.rir$ok) {
-    packageStartupMessage("rir disabled itself: ", problem)
-    return(invisible())
-  }
+  if (!.rir$ok) return(invisible())
   if (enable_requested()) enable()
+}
+
+.onAttach <- function(libname, pkgname) {
+  if (!isTRUE(.rir$ok)) packageStartupMessage("rir disabled itself: ", .rir$problem)
 }
 
 .onUnload <- function(libpath) {

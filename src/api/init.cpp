@@ -241,6 +241,7 @@ static const R_ExternalMethodDef externalMethods[] = {
 void R_init_rir(DllInfo* dll) {
     R_registerRoutines(dll, nullptr, callMethods, nullptr, externalMethods);
     R_useDynamicSymbols(dll, FALSE);
+    trampolineRegisterClasses(dll);
 }
 
 }  // extern "C"

@@ -22,8 +22,8 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);
 // stats can tell calls from rir apart from entries from GNU R code.
 bool consumeRirCallFlag();
 
-// A trampoline whose external pointer died (after serialization).
-SEXP recoverDeadTrampoline(SEXP target, SEXP env);
+// A Code pointer that died in serialization, recompiled from its source.
+Code* adoptDeadCode(SEXP ptr, SEXP env);
 
 // Switches a closure to rir in place (its body becomes a trampoline).
 // Returns false (with a reason) when it stays with GNU R.

@@ -586,9 +586,10 @@ Code* compileToplevel(SEXP expr, SEXP env) {
     return compileWith(CodeKind::TopLevel, R_NilValue, expr, env);
 }
 
-SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name) {
+SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name, SEXP originalBody) {
     DispatchTable* t = DispatchTable::create(formals, body, name);
     PROTECT(t->container);
+    t->keepOriginalBody(originalBody);
     SEXP tramp = makeTrampoline(body, t->container);
     t->setTrampoline(tramp);
     UNPROTECT(1);

@@ -31,6 +31,7 @@ Code* compileToplevel(SEXP expr, SEXP env);
 
 // Creates the trampoline body for a nested or hooked closure: a
 // DispatchTable whose baseline is compiled at the first call.
-SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name);
+SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name,
+                      SEXP originalBody = R_NilValue);
 
 }  // namespace rir

@@ -8,6 +8,7 @@
 #include "compiler.h"
 #include "ops.h"
 
+#include <cmath>
 #include <libintl.h>
 
 #define _(s) dgettext("R", s)
@@ -43,7 +44,7 @@ inline void recordType(Feedback& f, SEXP x) {
     if (t != TB_OTHER) {
         if (hdr(x)->alt || flength(x) != 1) t |= TB_VECTOR;
         else if ((ftype(x) == INTSXP || ftype(x) == LGLSXP) && fival(x) == NA_INTEGER) t |= TB_NA;
-        else if (ftype(x) == REALSXP && ISNAN(fdval(x))) t |= TB_NA;
+        else if (ftype(x) == REALSXP && std::isnan(fdval(x))) t |= TB_NA;
     }
     if (fattrib(x) != R_NilValue) t |= TB_ATTRIB;
     if (fobject(x)) t |= TB_OBJECT;
@@ -267,6 +268,9 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     R_BCNodeStackTop = sp;
     const int32_t* pc = c->bc.data();
     const int32_t* start = pc;
+    // The pool does not change while the code runs (compilation is done).
+    SEXP* const pool = static_cast<SEXP*>(fdata(c->pool()));
+#define POOL(i) (pool[i])
     SEXP res = R_NilValue;
 
     static void* labels[] = {
@@ -282,7 +286,7 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     NEXT();
 
 L_push:
-    PUSH(c->poolAt(IMM()));
+    PUSH(POOL(IMM()));
     R_Visible = TRUE;
     NEXT();
 L_push_null:
@@ -290,7 +294,7 @@ L_push_null:
     R_Visible = TRUE;
     NEXT();
 L_ldvar: {
-    SEXP sym = c->poolAt(IMM());
+    SEXP sym = POOL(IMM());
     int k = IMM();
     SEXP cell = cachedCell(cache, k, sym, env);
     if (cell) {
@@ -319,7 +323,7 @@ L_ldvar: {
     NEXT();
 }
 L_stvar: {
-    SEXP sym = c->poolAt(IMM());
+    SEXP sym = POOL(IMM());
     int k = IMM();
     SEXP v = TOP();
     SYNC();
@@ -336,7 +340,7 @@ L_stvar: {
     NEXT();
 }
 L_stvar_super: {
-    SEXP sym = c->poolAt(IMM());
+    SEXP sym = POOL(IMM());
     SEXP v = TOP();
     SYNC();
     Rf_setVar(sym, v, ENCLOS(env));
@@ -396,8 +400,8 @@ L_brfalse: {
     NEXT();
 }
 L_ldfun: {
-    SEXP sym = c->poolAt(IMM());
-    SEXP call = c->poolAt(IMM());
+    SEXP sym = POOL(IMM());
+    SEXP call = POOL(IMM());
     SYNC();
     PUSH(findFunction(sym, env, call, tramp));
     NEXT();
@@ -413,7 +417,7 @@ L_call: {
     NEXT();
 }
 L_mkclosure: {
-    SEXP spec = c->poolAt(IMM());
+    SEXP spec = POOL(IMM());
     SYNC();
     SEXP clo = Rf_allocSExp(CLOSXP);
     PUSH(clo);
@@ -428,8 +432,8 @@ L_mkclosure: {
 }
 L_binop: {
     ArithOp op = ArithOp(IMM());
-    SEXP prim = c->poolAt(IMM());
-    SEXP call = c->poolAt(IMM());
+    SEXP prim = POOL(IMM());
+    SEXP call = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
     SEXP a = AT(1), b = TOP();
     SYNC();
@@ -451,8 +455,8 @@ L_binop: {
 }
 L_unop: {
     ArithOp op = ArithOp(IMM());
-    SEXP prim = c->poolAt(IMM());
-    SEXP call = c->poolAt(IMM());
+    SEXP prim = POOL(IMM());
+    SEXP call = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
     SEXP a = TOP();
     SYNC();
@@ -471,13 +475,13 @@ L_unop: {
     NEXT();
 }
 L_eval_ast: {
-    SEXP e = c->poolAt(IMM());
+    SEXP e = POOL(IMM());
     SYNC();
     PUSH(Rf_eval(e, env));
     NEXT();
 }
 L_for_init: {
-    SEXP call = c->poolAt(IMM());
+    SEXP call = POOL(IMM());
     IMM();
     SEXP seq = TOP();
     SYNC();
@@ -510,7 +514,7 @@ L_for_init: {
 }
 L_for_step: {
     int target = IMM();
-    SEXP sym = c->poolAt(IMM());
+    SEXP sym = POOL(IMM());
     int k = IMM();
     Feedback& f = c->feedback[IMM()];
     int* state = INTEGER(sp[-2].u.sxpval);
@@ -574,7 +578,7 @@ L_subset: {
             if (k > 0) SET_TAG(args, cs.args[k - 1].tag);
             first[k].u.sxpval = args;
         }
-        SEXP call = c->poolAt(cs.ast);
+        SEXP call = POOL(cs.ast);
         setTrampolineExpr(tramp, call);
         r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env);
     }
@@ -584,8 +588,8 @@ L_subset: {
     NEXT();
 }
 L_dollar: {
-    SEXP name = c->poolAt(IMM());
-    SEXP call = c->poolAt(IMM());
+    SEXP name = POOL(IMM());
+    SEXP call = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
     SEXP x = TOP();
     recordType(f, x);
@@ -611,9 +615,9 @@ L_dollar: {
 }
 L_subassign: {
     int kind = IMM();
-    SEXP xsym = c->poolAt(IMM());
+    SEXP xsym = POOL(IMM());
     IMM();  // cache slot (fastSubassign looks the cell up itself)
-    SEXP call = c->poolAt(IMM());
+    SEXP call = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
     SEXP i = TOP(), v = AT(1);
     SYNC();
@@ -658,13 +662,29 @@ static SEXP runFunction(DispatchTable* t, SEXP env) {
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
     SEXP target = CADR(args);
     SEXP res;
-    if (DispatchTable* t = DispatchTable::unpack(target)) {
+    DispatchTable* t = DispatchTable::unpack(target);
+    Code* c = t ? nullptr : Code::unpack(target);
+    if (!t && !c && TYPEOF(target) == EXTPTRSXP) {
+        // Deserialized trampoline: rebuild the native state from the source.
+        if (R_ExternalPtrTag(target) == functionTag()) {
+            t = DispatchTable::adopt(target, "<deserialized>");
+            if (t) {
+                RContext* ctx = R_GlobalContext;
+                if (ctx && (ctx->callflag & CTXT_FUNCTION) && ctx->cloenv == env &&
+                    trampolineTarget(BODY(ctx->callfun)) == target)
+                    t->setTrampoline(BODY(ctx->callfun));
+            }
+        } else if (R_ExternalPtrTag(target) == codeTag()) {
+            c = adoptDeadCode(target, env);
+        }
+    }
+    if (t) {
         if (!consumeRirCallFlag()) stats.gnur_entries++;
         res = runFunction(t, env);
-    } else if (Code* c = Code::unpack(target)) {
+    } else if (c) {
         res = interpret(c, env, trampolineConsts(c->trampoline));
     } else {
-        res = recoverDeadTrampoline(target, env);
+        Rf_error("rir: invalid trampoline target");
     }
     setTrampolineVisible(R_Visible);
     return res;

@@ -5,6 +5,7 @@
 
 #include <Rmath.h>
 #include <climits>
+#include <cmath>
 
 namespace rir {
 
@@ -24,7 +25,7 @@ inline bool scalarNum(SEXP x, int* kind, int* iv, double* dv) {
     }
     if (h->type == REALSXP) {
         *dv = fdval(x);
-        if (ISNAN(*dv)) return false;
+        if (std::isnan(*dv)) return false;
         *kind = 2;
         return true;
     }

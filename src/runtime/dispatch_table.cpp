@@ -24,7 +24,7 @@ static void tableFinalizer(SEXP ptr) {
 }
 
 DispatchTable* DispatchTable::create(SEXP formals, SEXP body, const std::string& name) {
-    SEXP prot = PROTECT(Rf_allocVector(VECSXP, 5));
+    SEXP prot = PROTECT(Rf_allocVector(VECSXP, 6));
     SET_VECTOR_ELT(prot, 0, formals);
     SET_VECTOR_ELT(prot, 1, body);
     SET_VECTOR_ELT(prot, 3, Rf_allocVector(VECSXP, kMaxVersions));
@@ -35,6 +35,20 @@ DispatchTable* DispatchTable::create(SEXP formals, SEXP body, const std::string&
     R_RegisterCFinalizerEx(t->container, tableFinalizer, TRUE);
     t->registryIndex = registerCompiled(name, &t->invocations);
     UNPROTECT(2);
+    return t;
+}
+
+DispatchTable* DispatchTable::adopt(SEXP ptr, const std::string& name) {
+    SEXP prot = R_ExternalPtrProtected(ptr);
+    if (TYPEOF(prot) != VECSXP || XLENGTH(prot) < 6) return nullptr;
+    DispatchTable* t = new DispatchTable();
+    t->name = name;
+    t->container = ptr;
+    SET_VECTOR_ELT(prot, 2, R_NilValue);
+    SET_VECTOR_ELT(prot, 3, Rf_allocVector(VECSXP, kMaxVersions));
+    R_SetExternalPtrAddr(ptr, t);
+    R_RegisterCFinalizerEx(ptr, tableFinalizer, TRUE);
+    t->registryIndex = registerCompiled(name, &t->invocations);
     return t;
 }
 

@@ -37,6 +37,10 @@ struct DispatchTable {
     // Slot 4: the trampoline body that enters this table.
     SEXP trampoline() const { return VECTOR_ELT(R_ExternalPtrProtected(container), 4); }
     void setTrampoline(SEXP t) { SET_VECTOR_ELT(R_ExternalPtrProtected(container), 4, t); }
+    // Slot 5: the body the closure had before rir took it over. It must stay
+    // alive: an invocation of the old (GNU R byte-code) body may still be
+    // running when the closure is switched to rir.
+    void keepOriginalBody(SEXP b) { SET_VECTOR_ELT(R_ExternalPtrProtected(container), 5, b); }
 
     // Inserts keeping the order; replaces an equal context; when full, drops
     // the least specific version. Returns false if `ctx` is the empty context.
@@ -47,6 +51,9 @@ struct DispatchTable {
 
     static DispatchTable* create(SEXP formals, SEXP body, const std::string& name);
     static DispatchTable* unpack(SEXP extptr);
+    // A deserialized table pointer (address lost): gives it a fresh table
+    // built from the formals and body kept in its protected list.
+    static DispatchTable* adopt(SEXP extptr, const std::string& name);
 };
 
 SEXP functionTag();

@@ -1,6 +1,8 @@
 // trampoline.cpp — construction of trampolines (see trampoline.h).
 #include "trampoline.h"
 
+#include <R_ext/Altrep.h>
+
 namespace rir {
 
 static SEXP code = nullptr;       // encoded (threaded) instruction vector
@@ -12,8 +14,47 @@ static SEXP external2Sym = nullptr;
 
 enum Const { kSource = 0, kExternal2, kEntry, kTarget, kCall, kVisible, kExprIndex, kNConst };
 
+// Serialization (saveRDS, PSOCK workers) keeps external pointers but drops
+// their addresses, so a deserialized trampoline would name a NULL routine and
+// GNU R would fail before rir sees the call. The entry routine's pointer
+// therefore carries, in its protected slot, a tiny ALTREP object whose
+// serialized state refers back to the pointer; unserializing it (which makes
+// R load rir) writes the routine's address back into the pointer.
+static R_altrep_class_t relinkClass;
+static DL_FUNC entryFn = nullptr;
+
+static R_xlen_t relinkLength(SEXP) { return 0; }
+static SEXP relinkState(SEXP x) { return R_altrep_data1(x); }
+static SEXP relinkUnserialize(SEXP cls, SEXP state) {
+    if (TYPEOF(state) == VECSXP && XLENGTH(state) >= 1) {
+        SEXP ptr = VECTOR_ELT(state, 0);
+        if (TYPEOF(ptr) == EXTPTRSXP && R_ExternalPtrAddr(ptr) == nullptr && entryFn)
+            R_SetExternalPtrAddr(ptr, (void*)entryFn);
+    }
+    return R_new_altrep(relinkClass, state, R_NilValue);
+}
+static void* relinkDataptr(SEXP, Rboolean) { return nullptr; }
+static const void* relinkDataptrOrNull(SEXP) { return nullptr; }
+
+void trampolineRegisterClasses(DllInfo* dll) {
+    relinkClass = R_make_altinteger_class("rir_relink", "rir", dll);
+    R_set_altrep_Length_method(relinkClass, relinkLength);
+    R_set_altrep_Serialized_state_method(relinkClass, relinkState);
+    R_set_altrep_Unserialize_method(relinkClass, relinkUnserialize);
+    R_set_altvec_Dataptr_method(relinkClass, relinkDataptr);
+    R_set_altvec_Dataptr_or_null_method(relinkClass, relinkDataptrOrNull);
+}
+
 void trampolineInit(SEXP templ, SEXP entry) {
     if (code) return;
+    entryFn = R_ExternalPtrAddrFn(entry);
+    {
+        SEXP state = PROTECT(Rf_allocVector(VECSXP, 1));
+        SET_VECTOR_ELT(state, 0, entry);
+        SEXP marker = R_new_altrep(relinkClass, state, R_NilValue);
+        R_SetExternalPtrProtected(entry, marker);
+        UNPROTECT(1);
+    }
     external2Sym = Rf_install(".External2");
     code = R_bcEncode(templ);
     R_PreserveObject(code);
@@ -51,11 +92,16 @@ SEXP makeTrampoline(SEXP ast, SEXP target) {
     return bc;
 }
 
+bool isEntryRoutine(SEXP e) {
+    return e == entryRoutine ||
+           (TYPEOF(e) == EXTPTRSXP && entryFn && R_ExternalPtrAddrFn(e) == entryFn);
+}
+
 bool isTrampoline(SEXP body) {
     if (TYPEOF(body) != BCODESXP) return false;
     SEXP consts = CDR(body);
     return TYPEOF(consts) == VECSXP && LENGTH(consts) == kNConst &&
-           VECTOR_ELT(consts, kEntry) == entryRoutine &&
+           isEntryRoutine(VECTOR_ELT(consts, kEntry)) &&
            TYPEOF(VECTOR_ELT(consts, kTarget)) == EXTPTRSXP;
 }
 

@@ -21,6 +21,9 @@ namespace rir {
 // `templ` is the unencoded instruction vector (built in R from the compiler
 // package's opcode table); `entry` is the native symbol of the entry routine.
 void trampolineInit(SEXP templ, SEXP entry);
+void trampolineRegisterClasses(DllInfo* dll);
+// Is `entry` (a trampoline constant) rir's entry routine, possibly relinked?
+bool isEntryRoutine(SEXP entry);
 bool trampolineReady();
 
 // A BCODESXP for `ast` that calls the entry with `target` (an EXTPTRSXP).

@@ -58,10 +58,40 @@ test_that("disable() restores the compiler package exactly", {
   expect_identical(environment(get("tryCmpfun", ns)), asNamespace("rir"))
 })
 
-test_that("serialized trampolines give a clear error, not a crash", {
-  f <- rir::compile(function(x) x + 1)
+test_that("serialized rir closures recompile from their source", {
+  f <- rir::compile(function(x) {
+    s <- 0
+    for (i in seq_len(x)) s <- s + i
+    s
+  })
+  f(3)
   g <- unserialize(serialize(f, NULL))
   expect_identical(body(g), body(f))
-  res <- tryCatch(g(1), error = function(e) conditionMessage(e))
-  expect_true(identical(res, 2) || is.character(res))
+  expect_true(rir::is_compiled(g))
+  expect_identical(g(10), 55)
+  expect_identical(g(4), 10)
+  # in a fresh process that has not loaded rir yet (as in a PSOCK worker)
+  file <- tempfile(fileext = ".rds")
+  saveRDS(f, file)
+  rscript <- file.path(R.home("bin"), "Rscript")
+  out <- system2(rscript, c("-e", shQuote(sprintf(
+    "h <- readRDS('%s'); cat(h(10), isNamespaceLoaded('rir'), rir::is_compiled(h))", file
+  ))), stdout = TRUE, stderr = TRUE)
+  expect_identical(out[length(out)], "55 TRUE TRUE")
+})
+
+test_that("switching a running byte-compiled closure to rir keeps its old body alive", {
+  env <- new.env()
+  local(envir = env, {
+    outer <- compiler::cmpfun(function(n) {
+      if (n == 0) return(0)
+      r <- g(n)
+      invisible(gc())
+      for (i in 1:3) r <- r + 1
+      r + outer(n - 1)
+    })
+    g <- rir::compile(function(n) if (n > 1) outer(0) + n else n)
+  })
+  # outer(1) = 1 + 3 = 4; outer(2) = 2 + 3 + 4 = 9; outer(3) = 3 + 3 + 9 = 15
+  expect_identical(env$outer(3), 15)
 })
