@@ -247,6 +247,20 @@ bool compileInPlace(SEXP f, const char* name, const char** reason) {
     return true;
 }
 
+// Foreign builtins (.Call and friends) run inside a builtin context, as in
+// GNU R's eval(); kept out of doCall so the context does not grow every
+// frame of the call path (deep recursion).
+static __attribute__((noinline)) SEXP callForeign(SEXP call, SEXP fun, SEXP args, SEXP env) {
+    RContext cntxt;
+    SEXP oldref = R_Srcref;
+    Rf_begincontext(&cntxt, CTXT_BUILTIN, call, R_BaseEnv, R_BaseEnv, R_NilValue, R_NilValue);
+    R_Srcref = nullptr;
+    SEXP r = primFun(fun)(call, fun, args, env);
+    R_Srcref = oldref;
+    Rf_endcontext(&cntxt);
+    return r;
+}
+
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
     SEXP call = c->poolAt(cs.ast);
     switch (ftype(fun)) {
@@ -265,14 +279,7 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
         setTrampolineExpr(tramp, call);
         SEXP r;
         if (primForeign(fun)) {
-            RContext cntxt;
-            SEXP oldref = R_Srcref;
-            Rf_begincontext(&cntxt, CTXT_BUILTIN, call, R_BaseEnv, R_BaseEnv, R_NilValue,
-                            R_NilValue);
-            R_Srcref = nullptr;
-            r = primFun(fun)(call, fun, args, env);
-            R_Srcref = oldref;
-            Rf_endcontext(&cntxt);
+            r = callForeign(call, fun, args, env);
         } else {
             r = primFun(fun)(call, fun, args, env);
         }

@@ -16,6 +16,7 @@
 namespace rir {
 
 OptimizeHook optimizeHook = nullptr;
+static unsigned backEdges = 0;
 
 namespace {
 
@@ -368,7 +369,10 @@ L_br:
     pc = start + *pc;
     NEXT();
 L_br_back:
-    if (R_interrupts_pending) {
+    // Like GNU R's byte code: poll for interrupts, events and time limits
+    // every so many back-edges (and at once when an interrupt is pending).
+    if (R_interrupts_pending || ++backEdges > 1000) {
+        backEdges = 0;
         SYNC();
         R_CheckUserInterrupt();
     }

@@ -95,3 +95,26 @@ test_that("switching a running byte-compiled closure to rir keeps its old body a
   # outer(1) = 1 + 3 = 4; outer(2) = 2 + 3 + 4 = 9; outer(3) = 3 + 3 + 9 = 15
   expect_identical(env$outer(3), 15)
 })
+
+test_that("infinite recursion is an R error, not a crash", {
+  f <- rir::compile(function(n) 1 + f(n + 1))
+  msg <- tryCatch(f(0), error = function(e) conditionMessage(e))
+  expect_match(msg, "nested too deeply|C stack usage|too close to the limit")
+  # and rir keeps working afterwards
+  g <- rir::compile(function(x) x * 2)
+  expect_identical(g(21), 42)
+})
+
+test_that("a long loop can be interrupted", {
+  # R_interrupts_pending is polled on loop back-edges; simulate a pending
+  # interrupt through a finalizer-free route: setTimeLimit raises an error
+  # from R_CheckUserInterrupt's event processing.
+  f <- rir::compile(function() {
+    i <- 0
+    repeat i <- i + 1
+  })
+  setTimeLimit(elapsed = 0.5, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf))
+  res <- tryCatch(f(), error = function(e) "stopped")
+  expect_identical(res, "stopped")
+})

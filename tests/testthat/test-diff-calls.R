@@ -47,6 +47,6 @@ expect_all_same(list(
   # GNU R's byte code drops the NaN warning of sqrt() on an integer scalar
   # (its MATH1 instruction); rir follows GNU R's builtin, so use doubles here.
   "sqrt in loop warning" = "r <- 0; for (i in c(1, 2)) r <- r + sqrt(-i); r",
-  "deep recursion" = "f <- function(n) if (n == 0) 0 else 1 + f(n - 1); f(500)",
+  "deep recursion" = "f <- function(n) if (n == 0) 0 else 1 + f(n - 1); f(200)",
   "vapply error" = "vapply(1:3, function(i) 'a', numeric(1))"
 ))

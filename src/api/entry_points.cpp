@@ -1,4 +1,4 @@
-// init.cpp — .Call entry points of the rir package and their registration.
+// entry_points.cpp — .Call entry points of the rir package (registered in ../init.cpp).
 // The R functions in R/ are thin wrappers around these.
 #include "../bc/calls.h"
 #include "../bc/compiler.h"
@@ -215,33 +215,6 @@ SEXP rir_insn_table() {
     SET_VECTOR_ELT(out, 4, doc);
     UNPROTECT(6);
     return out;
-}
-
-static const R_CallMethodDef callMethods[] = {
-    {"rir_init", (DL_FUNC)&rir_init, 1},
-    {"rir_set_enabled", (DL_FUNC)&rir_set_enabled, 1},
-    {"rir_bc_version", (DL_FUNC)&rir_bc_version, 1},
-    {"rir_compile_closure", (DL_FUNC)&rir_compile_closure, 2},
-    {"rir_compile_toplevel", (DL_FUNC)&rir_compile_toplevel, 2},
-    {"rir_is_compiled", (DL_FUNC)&rir_is_compiled, 1},
-    {"rir_disassemble", (DL_FUNC)&rir_disassemble, 1},
-    {"rir_stats", (DL_FUNC)&rir_stats, 0},
-    {"rir_reset_stats", (DL_FUNC)&rir_reset_stats, 0},
-    {"rir_status", (DL_FUNC)&rir_status, 0},
-    {"rir_context_make", (DL_FUNC)&rir_context_make, 3},
-    {"rir_context_smaller", (DL_FUNC)&rir_context_smaller, 2},
-    {"rir_context_str", (DL_FUNC)&rir_context_str, 1},
-    {"rir_table_test", (DL_FUNC)&rir_table_test, 2},
-    {"rir_insn_table", (DL_FUNC)&rir_insn_table, 0},
-    {nullptr, nullptr, 0}};
-
-static const R_ExternalMethodDef externalMethods[] = {
-    {"rir_entry", (DL_FUNC)&rir_entry, -1}, {nullptr, nullptr, 0}};
-
-void R_init_rir(DllInfo* dll) {
-    R_registerRoutines(dll, nullptr, callMethods, nullptr, externalMethods);
-    R_useDynamicSymbols(dll, FALSE);
-    trampolineRegisterClasses(dll);
 }
 
 }  // extern "C"

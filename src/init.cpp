@@ -1,0 +1,56 @@
+// init.cpp — registration of rir's native routines (R_init_rir). The
+// implementations live in api/ (the .Call entry points) and bc/ (the
+// trampoline entry, rir_entry).
+#include "bc/interp.h"
+#include "runtime/trampoline.h"
+
+#include <R_ext/Rdynload.h>
+
+using namespace rir;
+
+extern "C" {
+
+SEXP rir_init(SEXP);
+SEXP rir_set_enabled(SEXP);
+SEXP rir_bc_version(SEXP);
+SEXP rir_compile_closure(SEXP, SEXP);
+SEXP rir_compile_toplevel(SEXP, SEXP);
+SEXP rir_is_compiled(SEXP);
+SEXP rir_disassemble(SEXP);
+SEXP rir_stats();
+SEXP rir_reset_stats();
+SEXP rir_status();
+SEXP rir_context_make(SEXP, SEXP, SEXP);
+SEXP rir_context_smaller(SEXP, SEXP);
+SEXP rir_context_str(SEXP);
+SEXP rir_table_test(SEXP, SEXP);
+SEXP rir_insn_table();
+
+static const R_CallMethodDef callMethods[] = {
+    {"rir_init", (DL_FUNC)&rir_init, 1},
+    {"rir_set_enabled", (DL_FUNC)&rir_set_enabled, 1},
+    {"rir_bc_version", (DL_FUNC)&rir_bc_version, 1},
+    {"rir_compile_closure", (DL_FUNC)&rir_compile_closure, 2},
+    {"rir_compile_toplevel", (DL_FUNC)&rir_compile_toplevel, 2},
+    {"rir_is_compiled", (DL_FUNC)&rir_is_compiled, 1},
+    {"rir_disassemble", (DL_FUNC)&rir_disassemble, 1},
+    {"rir_stats", (DL_FUNC)&rir_stats, 0},
+    {"rir_reset_stats", (DL_FUNC)&rir_reset_stats, 0},
+    {"rir_status", (DL_FUNC)&rir_status, 0},
+    {"rir_context_make", (DL_FUNC)&rir_context_make, 3},
+    {"rir_context_smaller", (DL_FUNC)&rir_context_smaller, 2},
+    {"rir_context_str", (DL_FUNC)&rir_context_str, 1},
+    {"rir_table_test", (DL_FUNC)&rir_table_test, 2},
+    {"rir_insn_table", (DL_FUNC)&rir_insn_table, 0},
+    {nullptr, nullptr, 0}};
+
+static const R_ExternalMethodDef externalMethods[] = {
+    {"rir_entry", (DL_FUNC)&rir_entry, -1}, {nullptr, nullptr, 0}};
+
+void R_init_rir(DllInfo* dll) {
+    R_registerRoutines(dll, nullptr, callMethods, nullptr, externalMethods);
+    R_useDynamicSymbols(dll, FALSE);
+    trampolineRegisterClasses(dll);
+}
+
+}  // extern "C"
