@@ -9,6 +9,7 @@
 #include "../runtime/trampoline.h"
 
 #include <R_ext/Rdynload.h>
+#include <cstring>
 
 using namespace rir;
 
@@ -43,6 +44,16 @@ SEXP rir_set_enabled(SEXP on) {
 SEXP rir_compile_closure(SEXP f, SEXP name) {
     if (TYPEOF(f) != CLOSXP) return Rf_mkString("not a closure");
     const char* nm = TYPEOF(name) == STRSXP && XLENGTH(name) ? CHAR(STRING_ELT(name, 0)) : "<anonymous>";
+    // Called from GNU R's JIT: the closure being compiled has just had its
+    // context pushed; name it after the call that invoked it.
+    if (!strcmp(nm, "<jit>")) {
+        for (RContext* c = R_GlobalContext; c && c->callflag != CTXT_TOPLEVEL; c = c->nextcontext)
+            if ((c->callflag & CTXT_FUNCTION) && c->callfun == f) {
+                if (TYPEOF(c->call) == LANGSXP && TYPEOF(CAR(c->call)) == SYMSXP)
+                    nm = CHAR(PRINTNAME(CAR(c->call)));
+                break;
+            }
+    }
     if (isTrampoline(BODY(f))) return f;
     SEXP copy = PROTECT(Rf_allocSExp(CLOSXP));
     SET_FORMALS(copy, FORMALS(f));
