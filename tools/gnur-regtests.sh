@@ -368,13 +368,13 @@ extraNS <- if (!check) {
 } else character()
 ## text of some lines with [n] indices, white space and extraNS names removed
 strip <- function(x) {
-    x <- gsub("\\[[0-9]+\\]|[[:space:]]", "", paste(x, collapse = ""), useBytes = TRUE)
+    x <- paste(x, collapse = " ")
     for (ns in extraNS) {    # "ns" in vectors, ns_1.0 / ns~1.0 in sessionInfo()
         x <- gsub(paste0('"', ns, '"'), "", x, fixed = TRUE, useBytes = TRUE)
         x <- gsub(paste0("(?<![A-Za-z0-9.])\\Q", ns, "\\E[_~][0-9][0-9.-]*,?"), "", x,
                   perl = TRUE, useBytes = TRUE)
     }
-    x
+    gsub("\\[[0-9]+\\]|[[:space:]]", "", x, useBytes = TRUE)
 }
 norm <- function(path, f) {
     if (!file.exists(path)) return(character())

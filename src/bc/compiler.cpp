@@ -252,6 +252,8 @@ class Compiler {
                 adjust(1);  // unreachable continuation keeps the depth model
                 return;
             }
+            if ((!strcmp(n, "&&") || !strcmp(n, "||")) && nargs == 2 && plain)
+                return logic2(e, n[0] == '&' ? 1 : 2);
             ArithOp aop;
             if (plain && nargs == 2 && binaryOp(n, &aop)) {
                 expr(CAR(args));
@@ -275,6 +277,28 @@ class Compiler {
                 return dollar(e);
         }
         genericCall(e);
+    }
+
+    // a && b, a || b: inline when a (and b) are logical scalars; otherwise
+    // GNU R's operator runs with the already evaluated operand(s).
+    void logic2(SEXP e, int kind) {
+        SEXP args = CDR(e);
+        int lEnd = newLabel(), lSlow = newLabel();
+        int call = constant(e);
+        expr(CAR(args));
+        code_->bc.push_back(int32_t(Op::lgl_first));
+        code_->bc.push_back(kind);
+        patches_.push_back({code_->bc.size(), lEnd});
+        code_->bc.push_back(-1);
+        patches_.push_back({code_->bc.size(), lSlow});
+        code_->bc.push_back(-1);
+        code_->bc.push_back(call);
+        expr(CADR(args));
+        emit(Op::lgl_second, {kind, call});
+        emitJump(Op::br, lEnd);
+        bind(lSlow);
+        emit(Op::lgl_slow, {kind, call});
+        bind(lEnd);
     }
 
     void block(SEXP args) {

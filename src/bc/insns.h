@@ -33,6 +33,9 @@
     V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")         \
     V(dollar, 3, 1, 1, 1, "x$name on lists, fallback to GNU R")                        \
     V(subassign, 5, -1, 0, 1, "x[i] <- v / x[[i]] <- v on a local variable (cache slot k)")          \
+    V(lgl_first, 4, 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)") \
+    V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                   \
+    V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)") \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

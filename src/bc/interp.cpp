@@ -204,6 +204,19 @@ inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
     return loc.cell;
 }
 
+// GNU R's && / || with operands given as (evaluated) promises or ASTs, and
+// the original call for its error messages.
+SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tramp) {
+    PROTECT(first);
+    PROTECT(second);
+    SEXP op = SYMVALUE(Rf_install(kind == 1 ? "&&" : "||"));
+    SEXP args = PROTECT(Rf_list2(first, second));
+    setTrampolineExpr(tramp, call);
+    SEXP r = primFun(op)(call, op, args, env);
+    UNPROTECT(3);
+    return r;
+}
+
 SEXP elementOf(SEXP seq, R_xlen_t i) {
     switch (TYPEOF(seq)) {
     case VECSXP:
@@ -638,6 +651,56 @@ L_subassign: {
         sp -= 2;
     }
     sp -= 2;
+    NEXT();
+}
+L_lgl_first: {
+    int kind = IMM();
+    int lEnd = IMM();
+    int lSlow = IMM();
+    IMM();
+    SEXP a = TOP();
+    if (!simpleScalar(a, LGLSXP)) {
+        pc = start + lSlow;
+        NEXT();
+    }
+    int x = fival(a);
+    if ((kind == 1 && x == FALSE) || (kind == 2 && x == TRUE)) {
+        sp[-1].u.sxpval = Rf_ScalarLogical(x);
+        R_Visible = TRUE;
+        pc = start + lEnd;
+    }
+    NEXT();
+}
+L_lgl_second: {
+    int kind = IMM();
+    SEXP call = POOL(IMM());
+    SEXP a = AT(1), b = TOP();
+    SEXP r;
+    if (simpleScalar(b, LGLSXP)) {
+        int x1 = fival(a), x2 = fival(b), ans;
+        if (kind == 1)
+            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || x2) ? NA_LOGICAL : x2) : x2;
+        else
+            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || !x2) ? NA_LOGICAL : x2) : x2;
+        r = Rf_ScalarLogical(ans);
+    } else {
+        SYNC();
+        r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), R_mkEVPROMISE(CADDR(call), b),
+                      env, tramp);
+    }
+    sp -= 2;
+    PUSH(r);
+    R_Visible = TRUE;
+    NEXT();
+}
+L_lgl_slow: {
+    int kind = IMM();
+    SEXP call = POOL(IMM());
+    SEXP a = TOP();
+    SYNC();
+    SEXP r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), CADDR(call), env, tramp);
+    sp[-1].u.sxpval = r;
+    R_Visible = TRUE;
     NEXT();
 }
 L_ret:
