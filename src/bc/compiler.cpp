@@ -84,6 +84,9 @@ class Compiler {
     std::unordered_map<SEXP, int> symPool_;
     std::unordered_map<SEXP, int> constPool_;
     std::unordered_map<SEXP, int> cachePool_;
+    int assignTarget_ = 0;
+    bool stmtPos_ = false;  // the expression being compiled is a statement
+    int loopSlots_ = 0;     // stack slots held by enclosing for loops
 
     // ---- emission -------------------------------------------------------
     void adjust(int d) {
@@ -212,6 +215,11 @@ class Compiler {
     }
 
     void call(SEXP e) {
+        // Set by `x <- a op b`: the binop may reuse x's old value in place.
+        int target = assignTarget_;
+        assignTarget_ = 0;
+        bool stmt = stmtPos_;
+        stmtPos_ = false;
         SEXP fn = CAR(e);
         SEXP args = CDR(e);
         int nargs = Rf_length(args);
@@ -235,7 +243,7 @@ class Compiler {
                 if (breakNext(e, n[0] == 'b')) return;
             if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 &&
                 !named)
-                return assign(e, n[1] == '<');
+                return assign(e, n[1] == '<', stmt);
             if (!strcmp(n, "function") && nargs >= 2) return function(e);
             if (!strcmp(n, "quote") && nargs == 1 && plain) {
                 emit(Op::push, {constant(CAR(args))});
@@ -258,7 +266,8 @@ class Compiler {
             if (plain && nargs == 2 && binaryOp(n, &aop)) {
                 expr(CAR(args));
                 expr(CADR(args));
-                emit(Op::binop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
+                emit(Op::binop,
+                     {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb(), target});
                 return;
             }
             if (plain && nargs == 1 && unaryOp(n, &aop)) {
@@ -308,7 +317,9 @@ class Compiler {
             return;
         }
         for (SEXP a = args; a != R_NilValue; a = CDR(a)) {
+            stmtPos_ = CDR(a) != R_NilValue;
             expr(CAR(a));
+            stmtPos_ = false;
             if (CDR(a) != R_NilValue) emit(Op::pop);
         }
     }
@@ -364,7 +375,11 @@ class Compiler {
             sh_.loops.push_back({false, lEnd, lStep, depth_, false});
             bind(lStep);
             emitJump(Op::for_step, lEnd, {sym(CAR(args)), cache(CAR(args)), fb()});
+            loopSlots_ += 3;
+            stmtPos_ = true;
             expr(CADDR(args));
+            stmtPos_ = false;
+            loopSlots_ -= 3;
             emit(Op::pop);
             emitJump(Op::br_back, lStep);
             bind(lEnd);
@@ -383,7 +398,9 @@ class Compiler {
             bind(lCond);
             expr(CAR(args));
             emitJump(Op::brfalse, lEnd, {constant(e), fb()});
+            stmtPos_ = true;
             expr(CADR(args));
+            stmtPos_ = false;
             emit(Op::pop);
             emitJump(Op::br_back, lCond);
             bind(lEnd);
@@ -398,7 +415,9 @@ class Compiler {
             int lTop = newLabel(), lEnd = newLabel();
             sh_.loops.push_back({false, lEnd, lTop, depth_, false});
             bind(lTop);
+            stmtPos_ = true;
             expr(CAR(args));
+            stmtPos_ = false;
             emit(Op::pop);
             emitJump(Op::br_back, lTop);
             bind(lEnd);
@@ -434,11 +453,16 @@ class Compiler {
         return false;
     }
 
-    void assign(SEXP e, bool super) {
+    void assign(SEXP e, bool super, bool stmt) {
         SEXP lhs = CADR(e), rhs = CADDR(e);
         if (TYPEOF(lhs) == STRSXP && XLENGTH(lhs) == 1) lhs = Rf_installTrChar(STRING_ELT(lhs, 0));
         if (TYPEOF(lhs) == SYMSXP && lhs != R_MissingArg && lhs != R_DotsSymbol) {
+            // In-place reuse of the old value is only safe for a statement
+            // whose evaluation leaves no other user value on the stack.
+            if (!super && stmt && code_->kind != CodeKind::Promise && depth_ == loopSlots_)
+                assignTarget_ = cache(lhs) + 1;
             expr(rhs);
+            assignTarget_ = 0;
             emit(Op::dup);
             if (super)
                 emit(Op::stvar_super, {sym(lhs)});

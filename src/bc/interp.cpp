@@ -452,11 +452,25 @@ L_binop: {
     SEXP prim = POOL(IMM());
     SEXP call = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
+    int target = IMM();
     SEXP a = AT(1), b = TOP();
     SYNC();
     recordType(f, a);
     recordType(f, b);
-    SEXP r = fastBinop(op, a, b);
+    // `x <- x op y`: x's old scalar may take the result when nothing but the
+    // binding refers to it and the binding will accept the store.
+    SEXP reuse = nullptr;
+    if (target) {
+        SEXP cell = cache[target - 1].u.sxpval;
+        if (cell != R_NilValue && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
+            hdr(cell)->extra == 0) {
+            SEXP old = fcar(cell);
+            if ((old == a || old == b) && frefcnt(old) == 1 && hdr(old)->scalar &&
+                !hdr(old)->alt && fattrib(old) == R_NilValue)
+                reuse = old;
+        }
+    }
+    SEXP r = fastBinop(op, a, b, reuse);
     if (!r) {
         SEXP args = consNR(a, consNR(b, R_NilValue));
         PUSH(args);

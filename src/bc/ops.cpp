@@ -54,14 +54,16 @@ inline bool reusable(SEXP x, int type) {
     return h->type == (unsigned)type && h->scalar && !h->alt && h->named == 0 &&
            h->attrib == R_NilValue;
 }
-inline SEXP realResult(double v, SEXP a, SEXP b) {
+inline SEXP realResult(double v, SEXP a, SEXP b, SEXP reuse = nullptr) {
     SEXP r = reusable(a, REALSXP) ? a : reusable(b, REALSXP) ? b : nullptr;
+    if (!r && reuse && ftype(reuse) == REALSXP) r = reuse;
     if (!r) return Rf_ScalarReal(v);
     *static_cast<double*>(fdata(r)) = v;
     return r;
 }
-inline SEXP intResult(int v, SEXP a, SEXP b) {
+inline SEXP intResult(int v, SEXP a, SEXP b, SEXP reuse = nullptr) {
     SEXP r = reusable(a, INTSXP) ? a : reusable(b, INTSXP) ? b : nullptr;
+    if (!r && reuse && ftype(reuse) == INTSXP) r = reuse;
     if (!r) return Rf_ScalarInteger(v);
     *static_cast<int*>(fdata(r)) = v;
     return r;
@@ -69,7 +71,7 @@ inline SEXP intResult(int v, SEXP a, SEXP b) {
 
 }  // namespace
 
-SEXP fastBinop(ArithOp op, SEXP a, SEXP b) {
+SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse) {
     int ka, kb, ia, ib;
     double da, db;
     if (!scalarNum(a, &ka, &ia, &da) || !scalarNum(b, &kb, &ib, &db)) {
@@ -86,28 +88,28 @@ SEXP fastBinop(ArithOp op, SEXP a, SEXP b) {
         if (ints) {
             long long r = (long long)ia + ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return intResult(int(r), a, b);
+            return intResult(int(r), a, b, reuse);
         }
-        return realResult(da + db, a, b);
+        return realResult(da + db, a, b, reuse);
     case ArithOp::Sub:
         if (ints) {
             long long r = (long long)ia - ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return intResult(int(r), a, b);
+            return intResult(int(r), a, b, reuse);
         }
-        return realResult(da - db, a, b);
+        return realResult(da - db, a, b, reuse);
     case ArithOp::Mul:
         if (ints) {
             long long r = (long long)ia * ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return intResult(int(r), a, b);
+            return intResult(int(r), a, b, reuse);
         }
-        return realResult(da * db, a, b);
+        return realResult(da * db, a, b, reuse);
     case ArithOp::Div:
-        return realResult(da / db, a, b);
+        return realResult(da / db, a, b, reuse);
     case ArithOp::Pow:
-        if (ints && (ia == 1 || ib == 0)) return realResult(1.0, a, b);
-        return realResult(db == 2.0 ? da * da : R_pow(da, db), a, b);
+        if (ints && (ia == 1 || ib == 0)) return realResult(1.0, a, b, reuse);
+        return realResult(db == 2.0 ? da * da : R_pow(da, db), a, b, reuse);
     case ArithOp::Mod:
     case ArithOp::IDiv:
         return nullptr;

@@ -47,7 +47,9 @@ inline const char* opName(ArithOp op) {
 }
 
 // Fast paths; return nullptr when the general primitive must run.
-SEXP fastBinop(ArithOp op, SEXP a, SEXP b);
+// `reuse` (or nullptr): a scalar that may be overwritten with the result
+// when its type matches (the old value of the variable being assigned).
+SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse = nullptr);
 SEXP fastUnop(ArithOp op, SEXP a);
 
 }  // namespace rir

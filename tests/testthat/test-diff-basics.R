@@ -51,3 +51,14 @@ expect_all_same(list(
   "quote" = "quote(a + b * c)",
   "string assignment target" = "'x' <- 3; x"
 ))
+
+# In-place update of `x <- x op y` must not change values already taken.
+expect_all_same(list(
+  "reuse: value captured before update" = "x <- 1; y <- x; x <- x + 1; c(x, y)",
+  "reuse: builtin args" = "x <- 1; c(x, x <- x + 1, x)",
+  "reuse: nested block" = "x <- 1; x + { x <- x + 1; 2 }",
+  "reuse: list element" = "x <- 1; l <- list(x); x <- x * 3; list(l, x)",
+  "reuse: closure capture" = "x <- 1; f <- function() x; x <- x + 1; f()",
+  "reuse: loop" = "s <- 0L; for (i in 1:10) { s <- s + i; t <- s }; c(s, t)",
+  "reuse: promise" = "x <- 1; g <- function(a) { x <<- 5; a }; h <- function() { x <- 2; v <- g(x); x <- x + 1; c(v, x) }; h()"
+))
