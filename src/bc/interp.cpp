@@ -331,9 +331,11 @@ L_ldvar: {
             }
         }
     }
+    // As in GNU R: visible first, so that forcing a promise can leave the
+    // visibility its expression produced (withCallingHandlers(expr, ...)).
+    R_Visible = TRUE;
     SYNC();
     PUSH(getVariable(sym, env, tramp));
-    R_Visible = TRUE;
     NEXT();
 }
 L_stvar: {

@@ -42,3 +42,11 @@ expect_all_same(list(
   "seq_along empty loop" = "x <- c(); s <- 0; for (i in seq_along(x)) s <- s + 1; s",
   "interrupt free long loop" = "s <- 0; for (i in 1:100000) s <- s + i %% 7; s"
 ))
+
+# Regression (GNU R's d-p-q-r-tst-2): the visibility of a forced promise is
+# the visibility of its expression.
+expect_all_same(list(
+  "visibility through forced promise" = "f <- function() suppressWarnings(RNGkind('Mersenne-Twister', 'Inversion', 'Rounding')); r <- withVisible(f()); RNGkind('default', 'default', 'default'); r$visible",
+  "invisible promise value" = "g <- function(x) x; h <- function() g(invisible(5)); withVisible(h())$visible",
+  "forced promise twice" = "g <- function(x) { x; x }; h <- function() g(invisible(5)); withVisible(h())$visible"
+))
