@@ -187,9 +187,17 @@ class Compiler {
             if (CAR(a) == R_DotsSymbol || CAR(a) == R_MissingArg) return true;
         return false;
     }
-    static bool simpleIndex(SEXP e) {
+    // An index expression whose evaluation cannot touch the assigned vector:
+    // constants, variables and base arithmetic on those (so evaluating it
+    // before looking the vector up, as x[i] <- v does here, is unobservable).
+    bool simpleIndex(SEXP e) {
         if (selfEvaluating(e)) return true;
-        return TYPEOF(e) == SYMSXP && e != R_DotsSymbol && e != R_MissingArg && !DDVAL(e);
+        if (TYPEOF(e) == SYMSXP) return e != R_DotsSymbol && e != R_MissingArg && !DDVAL(e);
+        if (TYPEOF(e) != LANGSXP || TYPEOF(CAR(e)) != SYMSXP || Rf_length(e) != 3) return false;
+        const char* n = CHAR(PRINTNAME(CAR(e)));
+        if (strcmp(n, "+") && strcmp(n, "-") && strcmp(n, "*") && strcmp(n, "%/%")) return false;
+        if (!isBase(CAR(e)) || hasNames(CDR(e))) return false;
+        return simpleIndex(CADR(e)) && simpleIndex(CADDR(e));
     }
 
     // ---- expressions ----------------------------------------------------

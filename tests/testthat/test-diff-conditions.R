@@ -50,3 +50,9 @@ expect_all_same(list(
   "invisible promise value" = "g <- function(x) x; h <- function() g(invisible(5)); withVisible(h())$visible",
   "forced promise twice" = "g <- function(x) { x; x }; h <- function() g(invisible(5)); withVisible(h())$visible"
 ))
+
+expect_all_same(list(
+  "subassign computed index" = "f <- rep(TRUE, 10); k <- 4; while (k <= 10) { f[k - 1] <- FALSE; k <- k + 3 }; f",
+  "subassign computed index out of range" = "x <- 1:3; i <- 2; x[i * 3] <- 9L; x",
+  "subassign computed index object" = "Ops.idx <- function(e1, e2) { cat('dispatch\\n'); unclass(e1) + unclass(e2) }; i <- structure(1, class = 'idx'); x <- 1:3; x[i + 1] <- 0L; x"
+))
