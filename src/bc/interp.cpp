@@ -657,14 +657,27 @@ L_subassign: {
     recordType(f, v);
     if (!fastSubassign(kind, xsym, env, i, v)) {
         // Let GNU R do it, with the already computed right-hand side.
+        // A computed index was evaluated already: pass its value (as an
+        // evaluated promise) so it is not evaluated a second time.
         SEXP prom = R_mkEVPROMISE(CADDR(call), v);
         PUSH(prom);
         SYNC();
-        SEXP e = Rf_lang3(CAR(call), CADR(call), prom);
+        SEXP lhs = CADR(call);
+        if (TYPEOF(CADDR(lhs)) == LANGSXP) {
+            SEXP ip = R_mkEVPROMISE(CADDR(lhs), i);
+            PUSH(ip);
+            SYNC();
+            lhs = Rf_lang3(CAR(lhs), CADR(lhs), ip);
+            sp[-1].u.sxpval = lhs;
+        } else {
+            PUSH(lhs);
+        }
+        SYNC();
+        SEXP e = Rf_lang3(CAR(call), lhs, prom);
         PUSH(e);
         SYNC();
         Rf_eval(e, env);
-        sp -= 2;
+        sp -= 3;
     }
     sp -= 2;
     NEXT();
