@@ -275,7 +275,7 @@ class Compiler {
                 expr(CAR(args));
                 expr(CADR(args));
                 emit(Op::binop,
-                     {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb(), target});
+                     {int32_t(aop), constant(SYMVALUE(fn)), constant(e), target, fb()});
                 return;
             }
             if (plain && nargs == 1 && unaryOp(n, &aop)) {
@@ -479,19 +479,23 @@ class Compiler {
             emit(Op::invisible);
             return;
         }
-        // x[i] <- v and x[[i]] <- v on a local symbol with a simple index.
-        if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && Rf_length(lhs) == 3) {
+        // x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local symbol, simple indices.
+        int len = Rf_length(lhs);
+        if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && (len == 3 || len == 4)) {
             const char* n = CHAR(PRINTNAME(CAR(lhs)));
-            SEXP x = CADR(lhs), idx = CADDR(lhs);
-            if ((!strcmp(n, "[") || !strcmp(n, "[[")) && isBase(CAR(lhs)) &&
-                TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
-                TAG(CDR(lhs)) == R_NilValue && TAG(CDDR(lhs)) == R_NilValue &&
-                simpleIndex(idx) && idx != R_MissingArg && idx != R_DotsSymbol) {
+            SEXP x = CADR(lhs);
+            bool ok = (!strcmp(n, "[") || !strcmp(n, "[[")) && isBase(CAR(lhs)) &&
+                      TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
+                      !hasNames(CDR(lhs));
+            for (SEXP a = CDDR(lhs); ok && a != R_NilValue; a = CDR(a))
+                ok = CAR(a) != R_MissingArg && CAR(a) != R_DotsSymbol && simpleIndex(CAR(a));
+            if (ok) {
                 expr(rhs);
                 emit(Op::dup);
-                expr(idx);
-                emit(Op::subassign, {n[1] == '[' ? 2 : 1, sym(x), cache(x), constant(e), fb()});
-                adjust(-2);
+                for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) expr(CAR(a));
+                emit(Op::subassign,
+                     {n[1] == '[' ? 2 : 1, sym(x), cache(x), constant(e), len - 2, fb()});
+                adjust(-1 - (len - 2));
                 emit(Op::invisible);
                 return;
             }

@@ -5,7 +5,7 @@
 // V(name, operands, pops, pushes, feedback, description)
 //   operands: number of int32 immediates following the opcode
 //   pops/pushes: stack effect (-1 = depends on an operand, see description)
-//   feedback: 1 when the last immediate is a feedback slot index
+//   feedback: 1 when the last immediate is a feedback slot index (always last)
 #pragma once
 
 #define RIR_INSNS(V)                                                                   \
@@ -25,14 +25,14 @@
     V(ldfun, 2, 0, 1, 0, "push the function named pool[s] (findFun semantics; call c)")        \
     V(call, 2, 1, 1, 1, "pop a function, call it with call site c")                    \
     V(mkclosure, 1, 0, 1, 0, "create a closure from pool[c] = list(formals, body, ref)") \
-    V(binop, 5, 2, 1, 1, "arithmetic/comparison on two values (op, prim, call, fb, target)")    \
+    V(binop, 5, 2, 1, 1, "arithmetic/comparison on two values (op, prim, call, target, fb)")    \
     V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                      \
     V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")           \
     V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")            \
     V(for_step, 4, 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label")        \
     V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")         \
     V(dollar, 3, 1, 1, 1, "x$name on lists, fallback to GNU R")                        \
-    V(subassign, 5, -1, 0, 1, "x[i] <- v / x[[i]] <- v on a local variable (cache slot k)")          \
+    V(subassign, 6, -1, 0, 1, "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices)")          \
     V(lgl_first, 4, 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)") \
     V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                   \
     V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)") \

@@ -132,33 +132,77 @@ SEXP fastSubset(int kind, SEXP x, SEXP i) {
     return nullptr;
 }
 
-// In-place x[i] <- v / x[[i]] <- v on an unshared local vector.
-bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP v) {
+// A positive in-range scalar index (1-based) as a 0-based offset, or -1.
+inline R_xlen_t scalarIndex(SEXP i, R_xlen_t len) {
+    R_xlen_t idx;
+    if (simpleScalar(i, INTSXP)) {
+        int v = fival(i);
+        if (v == NA_INTEGER || v < 1) return -1;
+        idx = v - 1;
+    } else if (simpleScalar(i, REALSXP)) {
+        double d = fdval(i);
+        if (!(d >= 1) || d >= 4503599627370496.0) return -1;
+        idx = R_xlen_t(d) - 1;
+    } else {
+        return -1;
+    }
+    return idx < len ? idx : -1;
+}
+
+// The dims of a plain matrix whose only attribute is dim, else false.
+inline bool plainMatrix(SEXP x, int* nrow, int* ncol) {
+    SexpHeader* h = hdr(x);
+    if (h->alt || h->obj) return false;
+    SEXP a = h->attrib;
+    if (a == R_NilValue || TAG(a) != R_DimSymbol || CDR(a) != R_NilValue) return false;
+    SEXP dim = CAR(a);
+    if (TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2) return false;
+    *nrow = INTEGER(dim)[0];
+    *ncol = INTEGER(dim)[1];
+    return true;
+}
+
+// m[i, j] / m[[i, j]] on a plain matrix with in-range scalar indices.
+SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j) {
+    int nr, nc;
+    if (!plainMatrix(x, &nr, &nc)) return nullptr;
+    R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
+    if (ii < 0 || jj < 0) return nullptr;
+    R_xlen_t k = ii + jj * (R_xlen_t)nr;
+    switch (TYPEOF(x)) {
+    case INTSXP: return Rf_ScalarInteger(INTEGER(x)[k]);
+    case REALSXP: return Rf_ScalarReal(REAL(x)[k]);
+    case LGLSXP: return Rf_ScalarLogical(LOGICAL(x)[k]);
+    case STRSXP: return Rf_ScalarString(STRING_ELT(x, k));
+    default: return nullptr;
+    }
+}
+
+// In-place x[i] <- v, x[[i]] <- v, m[i, j] <- v on an unshared local
+// vector (or plain matrix) with in-range scalar indices.
+bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v) {
     R_varloc_t loc = R_findVarLocInFrame(env, xsym);
     SEXP cell = loc.cell;
     if (cell == nullptr || cell == R_NilValue) return false;
-    if (hdr(cell)->gp & (kActiveBinding | kBindingLock)) return false;
+    if (hdr(cell)->gp & (kActiveBinding | kBindingLock) || hdr(cell)->extra) return false;
     SEXP x = CAR(cell);
     SexpHeader* h = hdr(x);
     if (h->alt || h->obj || frefcnt(x) != 1) return false;
-    if (TYPEOF(x) == PROMSXP) return false;
-    R_xlen_t idx;
-    if (simpleScalar(i, INTSXP)) {
-        int iv = fival(i);
-        if (iv == NA_INTEGER || iv < 1) return false;
-        idx = iv - 1;
-    } else if (simpleScalar(i, REALSXP)) {
-        double d = fdval(i);
-        if (!(d >= 1) || d >= 4503599627370496.0) return false;
-        idx = R_xlen_t(d) - 1;
-    } else {
-        return false;
-    }
     switch (h->type) {
     case INTSXP: case REALSXP: case LGLSXP: case STRSXP: case VECSXP: break;
     default: return false;
     }
-    if (idx >= flength(x)) return false;
+    R_xlen_t idx;
+    if (j) {
+        int nr, nc;
+        if (!plainMatrix(x, &nr, &nc)) return false;
+        R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
+        if (ii < 0 || jj < 0) return false;
+        idx = ii + jj * (R_xlen_t)nr;
+    } else {
+        idx = scalarIndex(i, flength(x));
+        if (idx < 0) return false;
+    }
     switch (h->type) {
     case INTSXP:
         if (!simpleScalar(v, INTSXP)) return false;
@@ -453,8 +497,8 @@ L_binop: {
     ArithOp op = ArithOp(IMM());
     SEXP prim = POOL(IMM());
     SEXP call = POOL(IMM());
-    Feedback& f = c->feedback[IMM()];
     int target = IMM();
+    Feedback& f = c->feedback[IMM()];
     SEXP a = AT(1), b = TOP();
     SYNC();
     recordType(f, a);
@@ -602,6 +646,8 @@ L_subset: {
     recordType(f, x);
     SEXP r = nullptr;
     if (n == 1 && cs.args[0].tag == R_NilValue) r = fastSubset(kind, x, TOP());
+    else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
+        r = fastMatrixSubset(x, AT(1), TOP());
     if (!r) {
         // Turn the operand slots into the argument list in place (GC-safe).
         NodeStackSlot* first = sp - n - 1;
@@ -651,35 +697,35 @@ L_subassign: {
     SEXP xsym = POOL(IMM());
     IMM();  // cache slot (fastSubassign looks the cell up itself)
     SEXP call = POOL(IMM());
+    int nidx = IMM();
     Feedback& f = c->feedback[IMM()];
-    SEXP i = TOP(), v = AT(1);
+    SEXP v = AT(nidx);
+    SEXP i = nidx == 1 ? TOP() : AT(1);
+    SEXP j = nidx == 2 ? TOP() : nullptr;
     SYNC();
     recordType(f, v);
-    if (!fastSubassign(kind, xsym, env, i, v)) {
-        // Let GNU R do it, with the already computed right-hand side.
-        // A computed index was evaluated already: pass its value (as an
-        // evaluated promise) so it is not evaluated a second time.
+    if (!fastSubassign(kind, xsym, env, i, j, v)) {
+        // Let GNU R do it, with the right-hand side already computed; computed
+        // indices are passed as values (evaluated promises) so they are not
+        // evaluated a second time.
         SEXP prom = R_mkEVPROMISE(CADDR(call), v);
         PUSH(prom);
         SYNC();
-        SEXP lhs = CADR(call);
-        if (TYPEOF(CADDR(lhs)) == LANGSXP) {
-            SEXP ip = R_mkEVPROMISE(CADDR(lhs), i);
-            PUSH(ip);
-            SYNC();
-            lhs = Rf_lang3(CAR(lhs), CADR(lhs), ip);
-            sp[-1].u.sxpval = lhs;
-        } else {
-            PUSH(lhs);
-        }
+        SEXP lhs = Rf_shallow_duplicate(CADR(call));
+        PUSH(lhs);
         SYNC();
+        SEXP a = CDDR(lhs);
+        for (int k = 0; k < nidx; k++, a = CDR(a)) {
+            if (TYPEOF(CAR(a)) == LANGSXP)
+                SETCAR(a, R_mkEVPROMISE(CAR(a), k == 0 ? i : j));
+        }
         SEXP e = Rf_lang3(CAR(call), lhs, prom);
         PUSH(e);
         SYNC();
         Rf_eval(e, env);
         sp -= 3;
     }
-    sp -= 2;
+    sp -= 1 + nidx;
     NEXT();
 }
 L_lgl_first: {

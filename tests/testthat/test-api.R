@@ -118,3 +118,24 @@ test_that("a long loop can be interrupted", {
   res <- tryCatch(f(), error = function(e) "stopped")
   expect_identical(res, "stopped")
 })
+
+test_that("disassemble prints every instruction kind without trouble", {
+  f <- rir::compile(function(n) {
+    m <- matrix(0, 2, 2)
+    x <- numeric(3)
+    s <- 0
+    for (i in 1:n) {
+      s <- s + i
+      if (i <= 3 && n > 0 || FALSE) x[i] <- s
+    }
+    m[1, 2] <- s
+    l <- list(a = 1)
+    while (s > 100) s <- s - 1
+    c(l$a, x[[2]], m[1, 2], -s, sum(x))
+  })
+  expect_identical(f(5), c(1, 3, 15, -15, 10))
+  out <- utils::capture.output(rir::disassemble(f))
+  expect_true(any(grepl("subassign", out)))
+  expect_true(any(grepl("for_step", out)))
+  expect_true(any(grepl("lgl_first", out)))
+})

@@ -56,3 +56,12 @@ expect_all_same(list(
   "subassign computed index out of range" = "x <- 1:3; i <- 2; x[i * 3] <- 9L; x",
   "subassign computed index object" = "Ops.idx <- function(e1, e2) { cat('dispatch\\n'); unclass(e1) + unclass(e2) }; i <- structure(1, class = 'idx'); x <- 1:3; x[i + 1] <- 0L; x"
 ))
+
+expect_all_same(list(
+  "matrix loop read and write" = "m <- matrix(0, 3, 4); for (i in 1:3) for (j in 1:4) m[i, j] <- i * 10 + j; s <- 0; for (i in 1:3) for (j in 1:4) s <- s + m[i, j]; list(m, s)",
+  "matrix with dimnames" = "m <- matrix(1:4, 2, dimnames = list(c('a', 'b'), c('x', 'y'))); m[1, 2] <- 9L; list(m, m[2, 1], m['a', 'y'])",
+  "matrix out of range" = "m <- matrix(1:4, 2); m[3, 1]",
+  "matrix type change" = "m <- matrix(1:4, 2); m[1, 1] <- 0.5; m",
+  "matrix double bracket" = "m <- matrix(c('a', 'b', 'c', 'd'), 2); m[[2, 2]]",
+  "matrix computed index" = "m <- matrix(0L, 3, 3); for (k in 1:3) m[k, 4 - k] <- k; m"
+))
