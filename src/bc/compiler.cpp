@@ -479,6 +479,22 @@ class Compiler {
             emit(Op::invisible);
             return;
         }
+        // x$name <- v on a local symbol.
+        if (!super && TYPEOF(lhs) == LANGSXP && CAR(lhs) == Rf_install("$") &&
+            Rf_length(lhs) == 3 && isBase(CAR(lhs)) && !hasNames(CDR(lhs))) {
+            SEXP x = CADR(lhs), name = CADDR(lhs);
+            if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
+                (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
+                SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
+                if (!asciiName(nm)) return evalAst(e);
+                expr(rhs);
+                emit(Op::dup);
+                emit(Op::dollar_assign, {sym(x), constant(nm), constant(Rf_installTrChar(nm)),
+                                         constant(e), fb()});
+                emit(Op::invisible);
+                return;
+            }
+        }
         // x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local symbol, simple indices.
         int len = Rf_length(lhs);
         if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && (len == 3 || len == 4)) {
@@ -536,12 +552,20 @@ class Compiler {
         return true;
     }
 
+    // Names are matched by CHARSXP identity, which is exact for ASCII names.
+    static bool asciiName(SEXP nm) {
+        for (const char* p = CHAR(nm); *p; p++)
+            if ((unsigned char)*p >= 128) return false;
+        return nm != NA_STRING;
+    }
+
     void dollar(SEXP e) {
         SEXP args = CDR(e);
         SEXP name = CADR(args);
         SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
+        if (!asciiName(nm)) return genericCall(e);
         emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
-        emit(Op::dollar, {constant(nm), constant(e), fb()});
+        emit(Op::dollar, {constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
     }
 
     void function(SEXP e) {

@@ -668,6 +668,7 @@ L_subset: {
 }
 L_dollar: {
     SEXP name = POOL(IMM());
+    SEXP nameSym = POOL(IMM());
     SEXP call = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
     SEXP x = TOP();
@@ -683,6 +684,18 @@ L_dollar: {
                     break;
                 }
         }
+    } else if (ftype(x) == ENVSXP && !fobject(x)) {
+        // GNU R's R_subset3_dflt for environments: the binding in that frame
+        // only, promises forced, NULL when unbound.
+        SYNC();
+        r = Rf_findVarInFrame3(x, nameSym, TRUE);
+        if (ftype(r) == PROMSXP) {
+            PUSH(r);
+            SYNC();
+            r = Rf_eval(r, R_GlobalEnv);
+            --sp;
+        }
+        if (r == R_UnboundValue) r = R_NilValue;
     }
     if (!r) {
         SYNC();
@@ -726,6 +739,57 @@ L_subassign: {
         sp -= 3;
     }
     sp -= 1 + nidx;
+    NEXT();
+}
+L_dollar_assign: {
+    SEXP xsym = POOL(IMM());
+    SEXP name = POOL(IMM());
+    SEXP nameSym = POOL(IMM());
+    SEXP call = POOL(IMM());
+    Feedback& f = c->feedback[IMM()];
+    SEXP v = TOP();
+    SYNC();
+    recordType(f, v);
+    bool done = false;
+    R_varloc_t loc = R_findVarLocInFrame(env, xsym);
+    SEXP cell = loc.cell;
+    if (cell && cell != R_NilValue && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
+        !hdr(cell)->extra) {
+        SEXP x = fcar(cell);
+        if (ftype(x) == ENVSXP && !fobject(x)) {
+            // e$name <- v: define in e (unless that would need an error).
+            R_varloc_t b = R_findVarLocInFrame(x, nameSym);
+            bool exists = b.cell && b.cell != R_NilValue;
+            if (exists ? !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock))
+                       : !R_EnvironmentIsLocked(x)) {
+                Rf_defineVar(nameSym, v, x);
+                done = true;
+            }
+        } else if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt && frefcnt(x) == 1 &&
+                   v != R_NilValue && v != x) {
+            SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+            if (TYPEOF(names) == STRSXP) {
+                R_xlen_t len = XLENGTH(names);
+                for (R_xlen_t k = 0; k < len; k++)
+                    if (STRING_ELT(names, k) == name) {
+                        SET_VECTOR_ELT(x, k, v);
+                        done = true;
+                        break;
+                    }
+            }
+        }
+    }
+    if (!done) {
+        SEXP prom = R_mkEVPROMISE(CADDR(call), v);
+        PUSH(prom);
+        SYNC();
+        SEXP e = Rf_lang3(CAR(call), CADR(call), prom);
+        PUSH(e);
+        SYNC();
+        Rf_eval(e, env);
+        sp -= 2;
+    }
+    --sp;
     NEXT();
 }
 L_lgl_first: {

@@ -91,7 +91,10 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
             line << " " << deparseShort(c->poolAt(c->calls[ops[2]].ast));
             break;
         case Op::dollar:
-            line << " " << deparseShort(c->poolAt(ops[1]));
+            line << " " << deparseShort(c->poolAt(ops[2]));
+            break;
+        case Op::dollar_assign:
+            line << " " << deparseShort(c->poolAt(ops[3]));
             break;
         case Op::subassign:
             line << " " << deparseShort(c->poolAt(ops[3]));

@@ -65,3 +65,18 @@ expect_all_same(list(
   "matrix double bracket" = "m <- matrix(c('a', 'b', 'c', 'd'), 2); m[[2, 2]]",
   "matrix computed index" = "m <- matrix(0L, 3, 3); for (k in 1:3) m[k, 4 - k] <- k; m"
 ))
+
+expect_all_same(list(
+  "env dollar read and write" = "e <- new.env(); e$x <- 1; e$x <- e$x + 1; list(e$x, e$nothere, sort(ls(e)))",
+  "env dollar promise" = "e <- new.env(); delayedAssign('p', {cat('forced\\n'); 5}, assign.env = e); c(e$p, e$p)",
+  "env dollar active binding" = "e <- new.env(); makeActiveBinding('a', function() 7, e); e$a",
+  "env dollar locked env" = "e <- new.env(); e$x <- 1; lockEnvironment(e); e$x <- 2; e$y <- 3",
+  "env dollar locked binding" = "e <- new.env(); e$x <- 1; lockBinding('x', e); e$x <- 2",
+  "list dollar assign" = "l <- list(a = 1, b = 2); l$a <- 10; l$c <- 3; l$b <- NULL; l",
+  "list dollar assign shared" = "l <- list(a = 1); m <- l; m$a <- 2; list(l, m)",
+  "dollar assign on NULL" = "x <- NULL; x$a <- 1; x",
+  "dollar assign data frame" = "d <- data.frame(a = 1:2); d$b <- d$a * 2; d",
+  "dollar partial read" = "l <- list(value = 1); l$val",
+  "dollar assign non-local" = "l <- list(a = 1); f <- function() { l$a <- 2; l }; list(f(), l)",
+  "dollar nested" = "l <- list(a = list(b = 1)); l$a$b <- 5; l$a$b"
+))
