@@ -59,7 +59,8 @@ struct Code {
     std::vector<Feedback> feedback;
     int poolSize = 0;
     int maxStack = 0;
-    int nCache = 0;  // binding-cache slots (one per local symbol read/written)
+    int nCache = 0;    // binding-cache slots (one per local symbol read/written)
+    int nScratch = 0;  // scratch result slots of binops nested in binops
     SEXP trampoline = nullptr;  // BCODESXP calling this code (promises), in pool
 
     SEXP pool() const { return R_ExternalPtrProtected(container); }

@@ -86,6 +86,7 @@ class Compiler {
     std::unordered_map<SEXP, int> cachePool_;
     int assignTarget_ = 0;
     bool stmtPos_ = false;  // the expression being compiled is a statement
+    bool binopOperand_ = false;  // ... is an operand of a binop
     int loopSlots_ = 0;     // stack slots held by enclosing for loops
 
     // ---- emission -------------------------------------------------------
@@ -228,6 +229,8 @@ class Compiler {
         assignTarget_ = 0;
         bool stmt = stmtPos_;
         stmtPos_ = false;
+        bool operand = binopOperand_;
+        binopOperand_ = false;
         SEXP fn = CAR(e);
         SEXP args = CDR(e);
         int nargs = Rf_length(args);
@@ -272,10 +275,16 @@ class Compiler {
                 return logic2(e, n[0] == '&' ? 1 : 2);
             ArithOp aop;
             if (plain && nargs == 2 && binaryOp(n, &aop)) {
+                // A binop whose value only feeds another binop keeps a scratch
+                // result object per activation instead of allocating each time.
+                int scratch = operand ? ++code_->nScratch : 0;
+                binopOperand_ = true;
                 expr(CAR(args));
+                binopOperand_ = true;
                 expr(CADR(args));
-                emit(Op::binop,
-                     {int32_t(aop), constant(SYMVALUE(fn)), constant(e), target, fb()});
+                binopOperand_ = false;
+                emit(Op::binop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), target,
+                                 scratch, fb()});
                 return;
             }
             if (plain && nargs == 1 && unaryOp(n, &aop)) {

@@ -25,7 +25,7 @@
     V(ldfun, 2, 0, 1, 0, "push the function named pool[s] (findFun semantics; call c)")        \
     V(call, 2, 1, 1, 1, "pop a function, call it with call site c")                    \
     V(mkclosure, 1, 0, 1, 0, "create a closure from pool[c] = list(formals, body, ref)") \
-    V(binop, 5, 2, 1, 1, "arithmetic/comparison on two values (op, prim, call, target, fb)")    \
+    V(binop, 6, 2, 1, 1, "arithmetic/comparison (op, prim, call, target, scratch, fb)")    \
     V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                      \
     V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")           \
     V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")            \

@@ -311,7 +311,7 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
 SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     R_CheckStack();
     NodeStackSlot* frame = R_BCNodeStackTop;
-    if (frame + c->nCache + c->maxStack + 16 > R_BCNodeStackEnd)
+    if (frame + c->nCache + c->nScratch + c->maxStack + 16 > R_BCNodeStackEnd)
         Rf_error(_("node stack overflow"));
     // Binding cache: one slot per local symbol, holding the frame's binding
     // cell once found (protected by living on the node stack).
@@ -321,7 +321,14 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
         cache[k].flags = 0;
         cache[k].u.sxpval = R_NilValue;
     }
-    NodeStackSlot* base = frame + c->nCache;
+    // Scratch results of nested binops (see compiler: binopOperand_).
+    NodeStackSlot* scratch = frame + c->nCache;
+    for (int k = 0; k < c->nScratch; k++) {
+        scratch[k].tag = 0;
+        scratch[k].flags = 0;
+        scratch[k].u.sxpval = R_NilValue;
+    }
+    NodeStackSlot* base = scratch + c->nScratch;
     NodeStackSlot* sp = base;
     R_BCNodeStackTop = sp;
     const int32_t* pc = c->bc.data();
@@ -498,6 +505,7 @@ L_binop: {
     SEXP prim = POOL(IMM());
     SEXP call = POOL(IMM());
     int target = IMM();
+    int sc = IMM();
     Feedback& f = c->feedback[IMM()];
     SEXP a = AT(1), b = TOP();
     SYNC();
@@ -516,7 +524,9 @@ L_binop: {
                 reuse = old;
         }
     }
-    SEXP r = fastBinop(op, a, b, reuse);
+    SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
+    SEXP r = fastBinop(op, a, b, reuse, scr == R_NilValue ? nullptr : scr);
+    if (sc && r && r != reuse) scratch[sc - 1].u.sxpval = r;
     if (!r) {
         SEXP args = consNR(a, consNR(b, R_NilValue));
         PUSH(args);

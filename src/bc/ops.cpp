@@ -54,16 +54,22 @@ inline bool reusable(SEXP x, int type) {
     return h->type == (unsigned)type && h->scalar && !h->alt && h->named == 0 &&
            h->attrib == R_NilValue;
 }
-inline SEXP realResult(double v, SEXP a, SEXP b, SEXP reuse = nullptr) {
-    SEXP r = reusable(a, REALSXP) ? a : reusable(b, REALSXP) ? b : nullptr;
-    if (!r && reuse && ftype(reuse) == REALSXP) r = reuse;
+inline SEXP realResult(double v, SEXP a, SEXP b, SEXP reuse = nullptr, SEXP scratch = nullptr) {
+    SEXP r = reuse && ftype(reuse) == REALSXP ? reuse
+             : reusable(a, REALSXP)           ? a
+             : reusable(b, REALSXP)           ? b
+             : scratch && reusable(scratch, REALSXP) ? scratch
+                                                     : nullptr;
     if (!r) return Rf_ScalarReal(v);
     *static_cast<double*>(fdata(r)) = v;
     return r;
 }
-inline SEXP intResult(int v, SEXP a, SEXP b, SEXP reuse = nullptr) {
-    SEXP r = reusable(a, INTSXP) ? a : reusable(b, INTSXP) ? b : nullptr;
-    if (!r && reuse && ftype(reuse) == INTSXP) r = reuse;
+inline SEXP intResult(int v, SEXP a, SEXP b, SEXP reuse = nullptr, SEXP scratch = nullptr) {
+    SEXP r = reuse && ftype(reuse) == INTSXP ? reuse
+             : reusable(a, INTSXP)           ? a
+             : reusable(b, INTSXP)           ? b
+             : scratch && reusable(scratch, INTSXP) ? scratch
+                                                    : nullptr;
     if (!r) return Rf_ScalarInteger(v);
     *static_cast<int*>(fdata(r)) = v;
     return r;
@@ -71,7 +77,7 @@ inline SEXP intResult(int v, SEXP a, SEXP b, SEXP reuse = nullptr) {
 
 }  // namespace
 
-SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse) {
+SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse, SEXP scratch) {
     int ka, kb, ia, ib;
     double da, db;
     if (!scalarNum(a, &ka, &ia, &da) || !scalarNum(b, &kb, &ib, &db)) {
@@ -88,28 +94,28 @@ SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse) {
         if (ints) {
             long long r = (long long)ia + ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return intResult(int(r), a, b, reuse);
+            return intResult(int(r), a, b, reuse, scratch);
         }
-        return realResult(da + db, a, b, reuse);
+        return realResult(da + db, a, b, reuse, scratch);
     case ArithOp::Sub:
         if (ints) {
             long long r = (long long)ia - ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return intResult(int(r), a, b, reuse);
+            return intResult(int(r), a, b, reuse, scratch);
         }
-        return realResult(da - db, a, b, reuse);
+        return realResult(da - db, a, b, reuse, scratch);
     case ArithOp::Mul:
         if (ints) {
             long long r = (long long)ia * ib;
             if (r > INT_MAX || r <= INT_MIN) return nullptr;
-            return intResult(int(r), a, b, reuse);
+            return intResult(int(r), a, b, reuse, scratch);
         }
-        return realResult(da * db, a, b, reuse);
+        return realResult(da * db, a, b, reuse, scratch);
     case ArithOp::Div:
-        return realResult(da / db, a, b, reuse);
+        return realResult(da / db, a, b, reuse, scratch);
     case ArithOp::Pow:
-        if (ints && (ia == 1 || ib == 0)) return realResult(1.0, a, b, reuse);
-        return realResult(db == 2.0 ? da * da : R_pow(da, db), a, b, reuse);
+        if (ints && (ia == 1 || ib == 0)) return realResult(1.0, a, b, reuse, scratch);
+        return realResult(db == 2.0 ? da * da : R_pow(da, db), a, b, reuse, scratch);
     case ArithOp::Mod:
     case ArithOp::IDiv:
         return nullptr;

@@ -49,7 +49,9 @@ inline const char* opName(ArithOp op) {
 // Fast paths; return nullptr when the general primitive must run.
 // `reuse` (or nullptr): a scalar that may be overwritten with the result
 // when its type matches (the old value of the variable being assigned).
-SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse = nullptr);
+// `scratch` (or nullptr): this instruction's own previous result, which may
+// be overwritten when nothing refers to it any more (refcount 0).
+SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse = nullptr, SEXP scratch = nullptr);
 SEXP fastUnop(ArithOp op, SEXP a);
 
 }  // namespace rir

@@ -62,3 +62,12 @@ expect_all_same(list(
   "reuse: loop" = "s <- 0L; for (i in 1:10) { s <- s + i; t <- s }; c(s, t)",
   "reuse: promise" = "x <- 1; g <- function(a) { x <<- 5; a }; h <- function() { x <- 2; v <- g(x); x <- x + 1; c(v, x) }; h()"
 ))
+
+# Scratch results of nested arithmetic must never be visible twice.
+expect_all_same(list(
+  "scratch: collected in a list" = "out <- list(); for (i in 1:3) out[[i]] <- (i * 2) + 1; out",
+  "scratch: bound then reused" = "v <- c(); for (i in 1:4) { t <- i * 2 + 0; v <- c(v, t) }; v",
+  "scratch: returned" = "f <- function(i) (i * 2) + 1; c(f(1), f(2), f(3))",
+  "scratch: kept across iterations" = "keep <- NULL; for (i in 1:3) { x <- (i * 10) * 1; if (i == 1) keep <- x }; c(keep, x)",
+  "scratch: integer" = "s <- 0L; for (i in 1:5) s <- s + (i * 2L); s"
+))
