@@ -293,8 +293,10 @@ class Compiler {
                 return;
             }
             if ((!strcmp(n, "[") || !strcmp(n, "[[")) && nargs >= 2 && nargs <= 3 &&
-                TYPEOF(CAR(args)) == SYMSXP && CAR(args) != R_DotsSymbol &&
-                CAR(args) != R_MissingArg && !DDVAL(CAR(args)) && TAG(args) == R_NilValue)
+                ((TYPEOF(CAR(args)) == SYMSXP && CAR(args) != R_DotsSymbol &&
+                  CAR(args) != R_MissingArg && !DDVAL(CAR(args))) ||
+                 TYPEOF(CAR(args)) == LANGSXP) &&
+                TAG(args) == R_NilValue)
                 if (subset(e, n[1] == '[' ? 2 : 1)) return;
             if (!strcmp(n, "$") && nargs == 2 && !named && TYPEOF(CAR(args)) == SYMSXP &&
                 CAR(args) != R_DotsSymbol && !DDVAL(CAR(args)) &&
@@ -539,9 +541,17 @@ class Compiler {
         for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a), n++)
             cs.args.push_back({ArgKind::Const, 0, TAG(a)});
         int lSlow = newLabel(), lEnd = newLabel();
-        emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
-        emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
-        adjust(1);                                  // object test keeps x
+        bool symX = TYPEOF(CAR(args)) == SYMSXP;
+        if (symX) {
+            emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
+            emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
+            adjust(1);                                  // object test keeps x
+        } else {
+            // x is an expression: evaluate it once; objects go to GNU R's
+            // operator with x passed as its value.
+            expr(CAR(args));
+            emitJump(Op::br_obj, lSlow);
+        }
         for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a)) {
             if (CAR(a) == R_MissingArg) {
                 emit(Op::push, {constant(R_MissingArg)});
@@ -555,8 +565,12 @@ class Compiler {
         emitJump(Op::br, lEnd);
         adjust(-1);
         bind(lSlow);
-        adjust(-1);  // x was popped by the object test
-        evalAst(e);
+        if (symX) {
+            adjust(-1);  // x was popped by the object test
+            evalAst(e);
+        } else {
+            emit(Op::subset_obj, {kind, cs.ast});
+        }
         bind(lEnd);
         return true;
     }

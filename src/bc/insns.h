@@ -37,6 +37,8 @@
     V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                   \
     V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)") \
     V(dollar_assign, 5, 1, 0, 1, "x$name <- v on a local list or environment (x, char, sym, call)") \
+    V(br_obj, 1, 0, 0, 0, "jump to label when the top of stack is an object (keeps it)") \
+    V(subset_obj, 2, 1, 1, 0, "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)") \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

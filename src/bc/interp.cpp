@@ -802,6 +802,30 @@ L_dollar_assign: {
     --sp;
     NEXT();
 }
+L_br_obj: {
+    int target = IMM();
+    if (fobject(TOP())) pc = start + target;
+    NEXT();
+}
+L_subset_obj: {
+    int kind = IMM();
+    SEXP call = POOL(IMM());
+    SEXP x = TOP();
+    SYNC();
+    SEXP op = subsetDefault(kind);
+    SEXP prom = R_mkEVPROMISE(CADR(call), x);
+    PUSH(prom);
+    SYNC();
+    SEXP args = Rf_cons(prom, CDDR(call));
+    PUSH(args);
+    SYNC();
+    setTrampolineExpr(tramp, call);
+    SEXP r = primFun(op)(call, op, args, env);
+    sp -= 2;
+    sp[-1].u.sxpval = r;
+    R_Visible = TRUE;
+    NEXT();
+}
 L_lgl_first: {
     int kind = IMM();
     int lEnd = IMM();

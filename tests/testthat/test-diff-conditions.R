@@ -80,3 +80,12 @@ expect_all_same(list(
   "dollar assign non-local" = "l <- list(a = 1); f <- function() { l$a <- 2; l }; list(f(), l)",
   "dollar nested" = "l <- list(a = list(b = 1)); l$a$b <- 5; l$a$b"
 ))
+
+expect_all_same(list(
+  "subset of expression" = "f <- function() c(10, 20, 30); l <- list(v = 1:5); c(f()[2], l$v[3], (1:10)[[4]], rev(1:3)[1])",
+  "subset of expression evaluated once" = "n <- 0; f <- function() { n <<- n + 1; 1:3 }; r <- f()[2]; c(r, n)",
+  "subset of expression object" = "`[.tag` <- function(x, i) { cat('method', deparse(substitute(x)), '\\n'); unclass(x)[i] * 100 }; n <- 0; mk <- function() { n <<- n + 1; structure(1:3, class = 'tag') }; r <- mk()[2]; c(r, n)",
+  "subset of env field" = "e <- new.env(); e$v <- c(TRUE, FALSE); c(e$v[2], e$v[[1]])",
+  "subset of expression error" = "f <- function() 1:3; f()[[5]]",
+  "matrix subset of expression" = "g <- function() matrix(1:6, 2); g()[2, 3]"
+))
