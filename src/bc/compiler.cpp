@@ -490,6 +490,32 @@ class Compiler {
             emit(Op::invisible);
             return;
         }
+        // X$name[i] <- v / X$name[[i]] <- v (X usually an environment).
+        if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && Rf_length(lhs) == 3 &&
+            (CAR(lhs) == Rf_install("[") || CAR(lhs) == Rf_install("[[")) && isBase(CAR(lhs)) &&
+            !hasNames(CDR(lhs)) && simpleIndex(CADDR(lhs)) && CADDR(lhs) != R_MissingArg &&
+            CADDR(lhs) != R_DotsSymbol) {
+            SEXP inner = CADR(lhs);
+            if (TYPEOF(inner) == LANGSXP && CAR(inner) == Rf_install("$") && Rf_length(inner) == 3 &&
+                isBase(CAR(inner)) && !hasNames(CDR(inner))) {
+                SEXP x = CADR(inner), name = CADDR(inner);
+                if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
+                    (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
+                    SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
+                    if (asciiName(nm)) {
+                        const char* n = CHAR(PRINTNAME(CAR(lhs)));
+                        expr(rhs);
+                        emit(Op::dup);
+                        expr(CADDR(lhs));
+                        emit(Op::env_subassign, {n[1] == '[' ? 2 : 1, sym(x),
+                                                 constant(Rf_installTrChar(nm)), constant(e), fb()});
+                        adjust(-2);
+                        emit(Op::invisible);
+                        return;
+                    }
+                }
+            }
+        }
         // x$name <- v on a local symbol.
         if (!super && TYPEOF(lhs) == LANGSXP && CAR(lhs) == Rf_install("$") &&
             Rf_length(lhs) == 3 && isBase(CAR(lhs)) && !hasNames(CDR(lhs))) {

@@ -180,12 +180,19 @@ SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j) {
 
 // In-place x[i] <- v, x[[i]] <- v, m[i, j] <- v on an unshared local
 // vector (or plain matrix) with in-range scalar indices.
+bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v);
+
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v) {
     R_varloc_t loc = R_findVarLocInFrame(env, xsym);
     SEXP cell = loc.cell;
     if (cell == nullptr || cell == R_NilValue) return false;
     if (hdr(cell)->gp & (kActiveBinding | kBindingLock) || hdr(cell)->extra) return false;
-    SEXP x = CAR(cell);
+    return storeInto(kind, CAR(cell), i, j, v);
+}
+
+// Stores v at x[i] / x[[i]] / x[i, j] in place when x is a plain vector that
+// nothing but its one binding refers to and the indices are in range.
+bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
     SexpHeader* h = hdr(x);
     if (h->alt || h->obj || frefcnt(x) != 1) return false;
     switch (h->type) {
@@ -763,9 +770,20 @@ L_dollar_assign: {
     bool done = false;
     R_varloc_t loc = R_findVarLocInFrame(env, xsym);
     SEXP cell = loc.cell;
-    if (cell && cell != R_NilValue && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
-        !hdr(cell)->extra) {
-        SEXP x = fcar(cell);
+    SEXP x = nullptr;
+    if (cell && cell != R_NilValue) {
+        if (!(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(cell)->extra)
+            x = fcar(cell);
+    } else if (env != R_GlobalEnv) {
+        // An environment found in an enclosing frame: GNU R's complex
+        // assignment binds it locally first (EnsureLocal), then assigns.
+        SEXP e0 = Rf_findVar(xsym, ENCLOS(env));
+        if (ftype(e0) == ENVSXP && !fobject(e0)) {
+            Rf_defineVar(xsym, e0, env);
+            x = e0;
+        }
+    }
+    if (x) {
         if (ftype(x) == ENVSXP && !fobject(x)) {
             // e$name <- v: define in e (unless that would need an error).
             R_varloc_t b = R_findVarLocInFrame(x, nameSym);
@@ -824,6 +842,52 @@ L_subset_obj: {
     sp -= 2;
     sp[-1].u.sxpval = r;
     R_Visible = TRUE;
+    NEXT();
+}
+L_env_subassign: {
+    int kind = IMM();
+    SEXP xsym = POOL(IMM());
+    SEXP nameSym = POOL(IMM());
+    SEXP call = POOL(IMM());
+    Feedback& f = c->feedback[IMM()];
+    SEXP i = TOP(), v = AT(1);
+    SYNC();
+    recordType(f, v);
+    bool done = false;
+    // The environment X (X$name[i] <- v): a local binding, or one found in an
+    // enclosing frame, which GNU R's complex assignment then binds locally.
+    SEXP E = nullptr;
+    R_varloc_t loc = R_findVarLocInFrame(env, xsym);
+    if (loc.cell && loc.cell != R_NilValue) {
+        if (!(hdr(loc.cell)->gp & kActiveBinding) && !hdr(loc.cell)->extra) E = fcar(loc.cell);
+    } else if (env != R_GlobalEnv) {
+        SEXP e0 = Rf_findVar(xsym, ENCLOS(env));
+        if (ftype(e0) == ENVSXP && !fobject(e0)) {
+            Rf_defineVar(xsym, e0, env);
+            E = e0;
+        }
+    }
+    if (E && ftype(E) == ENVSXP && !fobject(E)) {
+        R_varloc_t b = R_findVarLocInFrame(E, nameSym);
+        if (b.cell && b.cell != R_NilValue &&
+            !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
+            done = storeInto(kind, fcar(b.cell), i, nullptr, v);
+    }
+    if (!done) {
+        SEXP prom = R_mkEVPROMISE(CADDR(call), v);
+        PUSH(prom);
+        SYNC();
+        SEXP lhs = Rf_shallow_duplicate(CADR(call));
+        PUSH(lhs);
+        SYNC();
+        if (TYPEOF(CADDR(lhs)) == LANGSXP) SETCAR(CDDR(lhs), R_mkEVPROMISE(CADDR(lhs), i));
+        SEXP e = Rf_lang3(CAR(call), lhs, prom);
+        PUSH(e);
+        SYNC();
+        Rf_eval(e, env);
+        sp -= 3;
+    }
+    sp -= 2;
     NEXT();
 }
 L_lgl_first: {

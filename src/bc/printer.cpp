@@ -93,6 +93,7 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
         case Op::dollar:
             line << " " << deparseShort(c->poolAt(ops[2]));
             break;
+        case Op::env_subassign:
         case Op::dollar_assign:
             line << " " << deparseShort(c->poolAt(ops[3]));
             break;
