@@ -71,3 +71,18 @@ expect_all_same(list(
   "scratch: kept across iterations" = "keep <- NULL; for (i in 1:3) { x <- (i * 10) * 1; if (i == 1) keep <- x }; c(keep, x)",
   "scratch: integer" = "s <- 0L; for (i in 1:5) s <- s + (i * 2L); s"
 ))
+
+# break/next placement: compiled jumps, stack clean-up and GNU R fallbacks.
+expect_all_same(list(
+  "break inside nested expression" = "s <- 0; for (i in 1:10) s <- s + (if (i > 5) break else i); s",
+  "next inside arithmetic" = "s <- 0; for (i in 1:6) { s <- s + (if (i %% 2 == 0) next else i) }; s",
+  "break from inner repeat only" = "n <- 0; for (i in 1:3) { repeat { n <- n + 1; if (n %% 2 == 0) break } }; n",
+  "next in while inside for" = "out <- c(); for (i in 1:3) { j <- 0; while (j < 3) { j <- j + 1; if (j == 2) next; out <- c(out, i * 10 + j) } }; out",
+  "break in switch in loop" = "r <- c(); for (x in c('a', 'b', 'stop', 'c')) switch(x, stop = break, r <- c(r, x)); r",
+  "break in sapply closure is an error" = "f <- function() sapply(1:3, function(i) if (i == 2) break else i); tryCatch(f(), error = function(e) 'err')",
+  "loop value of break" = "x <- for (i in 1:3) if (i == 2) break; x",
+  "while with complex condition" = "i <- 0; while ({i <- i + 1; i < 5}) NULL; i",
+  "for modifying its sequence" = "x <- 1:3; s <- 0; for (v in x) { x[2] <- 100L; s <- s + v }; c(s, x)",
+  "for over list modifying" = "l <- list(1, 2); r <- 0; for (e in l) { l[[2]] <- 50; r <- r + e }; r",
+  "nested function defined in loop" = "fs <- list(); for (i in 1:3) { local({ j <- i; fs[[j]] <<- function() j }) }; sapply(fs, function(f) f())"
+))

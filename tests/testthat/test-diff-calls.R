@@ -50,3 +50,23 @@ expect_all_same(list(
   "deep recursion" = "f <- function(n) if (n == 0) 0 else 1 + f(n - 1); f(200)",
   "vapply error" = "vapply(1:3, function(i) 'a', numeric(1))"
 ))
+
+expect_all_same(list(
+  "missing with default" = "f <- function(x = 1, y) c(missing(x), missing(y)); list(f(), f(2), f(y = 3))",
+  "missing passed down" = "g <- function(a) missing(a); f <- function(b) g(b); c(f(), f(1))",
+  "default refers to later local" = "f <- function(x, n = length(v)) { v <- 1:x; n }; f(4)",
+  "on.exit sees return value" = "f <- function() { on.exit(print(returnValue())); invisible(42) }; withVisible(f())",
+  "on.exit modifies local" = "f <- function() { x <- 1; on.exit(x <- 2); x }; f()",
+  "sys.function in nested" = "f <- function() { g <- function() sys.function(); identical(g(), g) }; f()",
+  "parent.frame of promise" = "f <- function(x) x; g <- function() { here <- environment(); f(identical(parent.frame(), globalenv()) || TRUE) }; g()",
+  "environment of closure" = "mk <- function() { v <- 7; function() environment() }; e <- mk()(); get('v', envir = parent.env(e))",
+  "dots in nested calls" = "f <- function(...) g(..., z = 3); g <- function(...) list(...); f(1, b = 2)",
+  "dots missing element" = "f <- function(...) c(...); f(1, , 3)",
+  "named dot-dot-number" = "f <- function(...) ..1 + ..2; f(5, 6)",
+  "dot-dot out of range" = "f <- function(...) ..3; f(1)",
+  "formals with dots after" = "f <- function(x, ..., last = 'L') c(x, last); c(f(1, 2, 3), f(1, last = 'Z'))",
+  "Recall with defaults" = "f <- function(n, acc = 1) if (n <= 1) acc else Recall(n - 1, acc * n); f(6)",
+  "do.call with names" = "f <- function(a, b) a - b; do.call(f, list(b = 1, a = 10))",
+  "closure returned invisible through call" = "f <- function() invisible(1); g <- function() f(); withVisible(g())$visible",
+  "assignment function value" = "f <- function() { x <- 1:3; names(x) <- c('a', 'b', 'c'); x }; f()"
+))
