@@ -261,6 +261,16 @@ static __attribute__((noinline)) SEXP callForeign(SEXP call, SEXP fun, SEXP args
     return r;
 }
 
+SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp) {
+    int flag = primPrint(fun);
+    if (flag < 2) R_Visible = Rboolean(flag != 1);
+    setTrampolineExpr(tramp, call);
+    SEXP r = primForeign(fun) ? callForeign(call, fun, args, env)
+                              : primFun(fun)(call, fun, args, env);
+    if (flag < 2) R_Visible = Rboolean(flag != 1);
+    return r;
+}
+
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
     SEXP call = c->poolAt(cs.ast);
     switch (ftype(fun)) {
@@ -274,16 +284,7 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
     }
     case BUILTINSXP: {
         SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp));
-        int flag = primPrint(fun);
-        if (flag < 2) R_Visible = Rboolean(flag != 1);
-        setTrampolineExpr(tramp, call);
-        SEXP r;
-        if (primForeign(fun)) {
-            r = callForeign(call, fun, args, env);
-        } else {
-            r = primFun(fun)(call, fun, args, env);
-        }
-        if (flag < 2) R_Visible = Rboolean(flag != 1);
+        SEXP r = callBuiltin(call, fun, args, env, tramp);
         UNPROTECT(1);
         return r;
     }

@@ -303,8 +303,26 @@ class Compiler {
                 (TYPEOF(CADR(args)) == SYMSXP ||
                  (TYPEOF(CADR(args)) == STRSXP && XLENGTH(CADR(args)) == 1)))
                 return dollar(e);
+            // Base builtins (as GNU R's compiler does): arguments evaluated
+            // inline, no promises, no run-time function lookup.
+            if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
+                return builtinCall(e);
         }
         genericCall(e);
+    }
+
+    void builtinCall(SEXP e) {
+        CallSite cs;
+        cs.ast = constant(e);
+        int n = 0;
+        for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a), n++) {
+            expr(CAR(a));
+            cs.args.push_back({ArgKind::Const, 0, TAG(a)});
+        }
+        code_->calls.push_back(cs);
+        emit(Op::call_builtin,
+             {n, int32_t(code_->calls.size() - 1), constant(SYMVALUE(CAR(e))), fb()});
+        adjust(-n);  // emit counted the result; the n arguments are consumed
     }
 
     // a && b, a || b: inline when a (and b) are logical scalars; otherwise

@@ -40,6 +40,7 @@
     V(br_obj, 1, 0, 0, 0, "jump to label when the top of stack is an object (keeps it)") \
     V(subset_obj, 2, 1, 1, 0, "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)") \
     V(env_subassign, 5, -1, 0, 1, "X$name[i] <- v with X an environment (kind, X, sym, call)") \
+    V(call_builtin, 4, -1, 1, 1, "call base builtin pool[p] on n evaluated args (n, site, p)") \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

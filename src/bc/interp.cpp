@@ -890,6 +890,26 @@ L_env_subassign: {
     sp -= 2;
     NEXT();
 }
+L_call_builtin: {
+    int n = IMM();
+    CallSite& cs = c->calls[IMM()];
+    SEXP fun = POOL(IMM());
+    Feedback& f = c->feedback[IMM()];
+    f.count++;
+    SYNC();
+    // Turn the argument slots into the argument list in place (GC-safe).
+    NodeStackSlot* first = sp - n;
+    SEXP args = R_NilValue;
+    for (int k = n - 1; k >= 0; k--) {
+        args = consNR(first[k].u.sxpval, args);
+        SET_TAG(args, cs.args[k].tag);
+        first[k].u.sxpval = args;
+    }
+    SEXP r = callBuiltin(POOL(cs.ast), fun, args, env, tramp);
+    sp -= n;
+    PUSH(r);
+    NEXT();
+}
 L_lgl_first: {
     int kind = IMM();
     int lEnd = IMM();

@@ -87,6 +87,9 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
                 if (a.kind == ArgKind::Code) children.push_back(Code::unpack(c->poolAt(a.pool)));
             break;
         }
+        case Op::call_builtin:
+            line << " " << deparseShort(c->poolAt(c->calls[ops[1]].ast));
+            break;
         case Op::subset:
             line << " " << deparseShort(c->poolAt(c->calls[ops[2]].ast));
             break;
