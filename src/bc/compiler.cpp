@@ -68,9 +68,12 @@ void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
 class Compiler {
   public:
     Compiler(Code* code, Shared& sh) : code_(code), sh_(sh) {}
+    bool broken = false;  // the stack model disagreed with itself
+    static constexpr int kNoDepth = -100000;
 
     void compileBody(SEXP e) {
         expr(e);
+        if (depth_ != 1) broken = true;
         emit(Op::ret);
         resolve();
     }
@@ -80,6 +83,7 @@ class Compiler {
     Shared& sh_;
     int depth_ = 0;
     std::vector<int> labels_;
+    std::vector<int> labelDepth_;
     std::vector<std::pair<size_t, int>> patches_;
     std::unordered_map<SEXP, int> symPool_;
     std::unordered_map<SEXP, int> constPool_;
@@ -103,9 +107,22 @@ class Compiler {
     }
     int newLabel() {
         labels_.push_back(-1);
+        labelDepth_.push_back(kNoDepth);
         return int(labels_.size() - 1);
     }
-    void bind(int l) { labels_[l] = int(code_->bc.size()); }
+    // Verifier: every jump to a label and the label itself must agree on the
+    // stack depth; a disagreement is a compiler bug and makes the whole
+    // function fall back to GNU R's evaluator (see compileWith).
+    void expectDepth(int l, int d) {
+        if (labelDepth_[l] == kNoDepth)
+            labelDepth_[l] = d;
+        else if (labelDepth_[l] != d)
+            broken = true;
+    }
+    void bind(int l) {
+        labels_[l] = int(code_->bc.size());
+        expectDepth(l, depth_);
+    }
     // Emits op with a label operand at position `at` among its operands.
     void emitJump(Op op, int label, std::initializer_list<int32_t> rest = {}) {
         code_->bc.push_back(int32_t(op));
@@ -115,6 +132,7 @@ class Compiler {
         const InsnInfo& in = info(op);
         if (in.pops >= 0) adjust(-in.pops);
         adjust(in.pushes);
+        expectDepth(label, depth_);
     }
     void resolve() {
         for (auto& p : patches_) code_->bc[p.first] = labels_[p.second];
@@ -339,6 +357,8 @@ class Compiler {
         patches_.push_back({code_->bc.size(), lSlow});
         code_->bc.push_back(-1);
         code_->bc.push_back(call);
+        expectDepth(lEnd, depth_);
+        expectDepth(lSlow, depth_);
         expr(CADR(args));
         emit(Op::lgl_second, {kind, call});
         emitJump(Op::br, lEnd);
@@ -606,15 +626,15 @@ class Compiler {
         code_->calls.push_back(cs);
         emit(Op::subset, {kind, n, int32_t(code_->calls.size() - 1), fb()});
         adjust(-n - 1);
+        int after = depth_;  // the result on top
         emitJump(Op::br, lEnd);
-        adjust(-1);
+        depth_ = symX ? after - 1   // the object test popped x
+                      : after;      // br_obj kept x
         bind(lSlow);
-        if (symX) {
-            adjust(-1);  // x was popped by the object test
+        if (symX)
             evalAst(e);
-        } else {
+        else
             emit(Op::subset_obj, {kind, cs.ast});
-        }
         bind(lEnd);
         return true;
     }
@@ -701,6 +721,7 @@ class Compiler {
         sh_.loops.push_back({true, -1, -1, 0, false});
         Compiler sub(child, sh_);
         sub.compileBody(ast);
+        if (sub.broken) broken = true;
         sh_.loops.pop_back();
         child->finish();
         child->trampoline = makeTrampoline(ast, child->container);
@@ -722,6 +743,15 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
     PROTECT(code->container);
     Compiler c(code, sh);
     c.compileBody(body);
+    if (c.broken) {
+        // Internal inconsistency: run this body with GNU R's evaluator instead.
+        registerRefused("<body>", "rir compiler stack-model check failed; using GNU R's evaluator");
+        UNPROTECT(1);
+        code = Code::create(kind, body);
+        PROTECT(code->container);
+        code->bc = {int32_t(Op::eval_ast), code->addPool(body), int32_t(Op::ret)};
+        code->maxStack = 1;
+    }
     code->finish();
     UNPROTECT(1);
     stats.compile_seconds += nowSeconds() - t0;
