@@ -268,6 +268,27 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
     return r;
 }
 
+// The fallback of every compiled complex assignment: GNU R performs
+// `lhs <- rhs` with the right-hand side (and the first `nidx` computed
+// indices of lhs) passed as already evaluated promises, so nothing is
+// evaluated twice. `call` is the original assignment.
+void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
+    SEXP prom = PROTECT(R_mkEVPROMISE(CADDR(call), v));
+    SEXP lhs = CADR(call);
+    if (nidx > 0) {
+        lhs = Rf_shallow_duplicate(lhs);
+        PROTECT(lhs);
+        SEXP a = CDDR(lhs);
+        for (int k = 0; k < nidx; k++, a = CDR(a))
+            if (TYPEOF(CAR(a)) == LANGSXP) SETCAR(a, R_mkEVPROMISE(CAR(a), k == 0 ? i : j));
+    } else {
+        PROTECT(lhs);
+    }
+    SEXP e = PROTECT(Rf_lang3(CAR(call), lhs, prom));
+    Rf_eval(e, env);
+    UNPROTECT(3);
+}
+
 SEXP elementOf(SEXP seq, R_xlen_t i) {
     switch (TYPEOF(seq)) {
     case VECSXP:
@@ -734,27 +755,7 @@ L_subassign: {
     SEXP j = nidx == 2 ? TOP() : nullptr;
     SYNC();
     recordType(f, v);
-    if (!fastSubassign(kind, xsym, env, i, j, v)) {
-        // Let GNU R do it, with the right-hand side already computed; computed
-        // indices are passed as values (evaluated promises) so they are not
-        // evaluated a second time.
-        SEXP prom = R_mkEVPROMISE(CADDR(call), v);
-        PUSH(prom);
-        SYNC();
-        SEXP lhs = Rf_shallow_duplicate(CADR(call));
-        PUSH(lhs);
-        SYNC();
-        SEXP a = CDDR(lhs);
-        for (int k = 0; k < nidx; k++, a = CDR(a)) {
-            if (TYPEOF(CAR(a)) == LANGSXP)
-                SETCAR(a, R_mkEVPROMISE(CAR(a), k == 0 ? i : j));
-        }
-        SEXP e = Rf_lang3(CAR(call), lhs, prom);
-        PUSH(e);
-        SYNC();
-        Rf_eval(e, env);
-        sp -= 3;
-    }
+    if (!fastSubassign(kind, xsym, env, i, j, v)) assignByGnuR(call, v, nidx, i, j, env);
     sp -= 1 + nidx;
     NEXT();
 }
@@ -807,16 +808,7 @@ L_dollar_assign: {
             }
         }
     }
-    if (!done) {
-        SEXP prom = R_mkEVPROMISE(CADDR(call), v);
-        PUSH(prom);
-        SYNC();
-        SEXP e = Rf_lang3(CAR(call), CADR(call), prom);
-        PUSH(e);
-        SYNC();
-        Rf_eval(e, env);
-        sp -= 2;
-    }
+    if (!done) assignByGnuR(call, v, 0, nullptr, nullptr, env);
     --sp;
     NEXT();
 }
@@ -873,20 +865,7 @@ L_env_subassign: {
             !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
             done = storeInto(kind, fcar(b.cell), i, nullptr, v);
     }
-    if (!done) {
-        SEXP prom = R_mkEVPROMISE(CADDR(call), v);
-        PUSH(prom);
-        SYNC();
-        SEXP lhs = Rf_shallow_duplicate(CADR(call));
-        PUSH(lhs);
-        SYNC();
-        if (TYPEOF(CADDR(lhs)) == LANGSXP) SETCAR(CDDR(lhs), R_mkEVPROMISE(CADDR(lhs), i));
-        SEXP e = Rf_lang3(CAR(call), lhs, prom);
-        PUSH(e);
-        SYNC();
-        Rf_eval(e, env);
-        sp -= 3;
-    }
+    if (!done) assignByGnuR(call, v, 1, i, nullptr, env);
     sp -= 2;
     NEXT();
 }
