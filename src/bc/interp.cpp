@@ -268,6 +268,19 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
     return r;
 }
 
+// Turns n operand slots into an argument list in place (each slot then holds
+// the list from that argument on, so everything stays protected). Slot k is
+// tagged with tags[k - untagged] (the first `untagged` slots get no tag).
+SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, int untagged) {
+    SEXP args = R_NilValue;
+    for (int k = n - 1; k >= 0; k--) {
+        args = consNR(first[k].u.sxpval, args);
+        if (k >= untagged) SET_TAG(args, tags[k - untagged].tag);
+        first[k].u.sxpval = args;
+    }
+    return args;
+}
+
 // The fallback of every compiled complex assignment: GNU R performs
 // `lhs <- rhs` with the right-hand side (and the first `nidx` computed
 // indices of lhs) passed as already evaluated promises, so nothing is
@@ -687,14 +700,7 @@ L_subset: {
     else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
         r = fastMatrixSubset(x, AT(1), TOP());
     if (!r) {
-        // Turn the operand slots into the argument list in place (GC-safe).
-        NodeStackSlot* first = sp - n - 1;
-        SEXP args = R_NilValue;
-        for (int k = n; k >= 0; k--) {
-            args = consNR(first[k].u.sxpval, args);
-            if (k > 0) SET_TAG(args, cs.args[k - 1].tag);
-            first[k].u.sxpval = args;
-        }
+        SEXP args = slotsToArgs(sp - n - 1, n + 1, cs.args, 1);
         SEXP call = POOL(cs.ast);
         setTrampolineExpr(tramp, call);
         r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env);
@@ -876,14 +882,7 @@ L_call_builtin: {
     Feedback& f = c->feedback[IMM()];
     f.count++;
     SYNC();
-    // Turn the argument slots into the argument list in place (GC-safe).
-    NodeStackSlot* first = sp - n;
-    SEXP args = R_NilValue;
-    for (int k = n - 1; k >= 0; k--) {
-        args = consNR(first[k].u.sxpval, args);
-        SET_TAG(args, cs.args[k].tag);
-        first[k].u.sxpval = args;
-    }
+    SEXP args = slotsToArgs(sp - n, n, cs.args, 0);
     SEXP r = callBuiltin(POOL(cs.ast), fun, args, env, tramp);
     sp -= n;
     PUSH(r);
