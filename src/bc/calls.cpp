@@ -5,6 +5,8 @@
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "compiler.h"
+#include "direct_call.h"
+#include "promises.h"
 #include "interp.h"
 
 #include <libintl.h>
@@ -23,26 +25,30 @@ bool consumeRirCallFlag() {
     return f;
 }
 
+// The operands are kept alive on the node stack (cheaper than PROTECT).
+// The new cell is the youngest object there is, so storing into it needs no
+// write barrier, and as a CONS_NR cell it counts no references.
 SEXP consNR(SEXP car, SEXP cdr) {
-    PROTECT(car);
-    PROTECT(cdr);
+    NodeStackSlot* top = R_BCNodeStackTop;
+    nsPush(car);
+    nsPush(cdr);
     SEXP c = Rf_cons(R_NilValue, R_NilValue);
+    R_BCNodeStackTop = top;
     hdr(c)->spare = 1;  // DISABLE_REFCNT
-    SETCAR(c, car);
-    SETCDR(c, cdr);
-    UNPROTECT(2);
+    hdr(c)->f0 = car;
+    hdr(c)->f1 = cdr;
     return c;
 }
 
 SEXP mkPromise(SEXP code, SEXP env) {
-    PROTECT(code);
-    PROTECT(env);
+    NodeStackSlot* top = R_BCNodeStackTop;
+    nsPush(code);
+    nsPush(env);
     SEXP p = Rf_allocSExp(PROMSXP);
+    R_BCNodeStackTop = top;
     SET_PRVALUE(p, R_UnboundValue);
     SET_PRCODE(p, code);
     SET_PRENV(p, env);
-    SETLEVELS(p, 0);
-    UNPROTECT(2);
     return p;
 }
 
@@ -53,7 +59,7 @@ SEXP getVariable(SEXP sym, SEXP env, SEXP tramp) {
         SEXP pv = fprvalue(v);
         if (pv != R_UnboundValue) return pv;
         setTrampolineExpr(tramp, sym);
-        return Rf_eval(v, env);
+        return forcePromise(v, tramp);
     }
     // Unbound or missing: let GNU R raise exactly its error.
     setTrampolineExpr(tramp, sym);
@@ -122,23 +128,24 @@ void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {
 
 namespace {
 
+// Builds an argument list; the head is kept alive in a node-stack slot.
 struct ListBuilder {
     SEXP head = R_NilValue, tail = R_NilValue;
-    int protects = 0;
+    NodeStackSlot* slot;
+    ListBuilder() : slot(R_BCNodeStackTop) { nsPush(R_NilValue); }
     void add(SEXP v, SEXP tag) {
         SEXP cell = consNR(v, R_NilValue);
-        SET_TAG(cell, tag);
+        hdr(cell)->f2 = tag;  // a fresh cell, and symbols are never collected
         if (head == R_NilValue) {
             head = tail = cell;
-            PROTECT(head);
-            protects++;
+            slot->u.sxpval = head;
         } else {
             SETCDR(tail, cell);
             tail = cell;
         }
     }
     SEXP done() {
-        UNPROTECT(protects);
+        R_BCNodeStackTop = slot;
         return head;
     }
 };
@@ -289,15 +296,25 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
         return r;
     }
     case CLOSXP: {
-        bool rirBody = isTrampoline(BODY(fun));
+        SEXP target = trampolineTargetFast(BODY(fun));
+        bool rirBody = target != nullptr;
         if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {
             const char* reason;
             const char* name =
                 TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
             rirBody = compileInPlace(fun, name, &reason);
             if (!rirBody) refusedClosures.insert(fun);
+            else target = trampolineTarget(BODY(fun));
         }
         SEXP args = PROTECT(promisedArgs(c, cs, env));
+        if (rirBody) {
+            DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
+            SEXP r = t ? directCall(call, fun, t, args, env, tramp) : nullptr;
+            if (r) {
+                UNPROTECT(1);
+                return r;
+            }
+        }
         rirCallFlag = rirBody;
         SEXP r = Rf_applyClosure(call, fun, args, env, R_NilValue);
         rirCallFlag = false;

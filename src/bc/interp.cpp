@@ -5,6 +5,8 @@
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "calls.h"
+#include "direct_call.h"
+#include "promises.h"
 #include "compiler.h"
 #include "ops.h"
 
@@ -23,6 +25,7 @@ namespace {
 // Binding-cell flag bits (gp field of the frame cons cell).
 const unsigned kActiveBinding = 1u << 15;
 const unsigned kBindingLock = 1u << 14;
+const unsigned kAsciiMask = 1u << 6;  // CHARSXP gp bit: pure ASCII
 
 inline void incRefcnt(SEXP x) {
     if (hdr(x)->named < 65535) hdr(x)->named++;
@@ -178,68 +181,130 @@ SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j) {
     }
 }
 
-// In-place x[i] <- v, x[[i]] <- v, m[i, j] <- v on an unshared local
-// vector (or plain matrix) with in-range scalar indices.
-bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v);
+// The element of list/vector x named by the scalar string i (first match,
+// compared as cached CHARSXPs), or -1 (not found, NA, or not comparable
+// that way: GNU R decides then).
+R_xlen_t nameIndex(SEXP x, SEXP i) {
+    if (!simpleScalar(i, STRSXP)) return -1;
+    SEXP name = STRING_ELT(i, 0);
+    if (name == NA_STRING || !(hdr(name)->gp & kAsciiMask)) return -1;
+    SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+    if (TYPEOF(names) != STRSXP) return -1;
+    R_xlen_t len = XLENGTH(names);
+    for (R_xlen_t k = 0; k < len; k++)
+        if (STRING_ELT(names, k) == name) return k;
+    return -1;
+}
 
-bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v) {
+// Where x[i] <- v / x[[i]] <- v / x[i, j] <- v would store v in place, or
+// -1 when GNU R must do it: x must be a plain vector (a matrix for [i, j]),
+// the index a positive in-range number or an existing element name, and v a
+// scalar of a type that fits without coercing x (for lists: any value but
+// NULL with [[, a length-1 plain list with [).
+R_xlen_t storeIndex(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
+    SexpHeader* h = hdr(x);
+    if (h->alt || h->obj) return -1;
+    switch (h->type) {
+    case INTSXP:
+        if (!simpleScalar(v, INTSXP)) return -1;
+        break;
+    case LGLSXP:
+        if (!simpleScalar(v, LGLSXP)) return -1;
+        break;
+    case REALSXP:
+        if (!simpleScalar(v, REALSXP) && !simpleScalar(v, INTSXP)) return -1;
+        break;
+    case STRSXP:
+        if (!simpleScalar(v, STRSXP)) return -1;
+        break;
+    case VECSXP:
+        if (v == x) return -1;
+        if (kind == 2 ? v == R_NilValue
+                      : !(ftype(v) == VECSXP && flength(v) == 1 && !hdr(v)->alt &&
+                          fattrib(v) == R_NilValue))
+            return -1;
+        break;
+    default:
+        return -1;
+    }
+    if (j) {
+        int nr, nc;
+        if (!plainMatrix(x, &nr, &nc)) return -1;
+        R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
+        if (ii < 0 || jj < 0) return -1;
+        return ii + jj * (R_xlen_t)nr;
+    }
+    R_xlen_t idx = scalarIndex(i, flength(x));
+    return idx >= 0 ? idx : nameIndex(x, i);
+}
+
+void storeAt(int kind, SEXP x, R_xlen_t idx, SEXP v) {
+    switch (TYPEOF(x)) {
+    case INTSXP: INTEGER(x)[idx] = fival(v); break;
+    case LGLSXP: LOGICAL(x)[idx] = fival(v); break;
+    case REALSXP:
+        if (ftype(v) == REALSXP) {
+            REAL(x)[idx] = fdval(v);
+        } else {
+            int iv = fival(v);
+            REAL(x)[idx] = iv == NA_INTEGER ? NA_REAL : iv;
+        }
+        break;
+    case STRSXP: SET_STRING_ELT(x, idx, STRING_ELT(v, 0)); break;
+    case VECSXP: SET_VECTOR_ELT(x, idx, kind == 2 ? v : VECTOR_ELT(v, 0)); break;
+    }
+}
+
+// Stores v at x[i] / x[[i]] / x[i, j] in place when x is a plain vector that
+// nothing but its one binding refers to (see storeIndex for the rest).
+bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
+    if (frefcnt(x) != 1) return false;
+    R_xlen_t idx = storeIndex(kind, x, i, j, v);
+    if (idx < 0) return false;
+    storeAt(kind, x, idx, v);
+    return true;
+}
+
+SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
+
+// Binds a shallow copy of x to `cell` and stores into the copy (what GNU R's
+// complex assignment does when x is shared).
+bool storeCopy(int kind, SEXP cell, SEXP x, SEXP i, SEXP j, SEXP v) {
+    R_xlen_t idx = storeIndex(kind, x, i, j, v);
+    if (idx < 0) return false;
+    SEXP copy = Rf_shallow_duplicate(x);
+    SETCAR(cell, copy);
+    hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+    if (frefcnt(copy) != 1) return false;
+    storeAt(kind, copy, idx, v);
+    return true;
+}
+
+// Stores into the value of an ordinary binding, copying it first if shared.
+bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v) {
+    SEXP x = fcar(cell);
+    if (frefcnt(x) < 2) return storeInto(kind, x, i, j, v);
+    return storeCopy(kind, cell, x, i, j, v);
+}
+
+// x[i] <- v etc. on the local variable x. As GNU R's complex assignment
+// does, an argument (promise) is forced and a value that something else
+// refers to is copied (shallowly) and bound locally before it is modified.
+bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp) {
     R_varloc_t loc = R_findVarLocInFrame(env, xsym);
     SEXP cell = loc.cell;
     if (cell == nullptr || cell == R_NilValue) return false;
     if (hdr(cell)->gp & (kActiveBinding | kBindingLock) || hdr(cell)->extra) return false;
-    return storeInto(kind, CAR(cell), i, j, v);
-}
-
-// Stores v at x[i] / x[[i]] / x[i, j] in place when x is a plain vector that
-// nothing but its one binding refers to and the indices are in range.
-bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
-    SexpHeader* h = hdr(x);
-    if (h->alt || h->obj || frefcnt(x) != 1) return false;
-    switch (h->type) {
-    case INTSXP: case REALSXP: case LGLSXP: case STRSXP: case VECSXP: break;
-    default: return false;
+    SEXP x = fcar(cell);
+    if (ftype(x) == PROMSXP) {
+        PROTECT(x);
+        SEXP pv = forcePromise(x, tramp);
+        UNPROTECT(1);
+        if (R_findVarLocInFrame(env, xsym).cell != cell || fcar(cell) != x) return false;
+        if (frefcnt(pv) < 2) return false;  // GNU R would modify the promise's value
+        return storeCopy(kind, cell, pv, i, j, v);
     }
-    R_xlen_t idx;
-    if (j) {
-        int nr, nc;
-        if (!plainMatrix(x, &nr, &nc)) return false;
-        R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
-        if (ii < 0 || jj < 0) return false;
-        idx = ii + jj * (R_xlen_t)nr;
-    } else {
-        idx = scalarIndex(i, flength(x));
-        if (idx < 0) return false;
-    }
-    switch (h->type) {
-    case INTSXP:
-        if (!simpleScalar(v, INTSXP)) return false;
-        INTEGER(x)[idx] = fival(v);
-        return true;
-    case LGLSXP:
-        if (!simpleScalar(v, LGLSXP)) return false;
-        LOGICAL(x)[idx] = fival(v);
-        return true;
-    case REALSXP:
-        if (simpleScalar(v, REALSXP)) {
-            REAL(x)[idx] = fdval(v);
-            return true;
-        }
-        if (simpleScalar(v, INTSXP)) {
-            int iv = fival(v);
-            REAL(x)[idx] = iv == NA_INTEGER ? NA_REAL : iv;
-            return true;
-        }
-        return false;
-    case STRSXP:
-        if (!simpleScalar(v, STRSXP)) return false;
-        SET_STRING_ELT(x, idx, STRING_ELT(v, 0));
-        return true;
-    case VECSXP:
-        if (kind != 2 || v == R_NilValue || v == x) return false;
-        SET_VECTOR_ELT(x, idx, v);
-        return true;
-    }
-    return false;
+    return storeIntoBinding(kind, cell, i, j, v);
 }
 
 // The binding cell of `sym` in env's own frame, cached in slot k; nullptr
@@ -300,6 +365,37 @@ void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
     SEXP e = PROTECT(Rf_lang3(CAR(call), lhs, prom));
     Rf_eval(e, env);
     UNPROTECT(3);
+}
+
+// The object X of a complex assignment `X$name <- v` / `X$name[i] <- v`
+// that rir may update itself, or nullptr (GNU R then does the assignment):
+// - X's own binding, if it is an ordinary one;
+// - X bound to a promise (an argument) whose value is an environment: GNU R
+//   forces it and, its assignment ending with `X <- *tmp*`, leaves X bound
+//   to that environment; rir does the same;
+// - an environment found in an enclosing frame: GNU R's complex assignment
+//   binds it locally first (EnsureLocal), then assigns into it.
+SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
+    R_varloc_t loc = R_findVarLocInFrame(env, xsym);
+    SEXP cell = loc.cell;
+    if (cell && cell != R_NilValue) {
+        if ((hdr(cell)->gp & (kActiveBinding | kBindingLock)) || hdr(cell)->extra) return nullptr;
+        SEXP x = fcar(cell);
+        if (ftype(x) != PROMSXP) return x;
+        PROTECT(x);
+        SEXP pv = forcePromise(x, tramp);
+        UNPROTECT(1);
+        if (ftype(pv) != ENVSXP || fobject(pv)) return nullptr;
+        if (R_findVarLocInFrame(env, xsym).cell != cell || fcar(cell) != x) return nullptr;
+        SETCAR(cell, pv);
+        hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+        return pv;
+    }
+    if (env == R_GlobalEnv) return nullptr;
+    SEXP e0 = Rf_findVar(xsym, ENCLOS(env));
+    if (ftype(e0) != ENVSXP || fobject(e0)) return nullptr;
+    Rf_defineVar(xsym, e0, env);
+    return e0;
 }
 
 SEXP elementOf(SEXP seq, R_xlen_t i) {
@@ -416,6 +512,12 @@ L_ldvar: {
                     R_Visible = TRUE;
                     NEXT();
                 }
+                // As in GNU R: visible first (see below).
+                R_Visible = TRUE;
+                SYNC();
+                setTrampolineExpr(tramp, sym);
+                PUSH(forcePromise(v, tramp));
+                NEXT();
             } else if (v != R_MissingArg) {
                 PUSH(v);
                 R_Visible = TRUE;
@@ -696,7 +798,16 @@ L_subset: {
     SYNC();
     recordType(f, x);
     SEXP r = nullptr;
-    if (n == 1 && cs.args[0].tag == R_NilValue) r = fastSubset(kind, x, TOP());
+    if (n == 1 && cs.args[0].tag == R_NilValue) {
+        r = fastSubset(kind, x, TOP());
+        int t = ftype(x);
+        if (!r && kind == 2 && !hdr(x)->obj && !hdr(x)->alt &&
+            (t == VECSXP || t == INTSXP || t == REALSXP || t == LGLSXP || t == STRSXP)) {
+            // x[["name"]]
+            R_xlen_t k = nameIndex(x, TOP());
+            if (k >= 0) r = ftype(x) == VECSXP ? VECTOR_ELT(x, k) : elementOf(x, k);
+        }
+    }
     else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
         r = fastMatrixSubset(x, AT(1), TOP());
     if (!r) {
@@ -761,7 +872,7 @@ L_subassign: {
     SEXP j = nidx == 2 ? TOP() : nullptr;
     SYNC();
     recordType(f, v);
-    if (!fastSubassign(kind, xsym, env, i, j, v)) assignByGnuR(call, v, nidx, i, j, env);
+    if (!fastSubassign(kind, xsym, env, i, j, v, tramp)) assignByGnuR(call, v, nidx, i, j, env);
     sp -= 1 + nidx;
     NEXT();
 }
@@ -775,21 +886,7 @@ L_dollar_assign: {
     SYNC();
     recordType(f, v);
     bool done = false;
-    R_varloc_t loc = R_findVarLocInFrame(env, xsym);
-    SEXP cell = loc.cell;
-    SEXP x = nullptr;
-    if (cell && cell != R_NilValue) {
-        if (!(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(cell)->extra)
-            x = fcar(cell);
-    } else if (env != R_GlobalEnv) {
-        // An environment found in an enclosing frame: GNU R's complex
-        // assignment binds it locally first (EnsureLocal), then assigns.
-        SEXP e0 = Rf_findVar(xsym, ENCLOS(env));
-        if (ftype(e0) == ENVSXP && !fobject(e0)) {
-            Rf_defineVar(xsym, e0, env);
-            x = e0;
-        }
-    }
+    SEXP x = localAssignTarget(env, xsym, tramp);
     if (x) {
         if (ftype(x) == ENVSXP && !fobject(x)) {
             // e$name <- v: define in e (unless that would need an error).
@@ -854,22 +951,12 @@ L_env_subassign: {
     bool done = false;
     // The environment X (X$name[i] <- v): a local binding, or one found in an
     // enclosing frame, which GNU R's complex assignment then binds locally.
-    SEXP E = nullptr;
-    R_varloc_t loc = R_findVarLocInFrame(env, xsym);
-    if (loc.cell && loc.cell != R_NilValue) {
-        if (!(hdr(loc.cell)->gp & kActiveBinding) && !hdr(loc.cell)->extra) E = fcar(loc.cell);
-    } else if (env != R_GlobalEnv) {
-        SEXP e0 = Rf_findVar(xsym, ENCLOS(env));
-        if (ftype(e0) == ENVSXP && !fobject(e0)) {
-            Rf_defineVar(xsym, e0, env);
-            E = e0;
-        }
-    }
+    SEXP E = localAssignTarget(env, xsym, tramp);
     if (E && ftype(E) == ENVSXP && !fobject(E)) {
         R_varloc_t b = R_findVarLocInFrame(E, nameSym);
         if (b.cell && b.cell != R_NilValue &&
             !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
-            done = storeInto(kind, fcar(b.cell), i, nullptr, v);
+            done = storeIntoBinding(kind, b.cell, i, nullptr, v);
     }
     if (!done) assignByGnuR(call, v, 1, i, nullptr, env);
     sp -= 2;
@@ -946,21 +1033,6 @@ L_ret:
 
 // ---- function entry ------------------------------------------------------
 
-static SEXP runFunction(DispatchTable* t, SEXP env) {
-    t->invocations++;
-    stats.rir_calls++;
-    if (!t->baseline) {
-        Code* code = compileFunction(t->formals(), t->body(), ENCLOS(env));
-        PROTECT(code->container);
-        code->trampoline = t->trampoline();
-        t->setBaseline(code, code->container);
-        UNPROTECT(1);
-    }
-    Code* code = t->baseline;
-    if (optimizeHook && !t->versions.empty()) code = t->dispatch(Context());
-    return interpret(code, env, trampolineConsts(t->trampoline()));
-}
-
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
     SEXP target = CADR(args);
     SEXP res;
@@ -982,7 +1054,7 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
     }
     if (t) {
         if (!consumeRirCallFlag()) stats.gnur_entries++;
-        res = runFunction(t, env);
+        res = runFunctionBody(t, env, trampolineConsts(t->trampoline()));
     } else if (c) {
         res = interpret(c, env, trampolineConsts(c->trampoline));
     } else {

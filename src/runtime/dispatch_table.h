@@ -14,6 +14,7 @@
 namespace rir {
 
 struct Code;
+SEXP functionTag();
 
 struct Version {
     Context context;
@@ -51,11 +52,16 @@ struct DispatchTable {
 
     static DispatchTable* create(SEXP formals, SEXP body, const std::string& name);
     static DispatchTable* unpack(SEXP extptr);
+    // unpack() for hot paths (an EXTPTRSXP's CAR is its address, TAG its tag).
+    static DispatchTable* unpackFast(SEXP extptr) {
+        return ftype(extptr) == EXTPTRSXP && ftag(extptr) == functionTag()
+                   ? static_cast<DispatchTable*>(static_cast<void*>(fcar(extptr)))
+                   : nullptr;
+    }
     // A deserialized table pointer (address lost): gives it a fresh table
     // built from the formals and body kept in its protected list.
     static DispatchTable* adopt(SEXP extptr, const std::string& name);
 };
 
-SEXP functionTag();
 
 }  // namespace rir

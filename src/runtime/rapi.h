@@ -72,6 +72,7 @@ enum ContextFlag {
     CTXT_GENERIC = 20,
     CTXT_RESTART = 32,
     CTXT_BUILTIN = 64,
+    CTXT_UNWIND = 128,
 };
 
 typedef SEXP (*CCODE)(SEXP, SEXP, SEXP, SEXP);

@@ -6,13 +6,12 @@
 namespace rir {
 
 static SEXP code = nullptr;       // encoded (threaded) instruction vector
-static SEXP entryRoutine = nullptr;
+SEXP trampolineEntryRoutine = nullptr;
 static SEXP visibleFlag = nullptr;
 static SEXP externalCall = nullptr;
 static SEXP exprIndex = nullptr;
 static SEXP external2Sym = nullptr;
 
-enum Const { kSource = 0, kExternal2, kEntry, kTarget, kCall, kVisible, kExprIndex, kNConst };
 
 // Serialization (saveRDS, PSOCK workers) keeps external pointers but drops
 // their addresses, so a deserialized trampoline would name a NULL routine and
@@ -58,8 +57,8 @@ void trampolineInit(SEXP templ, SEXP entry) {
     external2Sym = Rf_install(".External2");
     code = R_bcEncode(templ);
     R_PreserveObject(code);
-    entryRoutine = entry;
-    R_PreserveObject(entryRoutine);
+    trampolineEntryRoutine = entry;
+    R_PreserveObject(trampolineEntryRoutine);
     visibleFlag = Rf_allocVector(LGLSXP, 1);  // not ScalarLogical: that one is shared
     LOGICAL(visibleFlag)[0] = TRUE;
     R_PreserveObject(visibleFlag);
@@ -81,7 +80,7 @@ SEXP makeTrampoline(SEXP ast, SEXP target) {
     SEXP consts = PROTECT(Rf_allocVector(VECSXP, kNConst));
     SET_VECTOR_ELT(consts, kSource, ast);
     SET_VECTOR_ELT(consts, kExternal2, external2Sym);
-    SET_VECTOR_ELT(consts, kEntry, entryRoutine);
+    SET_VECTOR_ELT(consts, kEntry, trampolineEntryRoutine);
     SET_VECTOR_ELT(consts, kTarget, target);
     SET_VECTOR_ELT(consts, kCall, externalCall);
     SET_VECTOR_ELT(consts, kVisible, visibleFlag);
@@ -93,7 +92,7 @@ SEXP makeTrampoline(SEXP ast, SEXP target) {
 }
 
 bool isEntryRoutine(SEXP e) {
-    return e == entryRoutine ||
+    return e == trampolineEntryRoutine ||
            (TYPEOF(e) == EXTPTRSXP && entryFn && R_ExternalPtrAddrFn(e) == entryFn);
 }
 

@@ -31,6 +31,20 @@ SEXP makeTrampoline(SEXP ast, SEXP target);
 
 // The target of a trampoline made by makeTrampoline, or nullptr.
 SEXP trampolineTarget(SEXP body);
+
+// Layout of a trampoline's constant pool.
+enum TrampolineConst { kSource = 0, kExternal2, kEntry, kTarget, kCall, kVisible, kExprIndex, kNConst };
+extern SEXP trampolineEntryRoutine;
+
+// trampolineTarget() for hot paths: inline checks for the common case.
+inline SEXP trampolineTargetFast(SEXP body) {
+    if (ftype(body) != BCODESXP) return nullptr;
+    SEXP consts = fcdr(body);
+    if (ftype(consts) != VECSXP || hdr(consts)->alt || flength(consts) != kNConst) return nullptr;
+    SEXP* e = static_cast<SEXP*>(fdata(consts));
+    if (e[kEntry] != trampolineEntryRoutine) return trampolineTarget(body);  // relinked copy
+    return ftype(e[kTarget]) == EXTPTRSXP ? e[kTarget] : nullptr;
+}
 bool isTrampoline(SEXP body);
 
 // The trampoline's current-expression slot: GNU R's getCurrentCall() reads it

@@ -1,0 +1,268 @@
+// direct_call.cpp — a call from RIR code to a rir closure, done by rir
+// itself instead of GNU R's applyClosure -> bcEval -> .External2 -> rir.
+//
+// For `f(a, n = 2)` with `f <- function(x, n = 1, ...)`, GNU R would match
+// the promises to the formals, build the frame, push a function context and
+// let bcEval run the trampoline, which calls back into rir. Here:
+//
+//   before:  promargs (a-promise, n = 2) --Rf_applyClosure--> bcEval -> rir_entry -> interpret
+//   after:   promargs --match--> frame (x = a-promise, n = 2, ... = <missing>)
+//            --NewEnvironment--> newrho; begincontext(CTXT_RETURN, call, newrho,
+//            sysparent, promargs, f); interpret(baseline of f, newrho)
+//
+// The context is what GNU R pushes (sys.call, sys.function, parent.frame,
+// on.exit, UseMethod, Recall and match.call see the same thing); a jump
+// aimed at it (return() in a promise, UseMethod, an exiting handler) lands
+// at its sigsetjmp and its value is read with returnedValue(). Argument
+// matching handles exact names, positions and `...`; anything that would
+// need partial matching or raise an argument error is left to GNU R, as are
+// functions being debugged. After the call the frame is released as GNU R's
+// applyClosure does when the environment did not escape, so values passed
+// as arguments do not stay shared.
+#include "direct_call.h"
+
+#include <cstring>
+
+#include "../runtime/stats.h"
+#include "../runtime/unwind.h"
+#include "calls.h"
+#include "compiler.h"
+#include "interp.h"
+
+extern "C" Rboolean R_envHasNoSpecialSymbols(SEXP);
+
+namespace rir {
+
+namespace {
+
+const int kMaxArgs = 64;
+const unsigned kNoSpecialSymbols = 1u << 12;
+
+inline void setMissing(SEXP cell, unsigned v) {
+    hdr(cell)->gp = (hdr(cell)->gp & ~15u) | v;
+}
+
+// Is `tag` a proper prefix of one of the first n formal names (GNU R would
+// then consider a partial match)?
+bool prefixOfFormal(SEXP tag, const SEXP* ftags, int n) {
+    const char* t = CHAR(PRINTNAME(tag));
+    size_t len = strlen(t);
+    for (int f = 0; f < n; f++)
+        if (ftags[f] != R_DotsSymbol && !strncmp(CHAR(PRINTNAME(ftags[f])), t, len)) return true;
+    return false;
+}
+
+// Matches the supplied arguments to the formals like GNU R's matchArgs
+// (exact names, then positions, the rest into `...`) and returns the frame
+// list, or nullptr when GNU R must do it (partial match, errors).
+SEXP matchToFrame(SEXP formals, SEXP supplied) {
+    SEXP ftags[kMaxArgs];
+    int nf = 0, dotsPos = -1;
+    for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
+        if (nf == kMaxArgs) return nullptr;
+        if (TAG(f) == R_DotsSymbol && dotsPos < 0) dotsPos = nf;
+        ftags[nf++] = TAG(f);
+    }
+    SEXP svals[kMaxArgs], stags[kMaxArgs];
+    bool used[kMaxArgs];
+    int ns = 0;
+    for (SEXP b = supplied; b != R_NilValue; b = CDR(b)) {
+        if (ns == kMaxArgs) return nullptr;
+        svals[ns] = CAR(b);
+        stags[ns] = TAG(b);
+        used[ns] = false;
+        ns++;
+    }
+    int assigned[kMaxArgs];
+    for (int f = 0; f < nf; f++) assigned[f] = -1;
+
+    // exact matches by name
+    for (int s = 0; s < ns; s++) {
+        SEXP tag = stags[s];
+        if (tag == R_NilValue) continue;
+        if (tag == R_DotsSymbol) return nullptr;
+        int hit = -1;
+        for (int f = 0; f < nf; f++)
+            if (ftags[f] == tag) {
+                hit = f;
+                break;
+            }
+        if (hit >= 0) {
+            if (assigned[hit] >= 0) return nullptr;  // matched by several arguments
+            assigned[hit] = s;
+            used[s] = true;
+        } else if (dotsPos < 0 || prefixOfFormal(tag, ftags, dotsPos)) {
+            return nullptr;  // partial match or unused argument: GNU R decides
+        }
+    }
+    // positional matches up to the first `...`
+    int s = 0;
+    for (int f = 0; f < nf && f != dotsPos; f++) {
+        if (assigned[f] >= 0 && svals[assigned[f]] != R_MissingArg) continue;
+        while (s < ns && (used[s] || stags[s] != R_NilValue)) s++;
+        if (s == ns) break;
+        if (assigned[f] >= 0) return nullptr;  // `f(x = , 1)`: leave it to GNU R
+        assigned[f] = s;
+        used[s] = true;
+    }
+    int rest = 0;
+    for (int k = 0; k < ns; k++)
+        if (!used[k]) rest++;
+    if (rest && dotsPos < 0) return nullptr;  // unused arguments: GNU R's error
+
+    // Everything built here is kept alive in two node-stack slots.
+    NodeStackSlot* top = R_BCNodeStackTop;
+    nsPush(R_NilValue);
+    nsPush(R_NilValue);
+    SEXP dots = R_MissingArg;
+    if (rest) {
+        dots = Rf_allocList(rest);
+        top[0].u.sxpval = dots;
+        SET_TYPEOF(dots, DOTSXP);
+        SEXP d = dots;
+        for (int k = 0; k < ns; k++)
+            if (!used[k]) {
+                SETCAR(d, svals[k]);
+                SET_TAG(d, stags[k]);
+                d = CDR(d);
+            }
+    }
+    SEXP frame = R_NilValue;
+    for (int f = nf - 1; f >= 0; f--) {
+        SEXP v;
+        unsigned missing;
+        if (f == dotsPos) {
+            v = dots;
+            missing = 0;
+        } else if (assigned[f] >= 0) {
+            v = svals[assigned[f]];
+            missing = v == R_MissingArg;
+        } else {
+            v = R_MissingArg;
+            missing = 1;
+        }
+        frame = Rf_cons(v, frame);
+        top[1].u.sxpval = frame;
+        setMissing(frame, missing);
+    }
+    R_BCNodeStackTop = top;
+    return frame;
+}
+
+// Promises and closures of the frame that refer back to the frame itself.
+int cycleRefs(SEXP rho, SEXP val) {
+    int n = 0;
+    for (SEXP b = FRAME(rho); b != R_NilValue && frefcnt(b) == 1; b = CDR(b)) {
+        if (hdr(b)->extra) continue;
+        SEXP v = CAR(b);
+        if (v == val) continue;
+        switch (TYPEOF(v)) {
+            case PROMSXP:
+                if (frefcnt(v) == 1 && PRENV(v) == rho) n++;
+                break;
+            case CLOSXP:
+                if (frefcnt(v) == 1 && CLOENV(v) == rho) n++;
+                break;
+            case ENVSXP:
+                if (v == rho) n++;
+                break;
+        }
+    }
+    return n;
+}
+
+void clearPromise(SEXP p) {
+    SET_PRVALUE(p, R_UnboundValue);
+    SET_PRENV(p, R_NilValue);
+    SET_PRCODE(p, R_NilValue);
+}
+
+// When nothing outside refers to the frame any more, drop its bindings so
+// that argument values lose the references the frame held (GNU R does the
+// same after each closure call).
+void releaseFrame(SEXP rho, SEXP val) {
+    if (val == rho) return;
+    int refs = frefcnt(rho);
+    if (refs > 0) refs -= cycleRefs(rho, val);
+    if (refs != 0) return;
+    for (SEXP b = FRAME(rho); b != R_NilValue && frefcnt(b) == 1; b = CDR(b)) {
+        if (hdr(b)->extra) continue;
+        SEXP v = CAR(b);
+        if (frefcnt(v) == 1 && v != val) {
+            if (TYPEOF(v) == PROMSXP) {
+                clearPromise(v);
+            } else if (TYPEOF(v) == DOTSXP) {
+                for (SEXP d = v; d != R_NilValue && frefcnt(d) == 1; d = CDR(d)) {
+                    SEXP e = CAR(d);
+                    if (frefcnt(e) == 1 && TYPEOF(e) == PROMSXP) clearPromise(e);
+                    SETCAR(d, R_NilValue);
+                }
+            }
+        }
+        SETCAR(b, R_NilValue);
+    }
+    SET_ENCLOS(rho, R_EmptyEnv);
+}
+
+}  // namespace
+
+SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
+    t->invocations++;
+    stats.rir_calls++;
+    if (!t->baseline) {
+        Code* code = compileFunction(t->formals(), t->body(), ENCLOS(env));
+        PROTECT(code->container);
+        code->trampoline = t->trampoline();
+        t->setBaseline(code, code->container);
+        UNPROTECT(1);
+    }
+    Code* code = t->baseline;
+    if (optimizeHook && !t->versions.empty()) code = t->dispatch(Context());
+    return interpret(code, env, tramp);
+}
+
+SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp) {
+    // Debugging (browser, debug(), debugonce(), stepping) is GNU R's business.
+    if (hdr(fun)->debug || hdr(fun)->spare || hdr(env)->debug) return nullptr;
+    // A getter call of a complex assignment (f(*tmp*)): GNU R duplicates
+    // the result in that case; keep it simple and let GNU R do it.
+    static SEXP tmpSym = Rf_install("*tmp*");
+    if (CDR(call) != R_NilValue && CADR(call) == tmpSym) return nullptr;
+
+    SEXP formals = FORMALS(fun);
+    SEXP frame = matchToFrame(formals, promargs);
+    if (!frame) return nullptr;
+    // frame, environment and result live in one node-stack slot (the
+    // context restores the node stack top to above it after a jump)
+    NodeStackSlot* slot = R_BCNodeStackTop;
+    nsPush(frame);
+    SEXP newrho = Rf_NewEnvironment(formals, frame, CLOENV(fun));
+    slot->u.sxpval = newrho;
+    // default arguments: promises evaluated in the new frame
+    for (SEXP f = formals, a = frame; f != R_NilValue; f = CDR(f), a = CDR(a))
+        if (CAR(a) == R_MissingArg && CAR(f) != R_MissingArg) {
+            SETCAR(a, mkPromise(CAR(f), newrho));
+            setMissing(a, 2);
+        }
+    if (R_envHasNoSpecialSymbols(newrho)) hdr(newrho)->gp |= kNoSpecialSymbols;
+
+    SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;
+    RContext cntxt;
+    Rf_begincontext(&cntxt, CTXT_RETURN, call, newrho, sysparent, promargs, fun);
+    if (sigsetjmp(cntxt.cjmpbuf, 0)) {
+        // A jump aimed at this call (return() in a promise, UseMethod, an
+        // exiting handler, return() in on.exit code) brings its value; an
+        // intermediate one (we have on.exit code to run) continues in
+        // endcontext.
+        cntxt.returnValue = cntxt.jumptarget ? nullptr : returnedValue();
+    } else {
+        cntxt.returnValue = runFunctionBody(t, newrho, tramp);
+    }
+    Rf_endcontext(&cntxt);
+    SEXP val = cntxt.returnValue;
+    releaseFrame(newrho, val);  // does not allocate
+    R_BCNodeStackTop = slot;
+    return val;
+}
+
+}  // namespace rir

@@ -1,0 +1,20 @@
+// direct_call.h — calls from RIR code to a rir closure without GNU R's
+// applyClosure, bcEval and .External2 (see direct_call.cpp).
+#pragma once
+
+#include "../runtime/dispatch_table.h"
+#include "code.h"
+
+namespace rir {
+
+// Calls `fun` (whose body is a rir trampoline of table `t`) with the
+// supplied argument list `promargs` (promises, values, R_MissingArg; tags as
+// written in the call). Returns nullptr, having done nothing observable,
+// when the call needs GNU R's own machinery (partial argument matching,
+// argument errors, debugging); the caller then uses Rf_applyClosure.
+SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp);
+
+// Runs the baseline (or dispatched) code of `t` in the new environment.
+SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp);
+
+}  // namespace rir

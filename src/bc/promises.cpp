@@ -1,0 +1,97 @@
+// promises.cpp — forcing a promise the way GNU R's forcePromise does, but
+// running rir promise code directly instead of through eval -> bcEval ->
+// .External2 -> rir_entry.
+//
+//   before:  Rf_eval(p) -> forcePromise -> bcEval(trampoline) -> .External2 -> interpret
+//   after:   PRSEEN(p) = 1; interpret(promise code, PRENV(p)); PRVALUE(p) = v; PRSEEN(p) = 0
+//
+// GNU R keeps promises under evaluation on a list (R_PendingPromises, not
+// exported) so that a jump out of the evaluation marks them "interrupted"
+// (PRSEEN = 2: forcing again warns and restarts instead of reporting a
+// recursive reference). rir gets the same effect from an unwind context
+// pushed around the evaluation: every jump passing through lands there
+// first, sets PRSEEN to 2 and continues. A promise of a plain variable is
+// read from its environment's own frame when the binding is an ordinary
+// value. Everything else (PRSEEN set, GNU R code, active bindings, missing
+// or unbound variables) goes to GNU R's eval.
+#include "promises.h"
+
+#include "../runtime/trampoline.h"
+#include "interp.h"
+
+namespace rir {
+
+namespace {
+
+const unsigned kActiveBinding = 1u << 15;
+
+inline unsigned prseen(SEXP p) {
+    return hdr(p)->gp;
+}
+inline void setPrseen(SEXP p, unsigned v) {
+    hdr(p)->gp = v;
+}
+
+// The value of `sym` when its binding in env's own frame is an ordinary
+// (or already forced) value, else nullptr.
+SEXP plainLocalValue(SEXP sym, SEXP env) {
+    if (TYPEOF(env) != ENVSXP) return nullptr;
+    R_varloc_t loc = R_findVarLocInFrame(env, sym);
+    SEXP cell = loc.cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
+        return nullptr;
+    SEXP v = fcar(cell);
+    if (ftype(v) == PROMSXP) v = fprvalue(v);
+    if (v == R_UnboundValue || v == R_MissingArg) return nullptr;
+    return v;
+}
+
+void setValue(SEXP p, SEXP v) {
+    SET_PRVALUE(p, v);
+    SET_PRENV(p, R_NilValue);
+}
+
+}  // namespace
+
+SEXP forcePromise(SEXP p, SEXP tramp) {
+    SEXP v = fprvalue(p);
+    if (v != R_UnboundValue) return v;
+    if (prseen(p) == 0) {
+        SEXP code = PRCODE(p), env = PRENV(p);
+        if (ftype(code) == SYMSXP) {
+            v = plainLocalValue(code, env);
+            if (v) {
+                setValue(p, v);
+                return v;
+            }
+        } else if (ftype(code) == BCODESXP) {
+            SEXP target = trampolineTargetFast(code);
+            Code* c = target ? Code::unpack(target) : nullptr;
+            if (c) {
+                PROTECT(p);
+                setPrseen(p, 1);
+                RContext guard;
+                Rf_begincontext(&guard, CTXT_UNWIND, R_GlobalContext->call, R_GlobalEnv, R_BaseEnv,
+                                R_NilValue, R_NilValue);
+                if (sigsetjmp(guard.cjmpbuf, 0)) {
+                    // a jump out of the evaluation passes through here
+                    setPrseen(p, 2);
+                    // No longer an unwind context, or continuing the jump
+                    // would find this context as its first target again.
+                    guard.callflag = CTXT_CCODE;
+                    Rf_endcontext(&guard);  // continues the jump
+                    Rf_error("rir internal error: unexpected jump target");
+                }
+                v = interpret(c, env, tramp);
+                Rf_endcontext(&guard);
+                setPrseen(p, 0);
+                setValue(p, v);
+                UNPROTECT(1);
+                return v;
+            }
+        }
+    }
+    return Rf_eval(p, R_BaseEnv);
+}
+
+}  // namespace rir
