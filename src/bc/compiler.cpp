@@ -4,8 +4,10 @@
 #include "../runtime/dispatch_table.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
+#include "math_fast.h"
 #include "ops.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -201,6 +203,11 @@ class Compiler {
             if (TAG(a) != R_NilValue) return true;
         return false;
     }
+    static bool hasDots(SEXP args) {
+        for (SEXP a = args; a != R_NilValue; a = CDR(a))
+            if (CAR(a) == R_DotsSymbol) return true;
+        return false;
+    }
     static bool hasDotsOrMissing(SEXP args) {
         for (SEXP a = args; a != R_NilValue; a = CDR(a))
             if (CAR(a) == R_DotsSymbol || CAR(a) == R_MissingArg) return true;
@@ -291,6 +298,8 @@ class Compiler {
             }
             if ((!strcmp(n, "&&") || !strcmp(n, "||")) && nargs == 2 && plain)
                 return logic2(e, n[0] == '&' ? 1 : 2);
+            if (!strcmp(n, "switch") && nargs >= 1 && !hasDots(args))
+                if (switchCall(e)) return;
             ArithOp aop;
             if (plain && nargs == 2 && binaryOp(n, &aop)) {
                 // A binop whose value only feeds another binop keeps a scratch
@@ -325,21 +334,33 @@ class Compiler {
             // inline, no promises, no run-time function lookup.
             if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
                 return builtinCall(e);
+            // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
+            // compiler passes the whole .Internal call to f, so does rir).
+            if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
+                TYPEOF(CAR(CAR(args))) == SYMSXP &&
+                TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP &&
+                !hasDotsOrMissing(CDR(CAR(args))))
+                return builtinCall(e, CAR(args), INTERNAL(CAR(CAR(args))));
         }
         genericCall(e);
     }
 
-    void builtinCall(SEXP e) {
+    // `e` is the call reported in errors; the arguments are those of `inner`
+    // (e itself unless e is .Internal(inner)), and `fun` the builtin.
+    void builtinCall(SEXP e, SEXP inner = nullptr, SEXP fun = nullptr) {
+        if (!inner) inner = e;
+        if (!fun) fun = SYMVALUE(CAR(e));
         CallSite cs;
         cs.ast = constant(e);
         int n = 0;
-        for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a), n++) {
+        // GNU R's compiler ignores the argument name of floor(), sqrt(), ...
+        bool math1 = Rf_length(CDR(inner)) == 1 && isMath1Builtin(fun);
+        for (SEXP a = CDR(inner); a != R_NilValue; a = CDR(a), n++) {
             expr(CAR(a));
-            cs.args.push_back({ArgKind::Const, 0, TAG(a)});
+            cs.args.push_back({ArgKind::Const, 0, math1 ? R_NilValue : TAG(a)});
         }
         code_->calls.push_back(cs);
-        emit(Op::call_builtin,
-             {n, int32_t(code_->calls.size() - 1), constant(SYMVALUE(CAR(e))), fb()});
+        emit(Op::call_builtin, {n, int32_t(code_->calls.size() - 1), constant(fun), fb()});
         adjust(-n);  // emit counted the result; the n arguments are consumed
     }
 
@@ -397,6 +418,97 @@ class Compiler {
             emit(Op::invisible);
         }
         bind(lEnd);
+    }
+
+    // switch(EXPR, ...) as GNU R's compiler does it: EXPR, then a table
+    // dispatch (names matched exactly, fall-through to the next non-empty
+    // alternative, the unnamed alternative as character default, a numeric
+    // index else), then the alternatives. Multiple defaults: GNU R's
+    // switch() reports the error at run time.
+    //
+    //   switch(x, a = , b = 1, 2)  =>  <x>; switch_table call ["a","b",""] 3 4
+    //                                  br Lb; br Lb; br L2;  br Lmiss; br Lb; br L2; br Ldflt
+    //                                  Lmiss: stop("empty alternative in numeric switch")
+    //                                  Ldflt: push_null; invisible; br Lend
+    //                                  Lb: <1>; br Lend   L2: <2>; br Lend   Lend:
+    bool switchCall(SEXP e) {
+        SEXP cases = CDDR(e);
+        std::vector<SEXP> arms;
+        std::vector<std::string> names;
+        std::vector<bool> miss;
+        bool haveNames = false, anyMiss = false;
+        for (SEXP a = cases; a != R_NilValue; a = CDR(a)) {
+            arms.push_back(CAR(a));
+            if (TAG(a) != R_NilValue) haveNames = true;
+            names.push_back(TAG(a) == R_NilValue ? "" : CHAR(PRINTNAME(TAG(a))));
+            miss.push_back(CAR(a) == R_MissingArg);
+            if (miss.back()) anyMiss = true;
+        }
+        size_t n = arms.size();
+        if (!haveNames && n == 1) haveNames = true;  // switch(x, 1): a character default
+        int ndflt = 0;
+        for (auto& nm : names) ndflt += nm.empty();
+        if (haveNames && ndflt > 1) return false;
+        bool haveCharDflt = haveNames && ndflt > 0;
+
+        int lMiss = anyMiss ? newLabel() : -1, lDflt = newLabel(), lEnd = newLabel();
+        std::vector<int> armLabel(n);
+        for (size_t i = 0; i < n; i++) armLabel[i] = miss[i] ? lMiss : newLabel();
+        // the first non-empty alternative at or after the first one named nm
+        auto action = [&](const std::string& nm) {
+            size_t start = 0;
+            while (start < n && names[start] != nm) start++;
+            for (size_t j = start; j < n; j++)
+                if (!miss[j]) return armLabel[j];
+            return lDflt;
+        };
+        std::vector<std::string> unique;
+        std::vector<int> charLabels;
+        if (haveNames) {
+            for (auto& nm : names)
+                if (!nm.empty() && std::find(unique.begin(), unique.end(), nm) == unique.end())
+                    unique.push_back(nm);
+            for (auto& nm : unique) charLabels.push_back(action(nm));
+            unique.push_back("");
+            charLabels.push_back(haveCharDflt ? action("") : lDflt);
+        }
+        int namesIdx = -1;
+        if (haveNames) {
+            SEXP nv = PROTECT(Rf_allocVector(STRSXP, unique.size()));
+            for (size_t k = 0; k < unique.size(); k++)
+                SET_STRING_ELT(nv, k, Rf_mkChar(unique[k].c_str()));
+            namesIdx = constant(nv);
+            UNPROTECT(1);
+        }
+        expr(CADR(e));
+        emit(Op::switch_table, {constant(e), namesIdx, int32_t(charLabels.size()), int32_t(n + 1)});
+        for (int l : charLabels) emitJump(Op::br, l);
+        for (size_t i = 0; i < n; i++) emitJump(Op::br, armLabel[i]);
+        emitJump(Op::br, lDflt);
+        if (anyMiss) {
+            bind(lMiss);
+            SEXP stopCall = PROTECT(
+                Rf_lang2(Rf_install("stop"), Rf_mkString("empty alternative in numeric switch")));
+            expr(stopCall);
+            UNPROTECT(1);
+            emitJump(Op::br, lEnd);
+            adjust(-1);
+        }
+        bind(lDflt);
+        emit(Op::push_null);
+        emit(Op::invisible);
+        emitJump(Op::br, lEnd);
+        adjust(-1);
+        for (size_t i = 0; i < n; i++) {
+            if (miss[i]) continue;
+            bind(armLabel[i]);
+            expr(arms[i]);
+            emitJump(Op::br, lEnd);
+            adjust(-1);
+        }
+        adjust(1);
+        bind(lEnd);
+        return true;
     }
 
     struct Mark {

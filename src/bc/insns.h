@@ -41,6 +41,7 @@
     V(subset_obj, 2, 1, 1, 0, "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)") \
     V(env_subassign, 5, -1, 0, 1, "X$name[i] <- v with X an environment (kind, X, sym, call)") \
     V(call_builtin, 4, -1, 1, 1, "call base builtin pool[p] on n evaluated args (n, site, p)") \
+    V(switch_table, 4, 1, 0, 0, "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, nnum)") \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

@@ -8,6 +8,7 @@
 #include "direct_call.h"
 #include "promises.h"
 #include "compiler.h"
+#include "math_fast.h"
 #include "ops.h"
 
 #include <cmath>
@@ -969,6 +970,14 @@ L_call_builtin: {
     Feedback& f = c->feedback[IMM()];
     f.count++;
     SYNC();
+    if (n == 1 && cs.args[0].tag == R_NilValue) {
+        SEXP r = fastMath1(fun, TOP());
+        if (r) {
+            sp[-1].u.sxpval = r;
+            R_Visible = TRUE;
+            NEXT();
+        }
+    }
     SEXP args = slotsToArgs(sp - n, n, cs.args, 0);
     SEXP r = callBuiltin(POOL(cs.ast), fun, args, env, tramp);
     sp -= n;
@@ -1023,6 +1032,50 @@ L_lgl_slow: {
     SEXP r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), CADDR(call), env, tramp);
     sp[-1].u.sxpval = r;
     R_Visible = TRUE;
+    NEXT();
+}
+L_switch_table: {
+    // GNU R's SWITCH instruction (see compiler: switchCall)
+    SEXP call = POOL(IMM());
+    int namesIdx = IMM();
+    SEXP names = namesIdx >= 0 ? POOL(namesIdx) : R_NilValue;
+    int nchar = IMM();
+    int nnum = IMM();
+    const int32_t* table = pc;  // nchar + nnum `br` instructions
+    SEXP value = TOP();
+    SYNC();
+    if (!Rf_isVector(value) || Rf_length(value) != 1)
+        Rf_errorcall(call, _("EXPR must be a length 1 vector"));
+    if (Rf_isFactor(value))
+        Rf_warningcall(call,
+                       _("EXPR is a \"factor\", treated as integer.\n"
+                         " Consider using '%s' instead."),
+                       "switch(as.character( * ), ...)");
+    int entry;
+    if (TYPEOF(value) == STRSXP) {
+        if (names == R_NilValue) {
+            if (nnum != 1)
+                Rf_errorcall(call, _("numeric EXPR required for 'switch' without named alternatives"));
+            Rf_warningcall(call, _("'switch' with no alternatives"));
+            entry = nchar;
+        } else {
+            int n = LENGTH(names), which = n - 1;
+            for (int k = 0; k < n - 1; k++)
+                if (Rf_pmatch(STRING_ELT(value, 0), STRING_ELT(names, k), TRUE)) {
+                    which = k;
+                    break;
+                }
+            entry = which;
+        }
+    } else {
+        int which = Rf_asInteger(value);
+        if (which != NA_INTEGER) which--;
+        if (which < 0 || which >= nnum) which = nnum - 1;
+        if (nnum == 1) Rf_warningcall(call, _("'switch' with no alternatives"));
+        entry = nchar + which;
+    }
+    --sp;
+    pc = table + 2 * entry;
     NEXT();
 }
 L_ret:

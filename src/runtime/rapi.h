@@ -114,6 +114,7 @@ SEXP R_bcEncode(SEXP);
 SEXP R_bcDecode(SEXP);
 SEXP R_mkEVPROMISE(SEXP, SEXP);
 SEXP Rf_NewEnvironment(SEXP, SEXP, SEXP);
+Rboolean Rf_pmatch(SEXP, SEXP, Rboolean);
 void R_CheckStack(void);
 void SET_PRCODE(SEXP, SEXP);
 void SET_PRENV(SEXP, SEXP);

@@ -70,3 +70,27 @@ expect_all_same(list(
   "closure returned invisible through call" = "f <- function() invisible(1); g <- function() f(); withVisible(g())$visible",
   "assignment function value" = "f <- function() { x <- 1:3; names(x) <- c('a', 'b', 'c'); x }; f()"
 ))
+
+expect_all_same(list(
+  ".Internal builtins called inline" = "
+    list(numeric(3), vector('list', 2), bitwAnd(12L, 10L), nchar(c('a', 'bb')), rev(1:3))",
+  ".Internal errors and warnings" = "vector('foo', 1)",
+  ".Internal error call" = "f <- function() as.vector(1, 'nonsense'); f()",
+  ".Internal from user code" = "g <- function(n) .Internal(vector('integer', n)); g(2)",
+  "math1 on plain scalars" = "
+    list(floor(2.5), ceiling(-1.5), sqrt(16), exp(0), cos(0), sin(0), tan(0), atan(1),
+         abs(-3L), abs(NA_integer_), abs(-2.5), floor(NA_real_), sqrt(NaN))",
+  "math1 warnings and non-plain arguments" = "
+    Math.myc <- function(x, ...) paste('Math', .Generic)
+    list(sqrt(-1), cos(Inf), floor(2L), sqrt(c(a = 4)), floor(structure(1.5, class = 'myc')),
+         abs(TRUE), sqrt(4+0i))",
+  "math1 argument name" = "sqrt(x = 9)",
+  "math1 wrong argument name" = "sqrt(y = 9)"
+))
+
+expect_all_same(list(
+  "math1 on integers and NA" = "
+    list(sqrt(-1L), exp(2L), sqrt(NA_integer_), floor(NA_integer_), cos(3L), sign(-2.5), sign(0L),
+         atan(NA_real_), expm1(1e-10), log1p(-2))",
+  "math1 vectors" = "list(floor(c(1.5, -1.5)), sqrt(c(4, -1)), cos(integer()))"
+))

@@ -1,0 +1,137 @@
+// math_fast.h — floor(), sqrt(), cos(), abs() ... of one plain scalar, as
+// GNU R's byte code computes them (its MATH1, SQRT and EXP instructions):
+// the C function is applied directly, without an argument list.
+//
+//   before:  call_builtin 1 floor   ->  args = list(x); do_math1(call, floor, args, env)
+//   after:   call_builtin 1 floor   ->  x is a plain double: ScalarReal(floor(x))
+//
+// GNU R's semantics, which differ a little from do_math1's: an integer
+// scalar is converted to double (NA to NA_real_); a NaN result keeps a NaN
+// argument's payload (NA stays NA); sqrt() and exp() of a non-NA integer
+// never warn. A NaN produced from a number (GNU R warns "NaNs produced"),
+// vectors and arguments with attributes (Math group dispatch, names) take
+// the general path. The compiler drops the argument's name for these
+// functions, as GNU R's compiler does (`sqrt(y = 9)` is 3).
+#pragma once
+
+#include <cmath>
+
+#include "../runtime/rapi.h"
+
+namespace rir {
+
+namespace math1 {
+inline CCODE doMath1() {
+    static CCODE f = primFun(SYMVALUE(Rf_install("floor")));
+    return f;
+}
+inline CCODE doAbs() {
+    static CCODE f = primFun(SYMVALUE(Rf_install("abs")));
+    return f;
+}
+inline double sign(double x) {
+    return x > 0 ? 1 : (x < 0 ? -1 : x);
+}
+}  // namespace math1
+
+// Is `fun` one of the builtins GNU R's compiler turns into MATH1/SQRT/EXP?
+inline bool isMath1Builtin(SEXP fun) {
+    if (TYPEOF(fun) != BUILTINSXP || primFun(fun) != math1::doMath1()) return false;
+    int code = primRow(fun).code;
+    return code != 5;  // trunc is do_trunc anyway
+}
+
+// The result of builtin `fun` applied to the one argument `x`, or nullptr.
+inline SEXP fastMath1(SEXP fun, SEXP x) {
+    CCODE cf = primFun(fun);
+    if (cf == math1::doAbs()) {
+        if (simpleScalar(x, INTSXP)) {
+            int v = fival(x);
+            return Rf_ScalarInteger(v == NA_INTEGER ? NA_INTEGER : (v < 0 ? -v : v));
+        }
+        if (simpleScalar(x, REALSXP)) return Rf_ScalarReal(std::fabs(fdval(x)));
+        return nullptr;
+    }
+    if (cf != math1::doMath1()) return nullptr;
+    int code = primRow(fun).code;
+    double a;
+    if (simpleScalar(x, REALSXP)) {
+        a = fdval(x);
+    } else if (simpleScalar(x, INTSXP)) {
+        int i = fival(x);
+        if ((code == 3 || code == 10) && i != NA_INTEGER)
+            return Rf_ScalarReal(code == 3 ? std::sqrt(double(i)) : std::exp(double(i)));
+        a = i == NA_INTEGER ? NA_REAL : double(i);
+    } else {
+        return nullptr;
+    }
+    double r;
+    switch (code) {
+        case 1:
+            r = std::floor(a);
+            break;
+        case 2:
+            r = std::ceil(a);
+            break;
+        case 3:
+            r = std::sqrt(a);
+            break;
+        case 4:
+            r = math1::sign(a);
+            break;
+        case 10:
+            r = std::exp(a);
+            break;
+        case 11:
+            r = std::expm1(a);
+            break;
+        case 12:
+            r = std::log1p(a);
+            break;
+        case 20:
+            r = std::cos(a);
+            break;
+        case 21:
+            r = std::sin(a);
+            break;
+        case 22:
+            r = std::tan(a);
+            break;
+        case 23:
+            r = std::acos(a);
+            break;
+        case 24:
+            r = std::asin(a);
+            break;
+        case 25:
+            r = std::atan(a);
+            break;
+        case 30:
+            r = std::cosh(a);
+            break;
+        case 31:
+            r = std::sinh(a);
+            break;
+        case 32:
+            r = std::tanh(a);
+            break;
+        case 33:
+            r = std::acosh(a);
+            break;
+        case 34:
+            r = std::asinh(a);
+            break;
+        case 35:
+            r = std::atanh(a);
+            break;
+        default:
+            return nullptr;
+    }
+    if (std::isnan(r)) {
+        if (!std::isnan(a)) return nullptr;  // GNU R warns
+        r = a;
+    }
+    return Rf_ScalarReal(r);
+}
+
+}  // namespace rir
