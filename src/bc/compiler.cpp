@@ -85,6 +85,7 @@ class Compiler {
     Shared& sh_;
     int depth_ = 0;
     std::vector<int> labels_;
+    std::vector<size_t> starts_;  // start of each instruction emitted by emit()
     std::vector<int> labelDepth_;
     std::vector<std::pair<size_t, int>> patches_;
     std::unordered_map<SEXP, int> symPool_;
@@ -101,7 +102,9 @@ class Compiler {
         if (depth_ > code_->maxStack) code_->maxStack = depth_;
     }
     void emit(Op op, std::initializer_list<int32_t> ops = {}) {
+        if (op == Op::pop && popAfterStore()) return;
         const InsnInfo& in = info(op);
+        starts_.push_back(code_->bc.size());
         code_->bc.push_back(int32_t(op));
         for (int32_t o : ops) code_->bc.push_back(o);
         if (in.pops >= 0) adjust(-in.pops);
@@ -127,6 +130,7 @@ class Compiler {
     }
     // Emits op with a label operand at position `at` among its operands.
     void emitJump(Op op, int label, std::initializer_list<int32_t> rest = {}) {
+        starts_.push_back(code_->bc.size());
         code_->bc.push_back(int32_t(op));
         patches_.push_back({code_->bc.size(), label});
         code_->bc.push_back(-1);
@@ -135,6 +139,28 @@ class Compiler {
         if (in.pops >= 0) adjust(-in.pops);
         adjust(in.pushes);
         expectDepth(label, depth_);
+    }
+    // Peephole: an assignment whose value is dropped (a statement), i.e.
+    // `dup; stvar s k; invisible; pop`, becomes `stvar s k` (the value's
+    // visibility is irrelevant: whatever runs next sets its own). Not when a
+    // label points into the sequence or right after it.
+    bool popAfterStore() {
+        std::vector<int32_t>& bc = code_->bc;
+        size_t n = bc.size(), k = starts_.size();
+        if (k < 3 || n < 5 || starts_[k - 1] != n - 1 || starts_[k - 2] != n - 4 ||
+            starts_[k - 3] != n - 5)
+            return false;
+        if (bc[n - 5] != int32_t(Op::dup) || bc[n - 4] != int32_t(Op::stvar) ||
+            bc[n - 1] != int32_t(Op::invisible))
+            return false;
+        for (int pos : labels_)
+            if (pos > int(n - 5) && pos <= int(n)) return false;
+        int32_t s = bc[n - 3], slot = bc[n - 2];
+        bc.resize(n - 5);
+        starts_.resize(k - 3);
+        // dup(+1) stvar(-1) invisible pop(-1) == stvar(-1)
+        emit(Op::stvar, {s, slot});
+        return true;
     }
     void resolve() {
         for (auto& p : patches_) code_->bc[p.first] = labels_[p.second];
@@ -240,8 +266,7 @@ class Compiler {
             return;
         default:
             if (selfEvaluating(e)) {
-                emit(Op::push, {constant(e)});
-                emit(Op::visible);
+                emit(Op::push, {constant(e)});  // push makes the result visible
             } else {
                 evalAst(e);
             }
@@ -283,7 +308,6 @@ class Compiler {
             if (!strcmp(n, "function") && nargs >= 2) return function(e);
             if (!strcmp(n, "quote") && nargs == 1 && plain) {
                 emit(Op::push, {constant(CAR(args))});
-                emit(Op::visible);
                 return;
             }
             if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 &&
@@ -391,7 +415,6 @@ class Compiler {
     void block(SEXP args) {
         if (args == R_NilValue) {
             emit(Op::push_null);
-            emit(Op::visible);
             return;
         }
         for (SEXP a = args; a != R_NilValue; a = CDR(a)) {
@@ -517,6 +540,7 @@ class Compiler {
     };
     Mark mark() { return {code_->bc.size(), patches_.size(), depth_}; }
     void rollback(const Mark& m) {
+        while (!starts_.empty() && starts_.back() >= m.bc) starts_.pop_back();
         code_->bc.resize(m.bc);
         patches_.resize(m.patches);
         depth_ = m.depth;
@@ -682,23 +706,30 @@ class Compiler {
                 return;
             }
         }
-        // x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local symbol, simple indices.
+        // x[i] <- v, x[[i]] <- v, m[i, j] <- v (and <<-) on a symbol, simple indices.
         int len = Rf_length(lhs);
-        if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && (len == 3 || len == 4)) {
+        if (TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && (len == 3 || len == 4)) {
             const char* n = CHAR(PRINTNAME(CAR(lhs)));
             SEXP x = CADR(lhs);
             bool ok = (!strcmp(n, "[") || !strcmp(n, "[[")) && isBase(CAR(lhs)) &&
                       TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                       !hasNames(CDR(lhs));
-            for (SEXP a = CDDR(lhs); ok && a != R_NilValue; a = CDR(a))
-                ok = CAR(a) != R_MissingArg && CAR(a) != R_DotsSymbol && simpleIndex(CAR(a));
-            if (ok) {
+            bool simple = true;
+            for (SEXP a = CDDR(lhs); ok && a != R_NilValue; a = CDR(a)) {
+                ok = CAR(a) != R_MissingArg && CAR(a) != R_DotsSymbol;
+                simple = simple && simpleIndex(CAR(a));
+            }
+            // Indices whose evaluation might touch x: x is looked up first,
+            // as GNU R does (start_assign), and its value kept on the stack.
+            bool pushX = ok && !simple;
+            if (ok && (simple || !super)) {
                 expr(rhs);
                 emit(Op::dup);
+                if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
                 for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) expr(CAR(a));
-                emit(Op::subassign,
-                     {n[1] == '[' ? 2 : 1, sym(x), cache(x), constant(e), len - 2, fb()});
-                adjust(-1 - (len - 2));
+                emit(Op::subassign, {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0),
+                                     sym(x), cache(x), constant(e), len - 2, fb()});
+                adjust(-1 - (len - 2) - (pushX ? 1 : 0));
                 emit(Op::invisible);
                 return;
             }

@@ -32,7 +32,7 @@
     V(for_step, 4, 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label")        \
     V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")         \
     V(dollar, 4, 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")                        \
-    V(subassign, 6, -1, 0, 1, "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices)")          \
+    V(subassign, 6, -1, 0, 1, "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices; kind 1 [, 2 [[, +4 for <<-, +8: x's value pushed by start_assign below the indices)")          \
     V(lgl_first, 4, 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)") \
     V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                   \
     V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)") \
@@ -41,6 +41,7 @@
     V(subset_obj, 2, 1, 1, 0, "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)") \
     V(env_subassign, 5, -1, 0, 1, "X$name[i] <- v with X an environment (kind, X, sym, call)") \
     V(call_builtin, 4, -1, 1, 1, "call base builtin pool[p] on n evaluated args (n, site, p)") \
+    V(start_assign, 2, 0, 1, 0, "push the value of x for x[i] <- v with a general index (sym, call): GNU R's EnsureLocal") \
     V(switch_table, 4, 1, 0, 0, "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, nnum)") \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 

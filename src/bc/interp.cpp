@@ -26,7 +26,9 @@ namespace {
 // Binding-cell flag bits (gp field of the frame cons cell).
 const unsigned kActiveBinding = 1u << 15;
 const unsigned kBindingLock = 1u << 14;
-const unsigned kAsciiMask = 1u << 6;  // CHARSXP gp bit: pure ASCII
+const unsigned kAsciiMask = 1u << 6;
+const int kSuperAssign = 4;  // subassign kind flag: x[i] <<- v
+const int kPushedX = 8;      // subassign kind flag: x's value pushed by start_assign  // CHARSXP gp bit: pure ASCII
 
 inline void incRefcnt(SEXP x) {
     if (hdr(x)->named < 65535) hdr(x)->named++;
@@ -291,21 +293,111 @@ bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v) {
 // x[i] <- v etc. on the local variable x. As GNU R's complex assignment
 // does, an argument (promise) is forced and a value that something else
 // refers to is copied (shallowly) and bound locally before it is modified.
+SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp);
+
+// e[["name"]] <- v on an environment: GNU R defines the variable (errors
+// for locked environments and bindings are left to it).
+bool storeIntoEnv(SEXP e, SEXP i, SEXP v) {
+    if (hdr(e)->obj || !simpleScalar(i, STRSXP) || STRING_ELT(i, 0) == NA_STRING) return false;
+    SEXP sym = Rf_installTrChar(STRING_ELT(i, 0));
+    R_varloc_t b = R_findVarLocInFrame(e, sym);
+    bool exists = b.cell && b.cell != R_NilValue;
+    if (exists ? (hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) != 0
+               : R_EnvironmentIsLocked(e) != FALSE)
+        return false;
+    Rf_defineVar(sym, v, e);
+    return true;
+}
+
+// x[i] <- v etc. on the variable x (kind & kSuperAssign: x[i] <<- v, x is
+// looked up from the enclosing environment on). As GNU R's complex
+// assignment does, an argument (promise) is forced and a value that
+// something else refers to is copied (shallowly) and bound before it is
+// modified; an environment bound through a promise is bound directly.
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp) {
-    R_varloc_t loc = R_findVarLocInFrame(env, xsym);
-    SEXP cell = loc.cell;
-    if (cell == nullptr || cell == R_NilValue) return false;
+    bool super = kind & kSuperAssign;
+    kind &= 3;
+    SEXP cell;
+    if (super) {
+        if (env == R_GlobalEnv || env == R_EmptyEnv) return false;
+        cell = R_findVarLoc(xsym, ENCLOS(env)).cell;
+        if (!cell || TYPEOF(cell) != LISTSXP) return false;  // unbound, or a base binding
+    } else {
+        cell = R_findVarLocInFrame(env, xsym).cell;
+        if ((cell == nullptr || cell == R_NilValue) && env != R_GlobalEnv) {
+            // not bound here: GNU R copies it from an enclosing frame first
+            // (or reports it unbound, naming the function's call)
+            startAssign(xsym, env, tramp);
+            cell = R_findVarLocInFrame(env, xsym).cell;
+        }
+        if (cell == nullptr || cell == R_NilValue) return false;
+    }
     if (hdr(cell)->gp & (kActiveBinding | kBindingLock) || hdr(cell)->extra) return false;
     SEXP x = fcar(cell);
     if (ftype(x) == PROMSXP) {
         PROTECT(x);
         SEXP pv = forcePromise(x, tramp);
         UNPROTECT(1);
-        if (R_findVarLocInFrame(env, xsym).cell != cell || fcar(cell) != x) return false;
+        if (fcar(cell) != x) return false;  // forcing changed the binding
+        if (ftype(pv) == ENVSXP && kind == 2 && !j) {
+            if (!storeIntoEnv(pv, i, v)) return false;
+            SETCAR(cell, pv);
+            hdr(cell)->gp &= ~15u;
+            return true;
+        }
         if (frefcnt(pv) < 2) return false;  // GNU R would modify the promise's value
         return storeCopy(kind, cell, pv, i, j, v);
     }
+    if (ftype(x) == ENVSXP) return kind == 2 && !j && storeIntoEnv(x, i, v);
     return storeIntoBinding(kind, cell, i, j, v);
+}
+
+// The value x[i] <- v starts from when i is evaluated after looking x up
+// (GNU R's STARTASSIGN with EnsureLocal): an argument is forced (and a
+// shared value copied and bound locally), a variable of an enclosing frame
+// is copied into the local frame; an unbound x is GNU R's error.
+SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
+    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
+    if (cell && cell != R_NilValue && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) {
+        SEXP x = fcar(cell);
+        if (ftype(x) != PROMSXP) return x;
+        PROTECT(x);
+        SEXP v = PROTECT(forcePromise(x, tramp));
+        if (frefcnt(v) > 1 && fcar(cell) == x && !(hdr(cell)->gp & kBindingLock)) {
+            v = Rf_shallow_duplicate(v);
+            SETCAR(cell, v);
+            hdr(cell)->gp &= ~15u;
+        }
+        UNPROTECT(2);
+        return v;
+    }
+    if (cell && cell != R_NilValue) return Rf_eval(xsym, env);  // active binding
+    if (env == R_GlobalEnv) return Rf_eval(xsym, env);
+    SEXP v = PROTECT(Rf_eval(xsym, ENCLOS(env)));
+    v = Rf_shallow_duplicate(v);
+    UNPROTECT(1);
+    PROTECT(v);
+    Rf_defineVar(xsym, v, env);
+    UNPROTECT(1);
+    return v;
+}
+
+// x[i] <- v after start_assign pushed x's value `xv`: in place when x is
+// still bound to xv in the local frame (see fastSubassign); otherwise GNU R
+// assigns into xv (x is bound to it again first: the index may have
+// rebound x, but GNU R modifies the value it looked up before).
+bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEXP v) {
+    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
+        hdr(cell)->extra)
+        return false;
+    if (fcar(cell) == xv) {
+        if (ftype(xv) == ENVSXP) return kind == 2 && !j && storeIntoEnv(xv, i, v);
+        return storeIntoBinding(kind, cell, i, j, v);
+    }
+    if (ftype(fcar(cell)) == PROMSXP && fprvalue(fcar(cell)) == xv) return false;
+    SETCAR(cell, xv);
+    return false;
 }
 
 // The binding cell of `sym` in env's own frame, cached in slot k; nullptr
@@ -605,7 +697,7 @@ L_brfalse: {
     }
     SEXP cond = TOP();
     SYNC();
-    bool b = condition(cond, c->poolAt(callIdx));
+    bool b = condition(cond, POOL(callIdx));
     --sp;
     if (!b) {
         f.taken++;
@@ -653,8 +745,30 @@ L_binop: {
     Feedback& f = c->feedback[IMM()];
     SEXP a = AT(1), b = TOP();
     SYNC();
-    recordType(f, a);
-    recordType(f, b);
+    // Plain double or plain integer scalars (no attributes, not NA): the
+    // common case, computed inline; everything else below.
+    unsigned char ka = headerByte(a), kb = headerByte(b);
+    ScalarValue v;
+    bool inlineOk = false;
+    if (ka == kb && fattrib(a) == R_NilValue && fattrib(b) == R_NilValue) {
+        if (ka == (REALSXP | kScalarBit)) {
+            double x = fdval(a), y = fdval(b);
+            if (!std::isnan(x) && !std::isnan(y)) {
+                f.types |= TB_REAL;
+                inlineOk = realOp(op, x, y, &v);
+            }
+        } else if (ka == (INTSXP | kScalarBit)) {
+            int x = fival(a), y = fival(b);
+            if (x != NA_INTEGER && y != NA_INTEGER) {
+                f.types |= TB_INT;
+                inlineOk = intOp(op, x, y, &v);
+            }
+        }
+    }
+    if (!inlineOk) {
+        recordType(f, a);
+        recordType(f, b);
+    }
     // `x <- x op y`: x's old scalar may take the result when nothing but the
     // binding refers to it and the binding will accept the store.
     SEXP reuse = nullptr;
@@ -669,7 +783,8 @@ L_binop: {
         }
     }
     SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
-    SEXP r = fastBinop(op, a, b, reuse, scr == R_NilValue ? nullptr : scr);
+    if (scr == R_NilValue) scr = nullptr;
+    SEXP r = inlineOk ? boxScalar(v, a, b, reuse, scr) : fastBinop(op, a, b, reuse, scr);
     if (sc && r && r != reuse) scratch[sc - 1].u.sxpval = r;
     if (!r) {
         SEXP args = consNR(a, consNR(b, R_NilValue));
@@ -868,13 +983,19 @@ L_subassign: {
     SEXP call = POOL(IMM());
     int nidx = IMM();
     Feedback& f = c->feedback[IMM()];
-    SEXP v = AT(nidx);
+    bool pushedX = kind & kPushedX;
+    SEXP v = AT(nidx + pushedX);
     SEXP i = nidx == 1 ? TOP() : AT(1);
     SEXP j = nidx == 2 ? TOP() : nullptr;
     SYNC();
     recordType(f, v);
-    if (!fastSubassign(kind, xsym, env, i, j, v, tramp)) assignByGnuR(call, v, nidx, i, j, env);
-    sp -= 1 + nidx;
+    if (pushedX) {
+        if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v))
+            assignByGnuR(call, v, nidx, i, j, env);
+    } else if (!fastSubassign(kind, xsym, env, i, j, v, tramp)) {
+        assignByGnuR(call, v, nidx, i, j, env);
+    }
+    sp -= 1 + nidx + pushedX;
     NEXT();
 }
 L_dollar_assign: {
@@ -1032,6 +1153,13 @@ L_lgl_slow: {
     SEXP r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), CADDR(call), env, tramp);
     sp[-1].u.sxpval = r;
     R_Visible = TRUE;
+    NEXT();
+}
+L_start_assign: {
+    SEXP xsym = POOL(IMM());
+    IMM();  // the assignment (for errors raised by GNU R's lookup)
+    SYNC();
+    PUSH(startAssign(xsym, env, tramp));
     NEXT();
 }
 L_switch_table: {

@@ -24,6 +24,7 @@ const char* rapi_selftest() {
     SET_TAG(c, R_DotsSymbol);
     ok = ok && fcar(c) == x && fcdr(c) == y && ftag(c) == R_DotsSymbol;
     ok = ok && fsymvalue(Rf_install("if")) == ifs;
+    ok = ok && *reinterpret_cast<unsigned char*>(x) == (REALSXP | 0x20);  // type, scalar bit
     UNPROTECT(3);
     if (!ok) return "SEXPREC layout does not match R 4.2";
     RContext* ctx = R_GlobalContext;

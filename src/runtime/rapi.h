@@ -99,6 +99,7 @@ typedef struct {
     SEXP cell;
 } R_varloc_t;
 R_varloc_t R_findVarLocInFrame(SEXP, SEXP);
+R_varloc_t R_findVarLoc(SEXP, SEXP);
 extern rir::FunTabRow R_FunTab[];
 extern rir::NodeStackSlot* R_BCNodeStackTop;
 extern rir::NodeStackSlot* R_BCNodeStackEnd;

@@ -34,3 +34,66 @@ expect_all_same(list(
     p <- pairlist(a = 1, b = 2); d <- data.frame(u = 1:2)
     list(p[['b']], d[['u']])"
 ))
+
+expect_all_same(list(
+  "assign: e[['name']] <- v on environments" = "
+    f <- function(e) { e[['a']] <- 1; e[['b']] <- e[['a']] + 1; e }
+    g <- function() { h <- new.env(); f(h); sort(ls(h)) }
+    list(g(), { e2 <- new.env(); e2[['z']] <- NULL; exists('z', envir = e2) })",
+  "assign: e[['name']] <- v on locked environments" = "
+    e <- new.env(); e$a <- 1; lockEnvironment(e); e[['a']] <- 2; r <- e$a
+    list(r, tryCatch({ e[['new']] <- 1; 'no error' }, error = function(err) conditionMessage(err)))",
+  "assign: e[['name']] <- v on a locked binding" = "
+    e <- new.env(); e$a <- 1; lockBinding('a', e); e[['a']] <- 2",
+  "assign: x[[i]] <<- v" = "
+    make <- function() {
+      items <- vector('list', 3); n <- 0
+      add <- function(v) { n <<- n + 1; items[[n]] <<- v }
+      add('a'); add(2); items[2] <<- list('B')
+      list(items, n)
+    }
+    make()",
+  "assign: x[i] <<- v copies shared values" = "
+    outer <- function() {
+      v <- c(1, 2, 3); keep <- v
+      inner <- function() v[2] <<- 20
+      inner(); list(v, keep)
+    }
+    outer()",
+  "assign: x[i] <<- v on an unbound or global variable" = "
+    f <- function() { zz_not_there[1] <<- 1 }
+    r <- tryCatch(f(), error = function(e) conditionMessage(e))
+    g_vec <- c(5, 6); h <- function() g_vec[2] <<- 60; h()
+    list(r, g_vec)",
+  "assign: x[[i]] <<- v on an argument of the enclosing function" = "
+    outer <- function(v) { inner <- function() v[[1]] <<- 'changed'; inner(); v }
+    a <- list('orig'); list(outer(a), a)"
+))
+
+expect_all_same(list(
+  "assign: general index, x looked up before the index" = "
+    f <- function() { x <- c(1, 2, 3); x[{ x <- c(9, 9); 2 }] <- 0; x }
+    f()",
+  "assign: general index forces the argument first" = "
+    f <- function(x) { x[{ cat('index\\n'); 1 }] <- 0; x }
+    f({ cat('argument\\n'); c(5, 6) })",
+  "assign: general index appends and uses calls" = "
+    f <- function() { l <- list(); for (i in 1:4) l[[length(l) + 1]] <- i * 10; v <- 1:3; v[length(v)] <- 0L; list(l, v) }
+    f()",
+  "assign: general index on environments and lists" = "
+    node <- list(name = 'k'); e <- new.env()
+    f <- function(env, nd) { env[[nd$name]] <- 42; env[[paste0(nd$name, '2')]] <- 43; mget(c('k', 'k2'), envir = env) }
+    f(e, node)",
+  "assign: general index on a variable of the enclosing frame" = "
+    v <- c(1, 2); f <- function() { v[[sum(1, 1)]] <- 99; v }; list(f(), v)",
+  "assign: general index, unbound variable" = "f <- function() { nope_zz[[1 + 0]] <- 1 }; f()",
+  "assign: general index with matrix and names" = "
+    f <- function() { m <- matrix(0, 2, 2); m[max(1, 2), min(1, 2)] <- 5; x <- c(a = 1); x[[paste0('a')]] <- 2; list(m, x) }
+    f()"
+))
+
+expect_all_same(list(
+  "assign: general index, unbound variable (call)" = "f <- function() { nope_zz[[length(1)]] <- 1 }; f()",
+  "assign: simple index on an enclosing variable copies it" = "
+    v <- c(1, 2); f <- function() { v[2] <- 99; v }; list(f(), v)"
+))
