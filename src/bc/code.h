@@ -4,11 +4,11 @@
 // keeps every SEXP the code refers to alive, including child Codes.
 #pragma once
 
-#include "../runtime/rapi.h"
-#include "insns.h"
-
 #include <cstdint>
 #include <vector>
+
+#include "../runtime/rapi.h"
+#include "insns.h"
 
 namespace rir {
 
@@ -23,6 +23,7 @@ struct CallArg {
 struct CallSite {
     int ast;  // pool index of the call expression
     std::vector<CallArg> args;
+    int scratch = 0;  // subsets feeding a binop: scratch result slot + 1
 };
 
 // Type feedback for one instruction. `types` is a bit set of TypeBit.
@@ -34,16 +35,16 @@ enum TypeBit : uint32_t {
     TB_STR = 16,
     TB_LIST = 32,
     TB_OTHER = 64,
-    TB_VECTOR = 128,   // length != 1
-    TB_ATTRIB = 256,   // attributes present
-    TB_OBJECT = 512,   // class attribute present
-    TB_NA = 1024,      // NA seen in a scalar operand
+    TB_VECTOR = 128,  // length != 1
+    TB_ATTRIB = 256,  // attributes present
+    TB_OBJECT = 512,  // class attribute present
+    TB_NA = 1024,     // NA seen in a scalar operand
 };
 
 struct Feedback {
-    uint32_t count = 0;   // executions (calls, loop trips)
-    uint32_t taken = 0;   // branches: times the branch was taken
-    uint32_t types = 0;   // operand types seen
+    uint32_t count = 0;  // executions (calls, loop trips)
+    uint32_t taken = 0;  // branches: times the branch was taken
+    uint32_t types = 0;  // operand types seen
     uint32_t ncallees = 0;
 };
 
@@ -59,8 +60,8 @@ struct Code {
     std::vector<Feedback> feedback;
     int poolSize = 0;
     int maxStack = 0;
-    int nCache = 0;    // binding-cache slots (one per local symbol read/written)
-    int nScratch = 0;  // scratch result slots of binops nested in binops
+    int nCache = 0;             // binding-cache slots (one per local symbol read/written)
+    int nScratch = 0;           // scratch result slots of binops nested in binops
     SEXP trampoline = nullptr;  // BCODESXP calling this code (promises), in pool
 
     SEXP pool() const { return R_ExternalPtrProtected(container); }

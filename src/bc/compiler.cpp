@@ -1,28 +1,28 @@
 // compiler.cpp — R AST -> RIR bytecode (see compiler.h for an example).
 #include "compiler.h"
 
-#include "../runtime/dispatch_table.h"
-#include "../runtime/stats.h"
-#include "../runtime/trampoline.h"
-#include "math_fast.h"
-#include "ops.h"
-
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "../runtime/dispatch_table.h"
+#include "../runtime/stats.h"
+#include "../runtime/trampoline.h"
+#include "math_fast.h"
+#include "ops.h"
+
 namespace rir {
 
 namespace {
 
 struct Loop {
-    bool barrier;     // a promise or function boundary, not a loop
+    bool barrier;  // a promise or function boundary, not a loop
     int breakLabel;
     int nextLabel;
-    int depth;        // stack depth expected at both labels
-    bool poisoned;    // break/next seen behind a barrier: compile via GNU R
+    int depth;      // stack depth expected at both labels
+    bool poisoned;  // break/next seen behind a barrier: compile via GNU R
 };
 
 struct Shared {
@@ -34,14 +34,14 @@ struct Shared {
 
 bool selfEvaluating(SEXP e) {
     switch (TYPEOF(e)) {
-    case SYMSXP:
-    case LANGSXP:
-    case PROMSXP:
-    case BCODESXP:
-    case DOTSXP:
-        return false;
-    default:
-        return true;
+        case SYMSXP:
+        case LANGSXP:
+        case PROMSXP:
+        case BCODESXP:
+        case DOTSXP:
+            return false;
+        default:
+            return true;
     }
 }
 
@@ -92,9 +92,9 @@ class Compiler {
     std::unordered_map<SEXP, int> constPool_;
     std::unordered_map<SEXP, int> cachePool_;
     int assignTarget_ = 0;
-    bool stmtPos_ = false;  // the expression being compiled is a statement
+    bool stmtPos_ = false;       // the expression being compiled is a statement
     bool binopOperand_ = false;  // ... is an operand of a binop
-    int loopSlots_ = 0;     // stack slots held by enclosing for loops
+    int loopSlots_ = 0;          // stack slots held by enclosing for loops
 
     // ---- emission -------------------------------------------------------
     void adjust(int d) {
@@ -147,6 +147,28 @@ class Compiler {
     bool popAfterStore() {
         std::vector<int32_t>& bc = code_->bc;
         size_t n = bc.size(), k = starts_.size();
+        // `push_null; invisible; pop` (the value of a loop): nothing
+        if (k >= 2 && starts_[k - 1] == n - 1 && starts_[k - 2] == n - 2 &&
+            bc[n - 1] == int32_t(Op::invisible) && bc[n - 2] == int32_t(Op::push_null)) {
+            for (int pos : labels_)
+                if (pos > int(n - 2) && pos <= int(n)) return false;
+            bc.resize(n - 2);
+            starts_.resize(k - 2);
+            adjust(-1);
+            return true;
+        }
+        // `push c; pop` / `push_null; pop`: nothing to do at all
+        if (k >= 1 && starts_[k - 1] < n &&
+            ((bc[starts_[k - 1]] == int32_t(Op::push_null) && starts_[k - 1] == n - 1) ||
+             (bc[starts_[k - 1]] == int32_t(Op::push) && starts_[k - 1] == n - 2))) {
+            size_t at = starts_[k - 1];
+            for (int pos : labels_)
+                if (pos > int(at) && pos <= int(n)) return false;
+            bc.resize(at);
+            starts_.pop_back();
+            adjust(-1);
+            return true;
+        }
         if (k < 3 || n < 5 || starts_[k - 1] != n - 1 || starts_[k - 2] != n - 4 ||
             starts_[k - 3] != n - 5)
             return false;
@@ -252,24 +274,43 @@ class Compiler {
         return simpleIndex(CADR(e)) && simpleIndex(CADDR(e));
     }
 
+    // A binop operand the binop can load itself: a variable (as ldvar) or a
+    // constant (as push). Fills {kind, x, y}.
+    bool simpleOperand(SEXP e, int32_t* spec) {
+        if (TYPEOF(e) == SYMSXP) {
+            if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e)) return false;
+            spec[0] = 1;
+            spec[1] = sym(e);
+            spec[2] = cache(e);
+            return true;
+        }
+        if (selfEvaluating(e)) {
+            spec[0] = 2;
+            spec[1] = constant(e);
+            spec[2] = 0;
+            return true;
+        }
+        return false;
+    }
+
     // ---- expressions ----------------------------------------------------
     void expr(SEXP e) {
         switch (TYPEOF(e)) {
-        case SYMSXP:
-            if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
-                evalAst(e);
-            else
-                emit(Op::ldvar, {sym(e), cache(e)});
-            return;
-        case LANGSXP:
-            call(e);
-            return;
-        default:
-            if (selfEvaluating(e)) {
-                emit(Op::push, {constant(e)});  // push makes the result visible
-            } else {
-                evalAst(e);
-            }
+            case SYMSXP:
+                if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
+                    evalAst(e);
+                else
+                    emit(Op::ldvar, {sym(e), cache(e)});
+                return;
+            case LANGSXP:
+                call(e);
+                return;
+            default:
+                if (selfEvaluating(e)) {
+                    emit(Op::push, {constant(e)});  // push makes the result visible
+                } else {
+                    evalAst(e);
+                }
         }
     }
 
@@ -294,24 +335,21 @@ class Compiler {
                 emit(Op::visible);
                 return;
             }
-            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain)
-                return ifThenElse(e);
+            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain) return ifThenElse(e);
             if (!strcmp(n, "for") && nargs == 3 && plain && TYPEOF(CAR(args)) == SYMSXP)
                 return forLoop(e);
             if (!strcmp(n, "while") && nargs == 2 && plain) return whileLoop(e);
             if (!strcmp(n, "repeat") && nargs == 1 && plain) return repeatLoop(e);
             if ((!strcmp(n, "break") || !strcmp(n, "next")) && nargs == 0)
                 if (breakNext(e, n[0] == 'b')) return;
-            if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 &&
-                !named)
+            if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 && !named)
                 return assign(e, n[1] == '<', stmt);
             if (!strcmp(n, "function") && nargs >= 2) return function(e);
             if (!strcmp(n, "quote") && nargs == 1 && plain) {
                 emit(Op::push, {constant(CAR(args))});
                 return;
             }
-            if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 &&
-                plain) {
+            if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 && plain) {
                 if (nargs == 0)
                     emit(Op::push_null);
                 else
@@ -329,13 +367,34 @@ class Compiler {
                 // A binop whose value only feeds another binop keeps a scratch
                 // result object per activation instead of allocating each time.
                 int scratch = operand ? ++code_->nScratch : 0;
-                binopOperand_ = true;
-                expr(CAR(args));
-                binopOperand_ = true;
-                expr(CADR(args));
+                // Variables and constants are loaded by the binop itself
+                // (one dispatch instead of three); `a` only if `b` is too.
+                int32_t spec[6] = {0, 0, 0, 0, 0, 0};
+                bool fuseB = simpleOperand(CADR(args), spec + 3);
+                bool fuseA = fuseB && simpleOperand(CAR(args), spec);
+                if (!fuseA) {
+                    spec[0] = 0;
+                    binopOperand_ = true;
+                    expr(CAR(args));
+                }
+                if (!fuseB) {
+                    binopOperand_ = true;
+                    expr(CADR(args));
+                }
                 binopOperand_ = false;
-                emit(Op::binop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), target,
-                                 scratch, fb()});
+                int32_t tail[6] = {
+                    int32_t(aop), constant(SYMVALUE(fn)), constant(e), target, scratch, fb()};
+                if (fuseB) {
+                    int loaded = (spec[0] != 0) + 1;
+                    starts_.push_back(code_->bc.size());
+                    code_->bc.push_back(int32_t(Op::ld2_binop));
+                    for (int32_t o : spec) code_->bc.push_back(o);
+                    for (int32_t o : tail) code_->bc.push_back(o);
+                    adjust(loaded);  // the loads, then binop: 2 operands -> 1 result
+                    adjust(-1);
+                } else {
+                    emit(Op::binop, {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]});
+                }
                 return;
             }
             if (plain && nargs == 1 && unaryOp(n, &aop)) {
@@ -348,7 +407,7 @@ class Compiler {
                   CAR(args) != R_MissingArg && !DDVAL(CAR(args))) ||
                  TYPEOF(CAR(args)) == LANGSXP) &&
                 TAG(args) == R_NilValue)
-                if (subset(e, n[1] == '[' ? 2 : 1)) return;
+                if (subset(e, n[1] == '[' ? 2 : 1, operand)) return;
             if (!strcmp(n, "$") && nargs == 2 && !named && TYPEOF(CAR(args)) == SYMSXP &&
                 CAR(args) != R_DotsSymbol && !DDVAL(CAR(args)) &&
                 (TYPEOF(CADR(args)) == SYMSXP ||
@@ -357,13 +416,12 @@ class Compiler {
             // Base builtins (as GNU R's compiler does): arguments evaluated
             // inline, no promises, no run-time function lookup.
             if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
-                return builtinCall(e);
+                return builtinCall(e, nullptr, nullptr, operand);
             // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
             // compiler passes the whole .Internal call to f, so does rir).
             if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
                 TYPEOF(CAR(CAR(args))) == SYMSXP &&
-                TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP &&
-                !hasDotsOrMissing(CDR(CAR(args))))
+                TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP && !hasDotsOrMissing(CDR(CAR(args))))
                 return builtinCall(e, CAR(args), INTERNAL(CAR(CAR(args))));
         }
         genericCall(e);
@@ -371,11 +429,13 @@ class Compiler {
 
     // `e` is the call reported in errors; the arguments are those of `inner`
     // (e itself unless e is .Internal(inner)), and `fun` the builtin.
-    void builtinCall(SEXP e, SEXP inner = nullptr, SEXP fun = nullptr) {
+    void builtinCall(SEXP e, SEXP inner = nullptr, SEXP fun = nullptr, bool operand = false) {
         if (!inner) inner = e;
         if (!fun) fun = SYMVALUE(CAR(e));
         CallSite cs;
         cs.ast = constant(e);
+        // sqrt(x) etc. feeding a binop: a scratch object for the result
+        if (operand && isMath1Builtin(fun)) cs.scratch = ++code_->nScratch;
         int n = 0;
         // GNU R's compiler ignores the argument name of floor(), sqrt(), ...
         bool math1 = Rf_length(CDR(inner)) == 1 && isMath1Builtin(fun);
@@ -664,14 +724,21 @@ class Compiler {
             emit(Op::invisible);
             return;
         }
-        // X$name[i] <- v / X$name[[i]] <- v (X usually an environment).
+        // X$name[i] <- v / X$name[[i]] <- v / X$name$field <- v (X an
+        // environment or a list).
+        bool outerDollar = TYPEOF(lhs) == LANGSXP && CAR(lhs) == Rf_install("$") &&
+                           Rf_length(lhs) == 3 &&
+                           (TYPEOF(CADDR(lhs)) == SYMSXP ||
+                            (TYPEOF(CADDR(lhs)) == STRSXP && XLENGTH(CADDR(lhs)) == 1)) &&
+                           asciiName(TYPEOF(CADDR(lhs)) == SYMSXP ? PRINTNAME(CADDR(lhs))
+                                                                  : STRING_ELT(CADDR(lhs), 0));
         if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && Rf_length(lhs) == 3 &&
-            (CAR(lhs) == Rf_install("[") || CAR(lhs) == Rf_install("[[")) && isBase(CAR(lhs)) &&
-            !hasNames(CDR(lhs)) && simpleIndex(CADDR(lhs)) && CADDR(lhs) != R_MissingArg &&
-            CADDR(lhs) != R_DotsSymbol) {
+            (outerDollar || CAR(lhs) == Rf_install("[") || CAR(lhs) == Rf_install("[[")) &&
+            isBase(CAR(lhs)) && !hasNames(CDR(lhs)) && (outerDollar || simpleIndex(CADDR(lhs))) &&
+            CADDR(lhs) != R_MissingArg && CADDR(lhs) != R_DotsSymbol) {
             SEXP inner = CADR(lhs);
-            if (TYPEOF(inner) == LANGSXP && CAR(inner) == Rf_install("$") && Rf_length(inner) == 3 &&
-                isBase(CAR(inner)) && !hasNames(CDR(inner))) {
+            if (TYPEOF(inner) == LANGSXP && CAR(inner) == Rf_install("$") &&
+                Rf_length(inner) == 3 && isBase(CAR(inner)) && !hasNames(CDR(inner))) {
                 SEXP x = CADR(inner), name = CADDR(inner);
                 if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                     (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
@@ -680,9 +747,21 @@ class Compiler {
                         const char* n = CHAR(PRINTNAME(CAR(lhs)));
                         expr(rhs);
                         emit(Op::dup);
-                        expr(CADDR(lhs));
-                        emit(Op::env_subassign, {n[1] == '[' ? 2 : 1, sym(x),
-                                                 constant(Rf_installTrChar(nm)), constant(e), fb()});
+                        if (outerDollar) {
+                            SEXP field = CADDR(lhs);
+                            SEXP str =
+                                PROTECT(TYPEOF(field) == SYMSXP ? Rf_ScalarString(PRINTNAME(field))
+                                                                : field);
+                            emit(Op::push, {constant(str)});
+                            UNPROTECT(1);
+                        } else {
+                            expr(CADDR(lhs));
+                        }
+                        emit(Op::env_subassign,
+                             {outerDollar   ? 3
+                              : n[1] == '[' ? 2
+                                            : 1,
+                              sym(x), constant(Rf_installTrChar(nm)), constant(e), fb()});
                         adjust(-2);
                         emit(Op::invisible);
                         return;
@@ -700,8 +779,8 @@ class Compiler {
                 if (!asciiName(nm)) return evalAst(e);
                 expr(rhs);
                 emit(Op::dup);
-                emit(Op::dollar_assign, {sym(x), constant(nm), constant(Rf_installTrChar(nm)),
-                                         constant(e), fb()});
+                emit(Op::dollar_assign,
+                     {sym(x), constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
                 emit(Op::invisible);
                 return;
             }
@@ -723,7 +802,11 @@ class Compiler {
             // as GNU R does (start_assign), and its value kept on the stack.
             bool pushX = ok && !simple;
             if (ok && (simple || !super)) {
+                // the element store copies a scalar, so an arithmetic rhs may
+                // use a scratch result (refcounts guard any other use)
+                binopOperand_ = true;
                 expr(rhs);
+                binopOperand_ = false;
                 emit(Op::dup);
                 if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
                 for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) expr(CAR(a));
@@ -737,13 +820,16 @@ class Compiler {
         evalAst(e);
     }
 
-    bool subset(SEXP e, int kind) {
+    // `operand`: the value only feeds a binop, so a per-activation scratch
+    // object may hold the element (as for nested binops).
+    bool subset(SEXP e, int kind, bool operand) {
         SEXP args = CDR(e);
         // index arguments: no dots; names allowed (drop=, exact=)
         for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a))
             if (CAR(a) == R_DotsSymbol) return false;
         CallSite cs;
         cs.ast = constant(e);
+        if (operand) cs.scratch = ++code_->nScratch;
         int n = 0;
         for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a), n++)
             cs.args.push_back({ArgKind::Const, 0, TAG(a)});
@@ -752,7 +838,7 @@ class Compiler {
         if (symX) {
             emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
             emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
-            adjust(1);                                  // object test keeps x
+            adjust(1);                                 // object test keeps x
         } else {
             // x is an expression: evaluate it once; objects go to GNU R's
             // operator with x passed as its value.
@@ -771,8 +857,8 @@ class Compiler {
         adjust(-n - 1);
         int after = depth_;  // the result on top
         emitJump(Op::br, lEnd);
-        depth_ = symX ? after - 1   // the object test popped x
-                      : after;      // br_obj kept x
+        depth_ = symX ? after - 1  // the object test popped x
+                      : after;     // br_obj kept x
         bind(lSlow);
         if (symX)
             evalAst(e);
@@ -805,14 +891,14 @@ class Compiler {
             if (TYPEOF(f) != LISTSXP || TYPEOF(TAG(f)) != SYMSXP) return evalAst(e);
         SEXP body = CADR(args);
         switch (TYPEOF(body)) {
-        case CLOSXP:
-        case BUILTINSXP:
-        case SPECIALSXP:
-        case DOTSXP:
-        case ANYSXP:
-            return evalAst(e);
-        default:
-            break;
+            case CLOSXP:
+            case BUILTINSXP:
+            case SPECIALSXP:
+            case DOTSXP:
+            case ANYSXP:
+                return evalAst(e);
+            default:
+                break;
         }
         SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
         SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));

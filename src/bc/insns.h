@@ -26,6 +26,7 @@
     V(call, 2, 1, 1, 1, "pop a function, call it with call site c")                    \
     V(mkclosure, 1, 0, 1, 0, "create a closure from pool[c] = list(formals, body, ref)") \
     V(binop, 6, 2, 1, 1, "arithmetic/comparison (op, prim, call, target, scratch, fb)")    \
+    V(ld2_binop, 12, -1, 1, 1, "load up to two operands (kind, a, b per operand: 0 stack, 1 variable sym/slot, 2 constant), then binop") \
     V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                      \
     V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")           \
     V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")            \
@@ -39,7 +40,7 @@
     V(dollar_assign, 5, 1, 0, 1, "x$name <- v on a local list or environment (x, char, sym, call)") \
     V(br_obj, 1, 0, 0, 0, "jump to label when the top of stack is an object (keeps it)") \
     V(subset_obj, 2, 1, 1, 0, "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)") \
-    V(env_subassign, 5, -1, 0, 1, "X$name[i] <- v with X an environment (kind, X, sym, call)") \
+    V(env_subassign, 5, -1, 0, 1, "X$name[i] <- v / X$name$f <- v with X an environment or a local list (kind 1 [, 2 [[, 3 $; X, sym, call)") \
     V(call_builtin, 4, -1, 1, 1, "call base builtin pool[p] on n evaluated args (n, site, p)") \
     V(start_assign, 2, 0, 1, 0, "push the value of x for x[i] <- v with a general index (sym, call): GNU R's EnsureLocal") \
     V(switch_table, 4, 1, 0, 0, "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, nnum)") \

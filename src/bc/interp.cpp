@@ -1,18 +1,19 @@
 // interp.cpp — the RIR interpreter. See interp.h.
 #include "interp.h"
 
+#include <libintl.h>
+
+#include <cmath>
+
 #include "../runtime/dispatch_table.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "calls.h"
-#include "direct_call.h"
-#include "promises.h"
 #include "compiler.h"
+#include "direct_call.h"
 #include "math_fast.h"
 #include "ops.h"
-
-#include <cmath>
-#include <libintl.h>
+#include "promises.h"
 
 #define _(s) dgettext("R", s)
 
@@ -28,7 +29,8 @@ const unsigned kActiveBinding = 1u << 15;
 const unsigned kBindingLock = 1u << 14;
 const unsigned kAsciiMask = 1u << 6;
 const int kSuperAssign = 4;  // subassign kind flag: x[i] <<- v
-const int kPushedX = 8;      // subassign kind flag: x's value pushed by start_assign  // CHARSXP gp bit: pure ASCII
+const int kPushedX =
+    8;  // subassign kind flag: x's value pushed by start_assign  // CHARSXP gp bit: pure ASCII
 
 inline void incRefcnt(SEXP x) {
     if (hdr(x)->named < 65535) hdr(x)->named++;
@@ -40,18 +42,35 @@ inline void decRefcnt(SEXP x) {
 inline void recordType(Feedback& f, SEXP x) {
     uint32_t t;
     switch (ftype(x)) {
-    case LGLSXP: t = TB_LGL; break;
-    case INTSXP: t = TB_INT; break;
-    case REALSXP: t = TB_REAL; break;
-    case CPLXSXP: t = TB_CPLX; break;
-    case STRSXP: t = TB_STR; break;
-    case VECSXP: t = TB_LIST; break;
-    default: t = TB_OTHER; break;
+        case LGLSXP:
+            t = TB_LGL;
+            break;
+        case INTSXP:
+            t = TB_INT;
+            break;
+        case REALSXP:
+            t = TB_REAL;
+            break;
+        case CPLXSXP:
+            t = TB_CPLX;
+            break;
+        case STRSXP:
+            t = TB_STR;
+            break;
+        case VECSXP:
+            t = TB_LIST;
+            break;
+        default:
+            t = TB_OTHER;
+            break;
     }
     if (t != TB_OTHER) {
-        if (hdr(x)->alt || flength(x) != 1) t |= TB_VECTOR;
-        else if ((ftype(x) == INTSXP || ftype(x) == LGLSXP) && fival(x) == NA_INTEGER) t |= TB_NA;
-        else if (ftype(x) == REALSXP && std::isnan(fdval(x))) t |= TB_NA;
+        if (hdr(x)->alt || flength(x) != 1)
+            t |= TB_VECTOR;
+        else if ((ftype(x) == INTSXP || ftype(x) == LGLSXP) && fival(x) == NA_INTEGER)
+            t |= TB_NA;
+        else if (ftype(x) == REALSXP && std::isnan(fdval(x)))
+            t |= TB_NA;
     }
     if (fattrib(x) != R_NilValue) t |= TB_ATTRIB;
     if (fobject(x)) t |= TB_OBJECT;
@@ -67,9 +86,14 @@ bool condition(SEXP s, SEXP call) {
     int cond = NA_LOGICAL;
     if (len > 0) {
         switch (TYPEOF(s)) {
-        case LGLSXP: cond = LOGICAL(s)[0]; break;
-        case INTSXP: cond = INTEGER(s)[0]; break;
-        default: cond = Rf_asLogical(s);
+            case LGLSXP:
+                cond = LOGICAL(s)[0];
+                break;
+            case INTSXP:
+                cond = INTEGER(s)[0];
+                break;
+            default:
+                cond = Rf_asLogical(s);
         }
     }
     if (cond == NA_LOGICAL) {
@@ -102,8 +126,37 @@ CCODE subsetDefaultFun(int kind) {
     return kind == 1 ? f1 : f2;
 }
 
+// Element k of a plain int/real/logical/string vector as a scalar; int and
+// real elements go into `scr` (a scratch result nothing refers to) if given.
+inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
+    switch (TYPEOF(x)) {
+        case INTSXP: {
+            int v = INTEGER(x)[k];
+            if (scr && reusable(scr, INTSXP)) {
+                *static_cast<int*>(fdata(scr)) = v;
+                return scr;
+            }
+            return Rf_ScalarInteger(v);
+        }
+        case REALSXP: {
+            double v = REAL(x)[k];
+            if (scr && reusable(scr, REALSXP)) {
+                *static_cast<double*>(fdata(scr)) = v;
+                return scr;
+            }
+            return Rf_ScalarReal(v);
+        }
+        case LGLSXP:
+            return Rf_ScalarLogical(LOGICAL(x)[k]);
+        case STRSXP:
+            return Rf_ScalarString(STRING_ELT(x, k));
+        default:
+            return nullptr;
+    }
+}
+
 // x[i] / x[[i]] for plain vectors and a positive in-range scalar index.
-SEXP fastSubset(int kind, SEXP x, SEXP i) {
+SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr = nullptr) {
     SexpHeader* h = hdr(x);
     if (h->alt || h->obj) return nullptr;
     R_xlen_t idx;
@@ -119,23 +172,19 @@ SEXP fastSubset(int kind, SEXP x, SEXP i) {
         return nullptr;
     }
     switch (h->type) {
-    case INTSXP: case REALSXP: case LGLSXP: case STRSXP: case VECSXP:
-        break;
-    default:
-        return nullptr;
+        case INTSXP:
+        case REALSXP:
+        case LGLSXP:
+        case STRSXP:
+        case VECSXP:
+            break;
+        default:
+            return nullptr;
     }
     if (idx >= flength(x)) return nullptr;
     if (kind == 1 && h->attrib != R_NilValue) return nullptr;
-    switch (h->type) {
-    case INTSXP: return Rf_ScalarInteger(INTEGER(x)[idx]);
-    case REALSXP: return Rf_ScalarReal(REAL(x)[idx]);
-    case LGLSXP: return Rf_ScalarLogical(LOGICAL(x)[idx]);
-    case STRSXP: return Rf_ScalarString(STRING_ELT(x, idx));
-    case VECSXP:
-        if (kind == 1) return nullptr;
-        return VECTOR_ELT(x, idx);
-    }
-    return nullptr;
+    if (h->type == VECSXP) return kind == 1 ? nullptr : VECTOR_ELT(x, idx);
+    return boxElement(x, idx, scr);
 }
 
 // A positive in-range scalar index (1-based) as a 0-based offset, or -1.
@@ -162,26 +211,19 @@ inline bool plainMatrix(SEXP x, int* nrow, int* ncol) {
     SEXP a = h->attrib;
     if (a == R_NilValue || TAG(a) != R_DimSymbol || CDR(a) != R_NilValue) return false;
     SEXP dim = CAR(a);
-    if (TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2) return false;
-    *nrow = INTEGER(dim)[0];
-    *ncol = INTEGER(dim)[1];
+    if (ftype(dim) != INTSXP || hdr(dim)->alt || flength(dim) != 2) return false;
+    *nrow = static_cast<int*>(fdata(dim))[0];
+    *ncol = static_cast<int*>(fdata(dim))[1];
     return true;
 }
 
 // m[i, j] / m[[i, j]] on a plain matrix with in-range scalar indices.
-SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j) {
+SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j, SEXP scr = nullptr) {
     int nr, nc;
     if (!plainMatrix(x, &nr, &nc)) return nullptr;
     R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
     if (ii < 0 || jj < 0) return nullptr;
-    R_xlen_t k = ii + jj * (R_xlen_t)nr;
-    switch (TYPEOF(x)) {
-    case INTSXP: return Rf_ScalarInteger(INTEGER(x)[k]);
-    case REALSXP: return Rf_ScalarReal(REAL(x)[k]);
-    case LGLSXP: return Rf_ScalarLogical(LOGICAL(x)[k]);
-    case STRSXP: return Rf_ScalarString(STRING_ELT(x, k));
-    default: return nullptr;
-    }
+    return boxElement(x, ii + jj * (R_xlen_t)nr, scr);
 }
 
 // The element of list/vector x named by the scalar string i (first match,
@@ -204,32 +246,31 @@ R_xlen_t nameIndex(SEXP x, SEXP i) {
 // the index a positive in-range number or an existing element name, and v a
 // scalar of a type that fits without coercing x (for lists: any value but
 // NULL with [[, a length-1 plain list with [).
-R_xlen_t storeIndex(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
+// Can v be stored as one element of the plain vector x without coercion?
+bool valueFits(int kind, SEXP x, SEXP v) {
     SexpHeader* h = hdr(x);
-    if (h->alt || h->obj) return -1;
+    if (h->alt || h->obj) return false;
     switch (h->type) {
-    case INTSXP:
-        if (!simpleScalar(v, INTSXP)) return -1;
-        break;
-    case LGLSXP:
-        if (!simpleScalar(v, LGLSXP)) return -1;
-        break;
-    case REALSXP:
-        if (!simpleScalar(v, REALSXP) && !simpleScalar(v, INTSXP)) return -1;
-        break;
-    case STRSXP:
-        if (!simpleScalar(v, STRSXP)) return -1;
-        break;
-    case VECSXP:
-        if (v == x) return -1;
-        if (kind == 2 ? v == R_NilValue
-                      : !(ftype(v) == VECSXP && flength(v) == 1 && !hdr(v)->alt &&
-                          fattrib(v) == R_NilValue))
-            return -1;
-        break;
-    default:
-        return -1;
+        case INTSXP:
+            return simpleScalar(v, INTSXP);
+        case LGLSXP:
+            return simpleScalar(v, LGLSXP);
+        case REALSXP:
+            return simpleScalar(v, REALSXP) || simpleScalar(v, INTSXP);
+        case STRSXP:
+            return simpleScalar(v, STRSXP);
+        case VECSXP:
+            if (v == x) return false;
+            return kind == 2 ? v != R_NilValue
+                             : ftype(v) == VECSXP && flength(v) == 1 && !hdr(v)->alt &&
+                                   fattrib(v) == R_NilValue;
+        default:
+            return false;
     }
+}
+
+R_xlen_t storeIndex(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
+    if (!valueFits(kind, x, v)) return -1;
     if (j) {
         int nr, nc;
         if (!plainMatrix(x, &nr, &nc)) return -1;
@@ -243,18 +284,26 @@ R_xlen_t storeIndex(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
 
 void storeAt(int kind, SEXP x, R_xlen_t idx, SEXP v) {
     switch (TYPEOF(x)) {
-    case INTSXP: INTEGER(x)[idx] = fival(v); break;
-    case LGLSXP: LOGICAL(x)[idx] = fival(v); break;
-    case REALSXP:
-        if (ftype(v) == REALSXP) {
-            REAL(x)[idx] = fdval(v);
-        } else {
-            int iv = fival(v);
-            REAL(x)[idx] = iv == NA_INTEGER ? NA_REAL : iv;
-        }
-        break;
-    case STRSXP: SET_STRING_ELT(x, idx, STRING_ELT(v, 0)); break;
-    case VECSXP: SET_VECTOR_ELT(x, idx, kind == 2 ? v : VECTOR_ELT(v, 0)); break;
+        case INTSXP:
+            INTEGER(x)[idx] = fival(v);
+            break;
+        case LGLSXP:
+            LOGICAL(x)[idx] = fival(v);
+            break;
+        case REALSXP:
+            if (ftype(v) == REALSXP) {
+                REAL(x)[idx] = fdval(v);
+            } else {
+                int iv = fival(v);
+                REAL(x)[idx] = iv == NA_INTEGER ? NA_REAL : iv;
+            }
+            break;
+        case STRSXP:
+            SET_STRING_ELT(x, idx, STRING_ELT(v, 0));
+            break;
+        case VECSXP:
+            SET_VECTOR_ELT(x, idx, kind == 2 ? v : VECTOR_ELT(v, 0));
+            break;
     }
 }
 
@@ -270,6 +319,28 @@ bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
 
 SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
 
+// el$field <- v (field: a scalar string) where el is a plain list that has
+// the field already, in place; el lives in binding `cell` or in slot k of
+// list `parent` and is copied into it first when something else refers to
+// it. NULL (deletion) and everything else: GNU R.
+bool storeField(SEXP el, SEXP field, SEXP v, SEXP cell, SEXP parent, R_xlen_t k) {
+    if (ftype(el) != VECSXP || hdr(el)->obj || hdr(el)->alt || v == R_NilValue || v == el)
+        return false;
+    R_xlen_t idx = nameIndex(el, field);
+    if (idx < 0) return false;
+    if (frefcnt(el) != 1) {
+        el = Rf_shallow_duplicate(el);
+        if (cell) {
+            SETCAR(cell, el);
+        } else {
+            SET_VECTOR_ELT(parent, k, el);
+        }
+        if (frefcnt(el) != 1) return false;
+    }
+    SET_VECTOR_ELT(el, idx, v);
+    return true;
+}
+
 // Binds a shallow copy of x to `cell` and stores into the copy (what GNU R's
 // complex assignment does when x is shared).
 bool storeCopy(int kind, SEXP cell, SEXP x, SEXP i, SEXP j, SEXP v) {
@@ -283,10 +354,63 @@ bool storeCopy(int kind, SEXP cell, SEXP x, SEXP i, SEXP j, SEXP v) {
     return true;
 }
 
+// x[[n + 1]] <- v on an unshared attribute-free vector of length n, grown
+// as GNU R grows it (EnlargeVector): in place while the vector has spare
+// capacity (a "growable" vector), else into a new one with 5% extra
+// capacity (R_EXPAND_FRAC), bound to `cell`. Not with options(check.bounds).
+bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v) {
+    static SEXP checkBounds = Rf_install("check.bounds");
+    if (frefcnt(x) != 1 || fattrib(x) != R_NilValue || !valueFits(kind, x, v)) return false;
+    R_xlen_t len = XLENGTH(x);
+    if (scalarIndex(i, len + 1) != len || len >= R_LEN_T_MAX - 1) return false;
+    SEXP cb = Rf_GetOption1(checkBounds);
+    if (TYPEOF(cb) != LGLSXP || XLENGTH(cb) < 1 || LOGICAL(cb)[0] != FALSE) return false;
+    const unsigned kGrowable = 1u << 5;
+    if ((hdr(x)->gp & kGrowable) && XTRUELENGTH(x) > len) {
+        SETLENGTH(x, len + 1);
+        storeAt(kind, x, len, v);
+        return true;
+    }
+    static double expand = 0;
+    if (expand == 0) {
+        const char* e = getenv("R_EXPAND_FRAC");
+        expand = e ? atof(e) : 1.05;
+        if (expand < 1 || expand > 2) expand = 1.05;
+    }
+    R_xlen_t cap = R_xlen_t((len + 1) * expand);
+    if (cap < len + 1) cap = len + 1;
+    SEXP nx = PROTECT(Rf_allocVector(TYPEOF(x), cap));
+    switch (TYPEOF(x)) {
+        case INTSXP:
+        case LGLSXP:
+            if (len) memcpy(INTEGER(nx), INTEGER(x), len * sizeof(int));
+            break;
+        case REALSXP:
+            if (len) memcpy(REAL(nx), REAL(x), len * sizeof(double));
+            break;
+        case STRSXP:
+            for (R_xlen_t k = 0; k < len; k++) SET_STRING_ELT(nx, k, STRING_ELT(x, k));
+            break;
+        case VECSXP:
+            for (R_xlen_t k = 0; k < len; k++) SET_VECTOR_ELT(nx, k, VECTOR_ELT(x, k));
+            break;
+    }
+    if (cap > len + 1) {
+        SETLENGTH(nx, len + 1);
+        SET_TRUELENGTH(nx, cap);
+        hdr(nx)->gp |= kGrowable;
+    }
+    storeAt(kind, nx, len, v);
+    SETCAR(cell, nx);
+    hdr(cell)->gp &= ~15u;
+    UNPROTECT(1);
+    return true;
+}
+
 // Stores into the value of an ordinary binding, copying it first if shared.
 bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v) {
     SEXP x = fcar(cell);
-    if (frefcnt(x) < 2) return storeInto(kind, x, i, j, v);
+    if (frefcnt(x) < 2) return storeInto(kind, x, i, j, v) || (!j && appendTo(kind, cell, x, i, v));
     return storeCopy(kind, cell, x, i, j, v);
 }
 
@@ -314,7 +438,9 @@ bool storeIntoEnv(SEXP e, SEXP i, SEXP v) {
 // assignment does, an argument (promise) is forced and a value that
 // something else refers to is copied (shallowly) and bound before it is
 // modified; an environment bound through a promise is bound directly.
-bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp) {
+// `known`: x's local binding cell when the binding cache has it, or nullptr.
+bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
+                   SEXP known = nullptr) {
     bool super = kind & kSuperAssign;
     kind &= 3;
     SEXP cell;
@@ -323,7 +449,7 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP t
         cell = R_findVarLoc(xsym, ENCLOS(env)).cell;
         if (!cell || TYPEOF(cell) != LISTSXP) return false;  // unbound, or a base binding
     } else {
-        cell = R_findVarLocInFrame(env, xsym).cell;
+        cell = known ? known : R_findVarLocInFrame(env, xsym).cell;
         if ((cell == nullptr || cell == R_NilValue) && env != R_GlobalEnv) {
             // not bound here: GNU R copies it from an enclosing frame first
             // (or reports it unbound, naming the function's call)
@@ -403,9 +529,9 @@ bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEX
 // The binding cell of `sym` in env's own frame, cached in slot k; nullptr
 // when it is not bound there (or env is the global env, whose bindings are
 // shared with R's global cache and are always looked up).
-inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
+inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env, SEXP nil = R_NilValue) {
     SEXP cell = cache[k].u.sxpval;
-    if (cell != R_NilValue) return cell;
+    if (cell != nil) return cell;
     if (env == R_GlobalEnv) return nullptr;
     R_varloc_t loc = R_findVarLocInFrame(env, sym);
     if (!loc.cell || loc.cell == R_NilValue) return nullptr;
@@ -493,19 +619,24 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
 
 SEXP elementOf(SEXP seq, R_xlen_t i) {
     switch (TYPEOF(seq)) {
-    case VECSXP:
-    case EXPRSXP:
-        return VECTOR_ELT(seq, i);
-    case INTSXP: return Rf_ScalarInteger(INTEGER_ELT(seq, i));
-    case REALSXP: return Rf_ScalarReal(REAL_ELT(seq, i));
-    case LGLSXP: return Rf_ScalarLogical(LOGICAL_ELT(seq, i));
-    case CPLXSXP: {
-        SEXP r = Rf_allocVector(CPLXSXP, 1);
-        COMPLEX(r)[0] = COMPLEX_ELT(seq, i);
-        return r;
-    }
-    case STRSXP: return Rf_ScalarString(STRING_ELT(seq, i));
-    case RAWSXP: return Rf_ScalarRaw(RAW_ELT(seq, i));
+        case VECSXP:
+        case EXPRSXP:
+            return VECTOR_ELT(seq, i);
+        case INTSXP:
+            return Rf_ScalarInteger(INTEGER_ELT(seq, i));
+        case REALSXP:
+            return Rf_ScalarReal(REAL_ELT(seq, i));
+        case LGLSXP:
+            return Rf_ScalarLogical(LOGICAL_ELT(seq, i));
+        case CPLXSXP: {
+            SEXP r = Rf_allocVector(CPLXSXP, 1);
+            COMPLEX(r)[0] = COMPLEX_ELT(seq, i);
+            return r;
+        }
+        case STRSXP:
+            return Rf_ScalarString(STRING_ELT(seq, i));
+        case RAWSXP:
+            return Rf_ScalarRaw(RAW_ELT(seq, i));
     }
     return R_NilValue;
 }
@@ -513,12 +644,12 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
 }  // namespace
 
 #ifdef RIR_STACK_CHECK
-#define NEXT()                                                                          \
-    do {                                                                                \
-        if (sp < base || sp > base + c->maxStack + 4 || R_BCNodeStackTop < frame)                                   \
-            Rf_error("rir internal error: stack depth %d (max %d) before pc %d",       \
-                     int(sp - base), c->maxStack, int(pc - start));                      \
-        goto* labels[*pc++];                                                            \
+#define NEXT()                                                                                   \
+    do {                                                                                         \
+        if (sp < base || sp > base + c->maxStack + 4 || R_BCNodeStackTop < frame)                \
+            Rf_error("rir internal error: stack depth %d (max %d) before pc %d", int(sp - base), \
+                     c->maxStack, int(pc - start));                                              \
+        goto* labels[*pc++];                                                                     \
     } while (0)
 #else
 #define NEXT() goto* labels[*pc++]
@@ -526,15 +657,55 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
 #define IMM() (*pc++)
 // The value is computed before the slot is touched: computing it may run R
 // code that uses the node stack above R_BCNodeStackTop (i.e. this slot).
-#define PUSH(x)                 \
-    do {                        \
-        SEXP pushed__ = (x);    \
-        sp->tag = 0;            \
-        sp->flags = 0;          \
+#define PUSH(x)                  \
+    do {                         \
+        SEXP pushed__ = (x);     \
+        sp->tag = 0;             \
+        sp->flags = 0;           \
         sp->u.sxpval = pushed__; \
-        sp++;                   \
+        sp++;                    \
     } while (0)
 #define POP() ((--sp)->u.sxpval)
+// Pushes the value of variable `sym` (binding-cache slot k), forcing a
+// promise; GNU R's errors for missing and unbound variables.
+#define DO_LDVAR(symExpr, kExpr)                                                \
+    do {                                                                        \
+        SEXP sym_ = (symExpr);                                                  \
+        int k_ = (kExpr);                                                       \
+        SEXP v_ = nullptr;                                                      \
+        SEXP cell_ = cachedCell(cache, k_, sym_, env, nil);                     \
+        if (cell_) {                                                            \
+            SexpHeader* ch_ = hdr(cell_);                                       \
+            if (!(ch_->gp & kActiveBinding) && ch_->extra == 0) {               \
+                SEXP x_ = fcar(cell_);                                          \
+                if (x_ == unbound) {                                            \
+                    cache[k_].u.sxpval = nil;                                   \
+                } else if (ftype(x_) == PROMSXP) {                              \
+                    v_ = fprvalue(x_);                                          \
+                    if (v_ == unbound) {                                        \
+                        /* as in GNU R: visible first, forcing may change it */ \
+                        R_Visible = TRUE;                                       \
+                        SYNC();                                                 \
+                        setTrampolineExpr(tramp, sym_);                         \
+                        PUSH(forcePromise(x_, tramp));                          \
+                        break;                                                  \
+                    }                                                           \
+                } else if (x_ != R_MissingArg) {                                \
+                    v_ = x_;                                                    \
+                }                                                               \
+            }                                                                   \
+        }                                                                       \
+        if (v_) {                                                               \
+            PUSH(v_);                                                           \
+            R_Visible = TRUE;                                                   \
+        } else {                                                                \
+            /* visible first: forcing a promise can leave its visibility */     \
+            /* (withCallingHandlers(expr, ...)) */                              \
+            R_Visible = TRUE;                                                   \
+            SYNC();                                                             \
+            PUSH(getVariable(sym_, env, tramp));                                \
+        }                                                                       \
+    } while (0)
 #define TOP() (sp[-1].u.sxpval)
 #define AT(n) (sp[-1 - (n)].u.sxpval)
 
@@ -567,6 +738,10 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     SEXP* const pool = static_cast<SEXP*>(fdata(c->pool()));
 #define POOL(i) (pool[i])
     SEXP res = R_NilValue;
+    // R's constants, kept in locals: reading the globals costs two loads
+    // each time (after any call the compiler must reload them).
+    SEXP const nil = R_NilValue;
+    SEXP const unbound = R_UnboundValue;
 
     static void* labels[] = {
 #define RIR_LABEL(name, ops, pop, push, fb, doc) &&L_##name,
@@ -588,52 +763,55 @@ L_push_null:
     PUSH(R_NilValue);
     R_Visible = TRUE;
     NEXT();
-L_ldvar: {
+L_ldvar : {
     SEXP sym = POOL(IMM());
     int k = IMM();
-    SEXP cell = cachedCell(cache, k, sym, env);
-    if (cell) {
-        SexpHeader* ch = hdr(cell);
-        if (!(ch->gp & kActiveBinding) && ch->extra == 0) {
-            SEXP v = fcar(cell);
-            if (v == R_UnboundValue) {
-                cache[k].u.sxpval = R_NilValue;
-            } else if (ftype(v) == PROMSXP) {
-                SEXP pv = fprvalue(v);
-                if (pv != R_UnboundValue) {
-                    PUSH(pv);
-                    R_Visible = TRUE;
-                    NEXT();
-                }
-                // As in GNU R: visible first (see below).
-                R_Visible = TRUE;
-                SYNC();
-                setTrampolineExpr(tramp, sym);
-                PUSH(forcePromise(v, tramp));
-                NEXT();
-            } else if (v != R_MissingArg) {
-                PUSH(v);
-                R_Visible = TRUE;
-                NEXT();
-            }
-        }
-    }
-    // As in GNU R: visible first, so that forcing a promise can leave the
-    // visibility its expression produced (withCallingHandlers(expr, ...)).
-    R_Visible = TRUE;
-    SYNC();
-    PUSH(getVariable(sym, env, tramp));
+    DO_LDVAR(sym, k);
     NEXT();
 }
-L_stvar: {
+L_ld2_binop : {
+    // Operand loads fused into a binop: kind 0 = already on the stack,
+    // 1 = variable (sym, cache slot), 2 = constant (pool index); then the
+    // binop itself, whose operands follow.
+    for (int n = 0; n < 2; n++) {
+        int kind = IMM();
+        int x = IMM();
+        int y = IMM();
+        if (kind == 1) {
+            DO_LDVAR(POOL(x), y);
+        } else if (kind == 2) {
+            PUSH(POOL(x));
+        }
+    }
+    goto L_binop;
+}
+L_stvar : {
     SEXP sym = POOL(IMM());
     int k = IMM();
     SEXP v = TOP();
     SYNC();
-    SEXP cell = cachedCell(cache, k, sym, env);
+    SEXP cell = cachedCell(cache, k, sym, env, nil);
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
-        fcar(cell) != R_UnboundValue) {
-        if (fcar(cell) != v) SETCAR(cell, v);
+        fcar(cell) != unbound) {
+        SEXP old = fcar(cell);
+        if (old != v) {
+            // A plain scalar replacing a plain scalar of the same type that
+            // only this binding refers to: the value is copied into the old
+            // object (as GNU R's SETVAR does), which keeps constants and
+            // scratch results unshared and saves the binding update.
+            unsigned char kv = headerByte(v);
+            if (kv == headerByte(old) && frefcnt(old) == 1 && fattrib(old) == nil &&
+                fattrib(v) == nil &&
+                (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit) ||
+                 kv == (LGLSXP | kScalarBit))) {
+                if (kv == (REALSXP | kScalarBit))
+                    *static_cast<double*>(fdata(old)) = fdval(v);
+                else
+                    *static_cast<int*>(fdata(old)) = fival(v);
+            } else {
+                SETCAR(cell, v);
+            }
+        }
         hdr(cell)->gp &= ~15u;  // SET_MISSING(cell, 0), as defineVar does
     } else {
         Rf_defineVar(sym, v, env);
@@ -642,7 +820,7 @@ L_stvar: {
     --sp;
     NEXT();
 }
-L_stvar_super: {
+L_stvar_super : {
     SEXP sym = POOL(IMM());
     SEXP v = TOP();
     SYNC();
@@ -656,7 +834,7 @@ L_pop:
 L_popn:
     sp -= IMM();
     NEXT();
-L_dup: {
+L_dup : {
     SEXP v = TOP();
     PUSH(v);
     NEXT();
@@ -680,7 +858,7 @@ L_br_back:
     }
     pc = start + *pc;
     NEXT();
-L_brfalse: {
+L_brfalse : {
     int target = IMM();
     int callIdx = IMM();
     Feedback& f = c->feedback[IMM()];
@@ -705,14 +883,14 @@ L_brfalse: {
     }
     NEXT();
 }
-L_ldfun: {
+L_ldfun : {
     SEXP sym = POOL(IMM());
     SEXP call = POOL(IMM());
     SYNC();
     PUSH(findFunction(sym, env, call, tramp));
     NEXT();
 }
-L_call: {
+L_call : {
     CallSite& cs = c->calls[IMM()];
     Feedback& f = c->feedback[IMM()];
     SEXP fun = TOP();
@@ -722,7 +900,7 @@ L_call: {
     sp[-1].u.sxpval = r;
     NEXT();
 }
-L_mkclosure: {
+L_mkclosure : {
     SEXP spec = POOL(IMM());
     SYNC();
     SEXP clo = Rf_allocSExp(CLOSXP);
@@ -736,7 +914,7 @@ L_mkclosure: {
     }
     NEXT();
 }
-L_binop: {
+L_binop : {
     ArithOp op = ArithOp(IMM());
     SEXP prim = POOL(IMM());
     SEXP call = POOL(IMM());
@@ -750,7 +928,7 @@ L_binop: {
     unsigned char ka = headerByte(a), kb = headerByte(b);
     ScalarValue v;
     bool inlineOk = false;
-    if (ka == kb && fattrib(a) == R_NilValue && fattrib(b) == R_NilValue) {
+    if (ka == kb && fattrib(a) == nil && fattrib(b) == nil) {
         if (ka == (REALSXP | kScalarBit)) {
             double x = fdval(a), y = fdval(b);
             if (!std::isnan(x) && !std::isnan(y)) {
@@ -764,26 +942,39 @@ L_binop: {
                 inlineOk = intOp(op, x, y, &v);
             }
         }
+    } else if (fattrib(a) == nil && fattrib(b) == nil &&
+               ((ka == (INTSXP | kScalarBit) && kb == (REALSXP | kScalarBit)) ||
+                (ka == (REALSXP | kScalarBit) && kb == (INTSXP | kScalarBit)))) {
+        // integer and double: the integer is converted (NA excluded)
+        bool ai = ka == (INTSXP | kScalarBit);
+        double x = ai ? double(fival(a)) : fdval(a), y = ai ? fdval(b) : double(fival(b));
+        if ((ai ? fival(a) : fival(b)) != NA_INTEGER && !std::isnan(ai ? y : x)) {
+            f.types |= TB_INT | TB_REAL;
+            inlineOk = realOp(op, x, y, &v);
+        }
     }
     if (!inlineOk) {
         recordType(f, a);
         recordType(f, b);
     }
-    // `x <- x op y`: x's old scalar may take the result when nothing but the
-    // binding refers to it and the binding will accept the store.
+    // `x <- a op b` as a statement: x's old scalar may take the result when
+    // nothing but the binding refers to it (as GNU R's SETVAR does) and the
+    // binding will accept the store. Nothing else can be holding it: the
+    // statement started on an empty stack (see compiler: assignTarget_) and
+    // any other reference (a promise, another variable, a loop sequence)
+    // counts.
     SEXP reuse = nullptr;
     if (target) {
         SEXP cell = cache[target - 1].u.sxpval;
-        if (cell != R_NilValue && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
+        if (cell != nil && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
             hdr(cell)->extra == 0) {
             SEXP old = fcar(cell);
-            if ((old == a || old == b) && frefcnt(old) == 1 && hdr(old)->scalar &&
-                !hdr(old)->alt && fattrib(old) == R_NilValue)
+            if (frefcnt(old) == 1 && hdr(old)->scalar && !hdr(old)->alt && fattrib(old) == nil)
                 reuse = old;
         }
     }
     SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
-    if (scr == R_NilValue) scr = nullptr;
+    if (scr == nil) scr = nullptr;
     SEXP r = inlineOk ? boxScalar(v, a, b, reuse, scr) : fastBinop(op, a, b, reuse, scr);
     if (sc && r && r != reuse) scratch[sc - 1].u.sxpval = r;
     if (!r) {
@@ -799,7 +990,7 @@ L_binop: {
     R_Visible = TRUE;
     NEXT();
 }
-L_unop: {
+L_unop : {
     ArithOp op = ArithOp(IMM());
     SEXP prim = POOL(IMM());
     SEXP call = POOL(IMM());
@@ -820,13 +1011,13 @@ L_unop: {
     R_Visible = TRUE;
     NEXT();
 }
-L_eval_ast: {
+L_eval_ast : {
     SEXP e = POOL(IMM());
     SYNC();
     PUSH(Rf_eval(e, env));
     NEXT();
 }
-L_for_init: {
+L_for_init : {
     SEXP call = POOL(IMM());
     IMM();
     SEXP seq = TOP();
@@ -836,15 +1027,22 @@ L_for_init: {
         sp[-1].u.sxpval = seq;
     }
     switch (TYPEOF(seq)) {
-    case LGLSXP: case INTSXP: case REALSXP: case CPLXSXP: case STRSXP: case RAWSXP:
-    case VECSXP: case EXPRSXP: case NILSXP:
-        break;
-    case LISTSXP:
-        seq = Rf_coerceVector(seq, VECSXP);
-        sp[-1].u.sxpval = seq;
-        break;
-    default:
-        Rf_errorcall(call, _("invalid for() loop sequence"));
+        case LGLSXP:
+        case INTSXP:
+        case REALSXP:
+        case CPLXSXP:
+        case STRSXP:
+        case RAWSXP:
+        case VECSXP:
+        case EXPRSXP:
+        case NILSXP:
+            break;
+        case LISTSXP:
+            seq = Rf_coerceVector(seq, VECSXP);
+            sp[-1].u.sxpval = seq;
+            break;
+        default:
+            Rf_errorcall(call, _("invalid for() loop sequence"));
     }
     R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
     if (n > INT_MAX) Rf_errorcall(call, "long vectors are not supported in rir for() loops");
@@ -858,7 +1056,7 @@ L_for_init: {
     PUSH(R_NilValue);
     NEXT();
 }
-L_for_step: {
+L_for_step : {
     int target = IMM();
     SEXP sym = POOL(IMM());
     int k = IMM();
@@ -905,7 +1103,7 @@ L_for_step: {
     --sp;
     NEXT();
 }
-L_subset: {
+L_subset : {
     int kind = IMM();
     int n = IMM();
     CallSite& cs = c->calls[IMM()];
@@ -914,18 +1112,35 @@ L_subset: {
     SYNC();
     recordType(f, x);
     SEXP r = nullptr;
+    SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
+    if (scr == nil) scr = nullptr;
     if (n == 1 && cs.args[0].tag == R_NilValue) {
-        r = fastSubset(kind, x, TOP());
+        r = fastSubset(kind, x, TOP(), scr);
         int t = ftype(x);
+        if (!r && kind == 2 && t == ENVSXP && !hdr(x)->obj && simpleScalar(TOP(), STRSXP) &&
+            STRING_ELT(TOP(), 0) != NA_STRING) {
+            // e[["name"]]: the binding in that frame only, promises forced
+            // (as GNU R's [[ for environments), NULL when unbound
+            r = Rf_findVarInFrame3(x, Rf_installTrChar(STRING_ELT(TOP(), 0)), TRUE);
+            if (ftype(r) == PROMSXP) {
+                PUSH(r);
+                SYNC();
+                r = Rf_eval(r, R_GlobalEnv);
+                --sp;
+            }
+            if (r == R_UnboundValue) r = R_NilValue;
+        }
         if (!r && kind == 2 && !hdr(x)->obj && !hdr(x)->alt &&
             (t == VECSXP || t == INTSXP || t == REALSXP || t == LGLSXP || t == STRSXP)) {
             // x[["name"]]
             R_xlen_t k = nameIndex(x, TOP());
             if (k >= 0) r = ftype(x) == VECSXP ? VECTOR_ELT(x, k) : elementOf(x, k);
         }
-    }
-    else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
-        r = fastMatrixSubset(x, AT(1), TOP());
+    } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
+        r = fastMatrixSubset(x, AT(1), TOP(), scr);
+    if (r && cs.scratch && r != scr && frefcnt(r) == 0 && hdr(r)->scalar &&
+        (ftype(r) == REALSXP || ftype(r) == INTSXP))
+        scratch[cs.scratch - 1].u.sxpval = r;
     if (!r) {
         SEXP args = slotsToArgs(sp - n - 1, n + 1, cs.args, 1);
         SEXP call = POOL(cs.ast);
@@ -937,7 +1152,7 @@ L_subset: {
     R_Visible = TRUE;
     NEXT();
 }
-L_dollar: {
+L_dollar : {
     SEXP name = POOL(IMM());
     SEXP nameSym = POOL(IMM());
     SEXP call = POOL(IMM());
@@ -976,10 +1191,10 @@ L_dollar: {
     R_Visible = TRUE;
     NEXT();
 }
-L_subassign: {
+L_subassign : {
     int kind = IMM();
     SEXP xsym = POOL(IMM());
-    IMM();  // cache slot (fastSubassign looks the cell up itself)
+    int slot = IMM();  // binding-cache slot of x
     SEXP call = POOL(IMM());
     int nidx = IMM();
     Feedback& f = c->feedback[IMM()];
@@ -992,13 +1207,15 @@ L_subassign: {
     if (pushedX) {
         if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v))
             assignByGnuR(call, v, nidx, i, j, env);
-    } else if (!fastSubassign(kind, xsym, env, i, j, v, tramp)) {
+    } else if (!fastSubassign(
+                   kind, xsym, env, i, j, v, tramp,
+                   (kind & kSuperAssign) ? nullptr : cachedCell(cache, slot, xsym, env, nil))) {
         assignByGnuR(call, v, nidx, i, j, env);
     }
     sp -= 1 + nidx + pushedX;
     NEXT();
 }
-L_dollar_assign: {
+L_dollar_assign : {
     SEXP xsym = POOL(IMM());
     SEXP name = POOL(IMM());
     SEXP nameSym = POOL(IMM());
@@ -1037,12 +1254,12 @@ L_dollar_assign: {
     --sp;
     NEXT();
 }
-L_br_obj: {
+L_br_obj : {
     int target = IMM();
     if (fobject(TOP())) pc = start + target;
     NEXT();
 }
-L_subset_obj: {
+L_subset_obj : {
     int kind = IMM();
     SEXP call = POOL(IMM());
     SEXP x = TOP();
@@ -1061,7 +1278,7 @@ L_subset_obj: {
     R_Visible = TRUE;
     NEXT();
 }
-L_env_subassign: {
+L_env_subassign : {
     int kind = IMM();
     SEXP xsym = POOL(IMM());
     SEXP nameSym = POOL(IMM());
@@ -1078,13 +1295,36 @@ L_env_subassign: {
         R_varloc_t b = R_findVarLocInFrame(E, nameSym);
         if (b.cell && b.cell != R_NilValue &&
             !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
-            done = storeIntoBinding(kind, b.cell, i, nullptr, v);
+            done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0)
+                             : storeIntoBinding(kind, b.cell, i, nullptr, v);
+    } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt && frefcnt(E) == 1) {
+        // X a local list: its element `name`, updated in place (copied into
+        // X first when something else refers to it)
+        SEXP nm = PROTECT(Rf_ScalarString(PRINTNAME(nameSym)));
+        R_xlen_t k = nameIndex(E, nm);
+        UNPROTECT(1);
+        if (k >= 0) {
+            SEXP el = VECTOR_ELT(E, k);
+            if (kind == 3) {
+                done = storeField(el, i, v, nullptr, E, k);
+            } else if (frefcnt(el) == 1) {
+                done = storeInto(kind, el, i, nullptr, v);
+            } else {
+                R_xlen_t idx = storeIndex(kind, el, i, nullptr, v);
+                if (idx >= 0) {
+                    SEXP copy = Rf_shallow_duplicate(el);
+                    SET_VECTOR_ELT(E, k, copy);
+                    storeAt(kind, copy, idx, v);
+                    done = true;
+                }
+            }
+        }
     }
     if (!done) assignByGnuR(call, v, 1, i, nullptr, env);
     sp -= 2;
     NEXT();
 }
-L_call_builtin: {
+L_call_builtin : {
     int n = IMM();
     CallSite& cs = c->calls[IMM()];
     SEXP fun = POOL(IMM());
@@ -1092,8 +1332,11 @@ L_call_builtin: {
     f.count++;
     SYNC();
     if (n == 1 && cs.args[0].tag == R_NilValue) {
-        SEXP r = fastMath1(fun, TOP());
+        SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
+        SEXP r = fastMath1(fun, TOP(), scr == nil ? nullptr : scr);
         if (r) {
+            if (cs.scratch && r != scr && frefcnt(r) == 0 && ftype(r) == REALSXP)
+                scratch[cs.scratch - 1].u.sxpval = r;
             sp[-1].u.sxpval = r;
             R_Visible = TRUE;
             NEXT();
@@ -1105,7 +1348,7 @@ L_call_builtin: {
     PUSH(r);
     NEXT();
 }
-L_lgl_first: {
+L_lgl_first : {
     int kind = IMM();
     int lEnd = IMM();
     int lSlow = IMM();
@@ -1123,7 +1366,7 @@ L_lgl_first: {
     }
     NEXT();
 }
-L_lgl_second: {
+L_lgl_second : {
     int kind = IMM();
     SEXP call = POOL(IMM());
     SEXP a = AT(1), b = TOP();
@@ -1137,15 +1380,15 @@ L_lgl_second: {
         r = Rf_ScalarLogical(ans);
     } else {
         SYNC();
-        r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), R_mkEVPROMISE(CADDR(call), b),
-                      env, tramp);
+        r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), R_mkEVPROMISE(CADDR(call), b), env,
+                      tramp);
     }
     sp -= 2;
     PUSH(r);
     R_Visible = TRUE;
     NEXT();
 }
-L_lgl_slow: {
+L_lgl_slow : {
     int kind = IMM();
     SEXP call = POOL(IMM());
     SEXP a = TOP();
@@ -1155,14 +1398,14 @@ L_lgl_slow: {
     R_Visible = TRUE;
     NEXT();
 }
-L_start_assign: {
+L_start_assign : {
     SEXP xsym = POOL(IMM());
     IMM();  // the assignment (for errors raised by GNU R's lookup)
     SYNC();
     PUSH(startAssign(xsym, env, tramp));
     NEXT();
 }
-L_switch_table: {
+L_switch_table : {
     // GNU R's SWITCH instruction (see compiler: switchCall)
     SEXP call = POOL(IMM());
     int namesIdx = IMM();
@@ -1183,7 +1426,8 @@ L_switch_table: {
     if (TYPEOF(value) == STRSXP) {
         if (names == R_NilValue) {
             if (nnum != 1)
-                Rf_errorcall(call, _("numeric EXPR required for 'switch' without named alternatives"));
+                Rf_errorcall(call,
+                             _("numeric EXPR required for 'switch' without named alternatives"));
             Rf_warningcall(call, _("'switch' with no alternatives"));
             entry = nchar;
         } else {

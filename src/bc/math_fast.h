@@ -41,8 +41,18 @@ inline bool isMath1Builtin(SEXP fun) {
     return code != 5;  // trunc is do_trunc anyway
 }
 
+inline SEXP realScalar(double v, SEXP scr) {
+    if (scr && ftype(scr) == REALSXP && hdr(scr)->scalar && !hdr(scr)->alt && frefcnt(scr) == 0 &&
+        fattrib(scr) == R_NilValue) {
+        *static_cast<double*>(fdata(scr)) = v;
+        return scr;
+    }
+    return Rf_ScalarReal(v);
+}
+
 // The result of builtin `fun` applied to the one argument `x`, or nullptr.
-inline SEXP fastMath1(SEXP fun, SEXP x) {
+// `scr`: a scratch result object the value may go into (see compiler).
+inline SEXP fastMath1(SEXP fun, SEXP x, SEXP scr = nullptr) {
     CCODE cf = primFun(fun);
     if (cf == math1::doAbs()) {
         if (simpleScalar(x, INTSXP)) {
@@ -60,7 +70,7 @@ inline SEXP fastMath1(SEXP fun, SEXP x) {
     } else if (simpleScalar(x, INTSXP)) {
         int i = fival(x);
         if ((code == 3 || code == 10) && i != NA_INTEGER)
-            return Rf_ScalarReal(code == 3 ? std::sqrt(double(i)) : std::exp(double(i)));
+            return realScalar(code == 3 ? std::sqrt(double(i)) : std::exp(double(i)), scr);
         a = i == NA_INTEGER ? NA_REAL : double(i);
     } else {
         return nullptr;
@@ -131,7 +141,7 @@ inline SEXP fastMath1(SEXP fun, SEXP x) {
         if (!std::isnan(a)) return nullptr;  // GNU R warns
         r = a;
     }
-    return Rf_ScalarReal(r);
+    return realScalar(r, scr);
 }
 
 }  // namespace rir

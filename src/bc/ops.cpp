@@ -4,6 +4,7 @@
 #include "ops.h"
 
 #include <Rmath.h>
+
 #include <climits>
 #include <cmath>
 
@@ -35,7 +36,9 @@ inline bool scalarNum(SEXP x, int* kind, int* iv, double* dv) {
 inline SEXP realResult(double v, SEXP a) {
     return boxScalar({REALSXP, 0, v}, a, a, nullptr, nullptr);
 }
-inline SEXP intResult(int v, SEXP a) { return boxScalar({INTSXP, v, 0}, a, a, nullptr, nullptr); }
+inline SEXP intResult(int v, SEXP a) {
+    return boxScalar({INTSXP, v, 0}, a, a, nullptr, nullptr);
+}
 
 }  // namespace
 
@@ -60,13 +63,13 @@ SEXP fastUnop(ArithOp op, SEXP a) {
     double d;
     if (!scalarNum(a, &k, &i, &d)) return nullptr;
     switch (op) {
-    case ArithOp::Neg:
-        if (k == 1) return hdr(a)->type == INTSXP ? intResult(-i, a) : Rf_ScalarInteger(-i);
-        return realResult(-d, a);
-    case ArithOp::Not:
-        return Rf_ScalarLogical(d == 0);
-    default:
-        return nullptr;
+        case ArithOp::Neg:
+            if (k == 1) return hdr(a)->type == INTSXP ? intResult(-i, a) : Rf_ScalarInteger(-i);
+            return realResult(-d, a);
+        case ArithOp::Not:
+            return Rf_ScalarLogical(d == 0);
+        default:
+            return nullptr;
     }
 }
 

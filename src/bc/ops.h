@@ -4,30 +4,47 @@
 // exactly what GNU R runs, including S3/S4 group dispatch and warnings.
 #pragma once
 
-#include "../runtime/rapi.h"
-
 #include <Rmath.h>
+
 #include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstring>
 
+#include "../runtime/rapi.h"
+
 namespace rir {
 
 enum class ArithOp : int32_t {
-    Add, Sub, Mul, Div, Pow, Mod, IDiv, Eq, Ne, Lt, Le, Gt, Ge, And, Or,  // binary
-    Neg, Plus, Not                                                      // unary
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Mod,
+    IDiv,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,  // binary
+    Neg,
+    Plus,
+    Not  // unary
 };
 
 inline bool binaryOp(const char* n, ArithOp* op) {
     static const struct {
         const char* name;
         ArithOp op;
-    } table[] = {{"+", ArithOp::Add}, {"-", ArithOp::Sub},  {"*", ArithOp::Mul},
-                 {"/", ArithOp::Div}, {"^", ArithOp::Pow},  {"%%", ArithOp::Mod},
+    } table[] = {{"+", ArithOp::Add},    {"-", ArithOp::Sub}, {"*", ArithOp::Mul},
+                 {"/", ArithOp::Div},    {"^", ArithOp::Pow}, {"%%", ArithOp::Mod},
                  {"%/%", ArithOp::IDiv}, {"==", ArithOp::Eq}, {"!=", ArithOp::Ne},
-                 {"<", ArithOp::Lt},  {"<=", ArithOp::Le},  {">", ArithOp::Gt},
-                 {">=", ArithOp::Ge}, {"&", ArithOp::And},  {"|", ArithOp::Or}};
+                 {"<", ArithOp::Lt},     {"<=", ArithOp::Le}, {">", ArithOp::Gt},
+                 {">=", ArithOp::Ge},    {"&", ArithOp::And}, {"|", ArithOp::Or}};
     for (auto& e : table)
         if (!strcmp(n, e.name)) {
             *op = e.op;
@@ -37,16 +54,20 @@ inline bool binaryOp(const char* n, ArithOp* op) {
 }
 
 inline bool unaryOp(const char* n, ArithOp* op) {
-    if (!strcmp(n, "-")) *op = ArithOp::Neg;
-    else if (!strcmp(n, "+")) *op = ArithOp::Plus;
-    else if (!strcmp(n, "!")) *op = ArithOp::Not;
-    else return false;
+    if (!strcmp(n, "-"))
+        *op = ArithOp::Neg;
+    else if (!strcmp(n, "+"))
+        *op = ArithOp::Plus;
+    else if (!strcmp(n, "!"))
+        *op = ArithOp::Not;
+    else
+        return false;
     return true;
 }
 
 inline const char* opName(ArithOp op) {
-    static const char* names[] = {"+",  "-",  "*", "/",  "^",  "%%", "%/%", "==", "!=",
-                                  "<",  "<=", ">", ">=", "&",  "|",  "-",   "+",  "!"};
+    static const char* names[] = {"+", "-",  "*", "/",  "^", "%%", "%/%", "==", "!=",
+                                  "<", "<=", ">", ">=", "&", "|",  "-",   "+",  "!"};
     return names[int(op)];
 }
 
@@ -60,87 +81,139 @@ struct ScalarValue {
     double d;
 };
 
-inline bool intOp(ArithOp op, int x, int y, ScalarValue* r) {
+__attribute__((always_inline)) inline bool intOp(ArithOp op, int x, int y, ScalarValue* r) {
     long long v;
     switch (op) {
-    case ArithOp::Add: v = (long long)x + y; break;
-    case ArithOp::Sub: v = (long long)x - y; break;
-    case ArithOp::Mul: v = (long long)x * y; break;
-    case ArithOp::Div: *r = {REALSXP, 0, double(x) / double(y)}; return true;
-    case ArithOp::Pow:
-        *r = {REALSXP, 0, (x == 1 || y == 0) ? 1.0 : R_pow(double(x), double(y))};
-        return true;
-    case ArithOp::Mod:
-        if (y == 0) {
-            *r = {INTSXP, NA_INTEGER, 0};
-        } else if (x >= 0 && y > 0) {
-            *r = {INTSXP, x % y, 0};
-        } else {  // floored modulus, exact for int operands
-            double q = std::floor(double(x) / double(y));
-            *r = {INTSXP, int(double(x) - q * double(y)), 0};
-        }
-        return true;
-    case ArithOp::IDiv:
-        *r = {INTSXP, y == 0 ? NA_INTEGER : int(std::floor(double(x) / double(y))), 0};
-        return true;
-    case ArithOp::Eq: *r = {LGLSXP, x == y, 0}; return true;
-    case ArithOp::Ne: *r = {LGLSXP, x != y, 0}; return true;
-    case ArithOp::Lt: *r = {LGLSXP, x < y, 0}; return true;
-    case ArithOp::Le: *r = {LGLSXP, x <= y, 0}; return true;
-    case ArithOp::Gt: *r = {LGLSXP, x > y, 0}; return true;
-    case ArithOp::Ge: *r = {LGLSXP, x >= y, 0}; return true;
-    case ArithOp::And: *r = {LGLSXP, x != 0 && y != 0, 0}; return true;
-    case ArithOp::Or: *r = {LGLSXP, x != 0 || y != 0, 0}; return true;
-    default: return false;
+        case ArithOp::Add:
+            v = (long long)x + y;
+            break;
+        case ArithOp::Sub:
+            v = (long long)x - y;
+            break;
+        case ArithOp::Mul:
+            v = (long long)x * y;
+            break;
+        case ArithOp::Div:
+            *r = {REALSXP, 0, double(x) / double(y)};
+            return true;
+        case ArithOp::Pow:
+            *r = {REALSXP, 0, (x == 1 || y == 0) ? 1.0 : R_pow(double(x), double(y))};
+            return true;
+        case ArithOp::Mod:
+            if (y == 0) {
+                *r = {INTSXP, NA_INTEGER, 0};
+            } else if (x >= 0 && y > 0) {
+                *r = {INTSXP, x % y, 0};
+            } else {  // floored modulus, exact for int operands
+                double q = std::floor(double(x) / double(y));
+                *r = {INTSXP, int(double(x) - q * double(y)), 0};
+            }
+            return true;
+        case ArithOp::IDiv:
+            *r = {INTSXP, y == 0 ? NA_INTEGER : int(std::floor(double(x) / double(y))), 0};
+            return true;
+        case ArithOp::Eq:
+            *r = {LGLSXP, x == y, 0};
+            return true;
+        case ArithOp::Ne:
+            *r = {LGLSXP, x != y, 0};
+            return true;
+        case ArithOp::Lt:
+            *r = {LGLSXP, x < y, 0};
+            return true;
+        case ArithOp::Le:
+            *r = {LGLSXP, x <= y, 0};
+            return true;
+        case ArithOp::Gt:
+            *r = {LGLSXP, x > y, 0};
+            return true;
+        case ArithOp::Ge:
+            *r = {LGLSXP, x >= y, 0};
+            return true;
+        case ArithOp::And:
+            *r = {LGLSXP, x != 0 && y != 0, 0};
+            return true;
+        case ArithOp::Or:
+            *r = {LGLSXP, x != 0 || y != 0, 0};
+            return true;
+        default:
+            return false;
     }
     if (v > INT_MAX || v <= INT_MIN) return false;  // NA with a warning
     *r = {INTSXP, int(v), 0};
     return true;
 }
 
-inline bool realOp(ArithOp op, double x, double y, ScalarValue* r) {
+__attribute__((always_inline)) inline bool realOp(ArithOp op, double x, double y, ScalarValue* r) {
     const double eps = DBL_EPSILON;
     switch (op) {
-    case ArithOp::Add: *r = {REALSXP, 0, x + y}; return true;
-    case ArithOp::Sub: *r = {REALSXP, 0, x - y}; return true;
-    case ArithOp::Mul: *r = {REALSXP, 0, x * y}; return true;
-    case ArithOp::Div: *r = {REALSXP, 0, x / y}; return true;
-    case ArithOp::Pow: *r = {REALSXP, 0, y == 2.0 ? x * x : R_pow(x, y)}; return true;
-    case ArithOp::Mod: {
-        // GNU R's floored modulus (myfmod), computed in long double
-        if (y == 0.0) {
-            *r = {REALSXP, 0, R_NaN};
+        case ArithOp::Add:
+            *r = {REALSXP, 0, x + y};
+            return true;
+        case ArithOp::Sub:
+            *r = {REALSXP, 0, x - y};
+            return true;
+        case ArithOp::Mul:
+            *r = {REALSXP, 0, x * y};
+            return true;
+        case ArithOp::Div:
+            *r = {REALSXP, 0, x / y};
+            return true;
+        case ArithOp::Pow:
+            *r = {REALSXP, 0, y == 2.0 ? x * x : R_pow(x, y)};
+            return true;
+        case ArithOp::Mod: {
+            // GNU R's floored modulus (myfmod), computed in long double
+            if (y == 0.0) {
+                *r = {REALSXP, 0, R_NaN};
+                return true;
+            }
+            if (std::fabs(y) * eps > 1) return false;
+            double q = x / y;
+            if (std::isfinite(q) && std::fabs(q) * eps > 1) return false;  // warns
+            long double t = (long double)x - std::floor(q) * (long double)y;
+            *r = {REALSXP, 0, double(t - std::floor(t / y) * y)};
             return true;
         }
-        if (std::fabs(y) * eps > 1) return false;
-        double q = x / y;
-        if (std::isfinite(q) && std::fabs(q) * eps > 1) return false;  // warns
-        long double t = (long double)x - std::floor(q) * (long double)y;
-        *r = {REALSXP, 0, double(t - std::floor(t / y) * y)};
-        return true;
-    }
-    case ArithOp::IDiv: {
-        // GNU R's floored division (myfloor)
-        double q = x / y;
-        if (y == 0.0 || std::fabs(q) * eps > 1 || !std::isfinite(q)) {
-            *r = {REALSXP, 0, q};
-        } else if (std::fabs(q) < 1) {
-            *r = {REALSXP, 0, (q < 0 || (x < 0 && y > 0) || (x > 0 && y < 0)) ? -1.0 : 0.0};
-        } else {
-            long double t = (long double)x - std::floor(q) * (long double)y;
-            *r = {REALSXP, 0, double(std::floor(q) + std::floor(t / y))};
+        case ArithOp::IDiv: {
+            // GNU R's floored division (myfloor)
+            double q = x / y;
+            if (y == 0.0 || std::fabs(q) * eps > 1 || !std::isfinite(q)) {
+                *r = {REALSXP, 0, q};
+            } else if (std::fabs(q) < 1) {
+                *r = {REALSXP, 0, (q < 0 || (x < 0 && y > 0) || (x > 0 && y < 0)) ? -1.0 : 0.0};
+            } else {
+                long double t = (long double)x - std::floor(q) * (long double)y;
+                *r = {REALSXP, 0, double(std::floor(q) + std::floor(t / y))};
+            }
+            return true;
         }
-        return true;
-    }
-    case ArithOp::Eq: *r = {LGLSXP, x == y, 0}; return true;
-    case ArithOp::Ne: *r = {LGLSXP, x != y, 0}; return true;
-    case ArithOp::Lt: *r = {LGLSXP, x < y, 0}; return true;
-    case ArithOp::Le: *r = {LGLSXP, x <= y, 0}; return true;
-    case ArithOp::Gt: *r = {LGLSXP, x > y, 0}; return true;
-    case ArithOp::Ge: *r = {LGLSXP, x >= y, 0}; return true;
-    case ArithOp::And: *r = {LGLSXP, x != 0 && y != 0, 0}; return true;
-    case ArithOp::Or: *r = {LGLSXP, x != 0 || y != 0, 0}; return true;
-    default: return false;
+        case ArithOp::Eq:
+            *r = {LGLSXP, x == y, 0};
+            return true;
+        case ArithOp::Ne:
+            *r = {LGLSXP, x != y, 0};
+            return true;
+        case ArithOp::Lt:
+            *r = {LGLSXP, x < y, 0};
+            return true;
+        case ArithOp::Le:
+            *r = {LGLSXP, x <= y, 0};
+            return true;
+        case ArithOp::Gt:
+            *r = {LGLSXP, x > y, 0};
+            return true;
+        case ArithOp::Ge:
+            *r = {LGLSXP, x >= y, 0};
+            return true;
+        case ArithOp::And:
+            *r = {LGLSXP, x != 0 && y != 0, 0};
+            return true;
+        case ArithOp::Or:
+            *r = {LGLSXP, x != 0 || y != 0, 0};
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -155,13 +228,14 @@ inline bool reusable(SEXP x, int type) {
 // Boxes a result: into `reuse` (the old value of the assigned variable) if
 // its type fits, else into a reusable operand or the instruction's scratch
 // object, else a new scalar (logicals: R's shared TRUE/FALSE/NA).
-inline SEXP boxScalar(const ScalarValue& v, SEXP a, SEXP b, SEXP reuse, SEXP scratch) {
+__attribute__((always_inline)) inline SEXP boxScalar(const ScalarValue& v, SEXP a, SEXP b,
+                                                     SEXP reuse, SEXP scratch) {
     if (v.type == LGLSXP) return Rf_ScalarLogical(v.i);
-    SEXP r = reuse && ftype(reuse) == (unsigned)v.type  ? reuse
-             : reusable(a, v.type)                      ? a
-             : reusable(b, v.type)                      ? b
-             : scratch && reusable(scratch, v.type)     ? scratch
-                                                        : nullptr;
+    SEXP r = reuse && ftype(reuse) == (unsigned)v.type ? reuse
+             : reusable(a, v.type)                     ? a
+             : reusable(b, v.type)                     ? b
+             : scratch && reusable(scratch, v.type)    ? scratch
+                                                       : nullptr;
     if (v.type == REALSXP) {
         if (!r) return Rf_ScalarReal(v.d);
         *static_cast<double*>(fdata(r)) = v.d;
@@ -173,7 +247,9 @@ inline SEXP boxScalar(const ScalarValue& v, SEXP a, SEXP b, SEXP reuse, SEXP scr
 }
 
 // The first byte of a SEXP's header: type (5 bits), scalar, object, ALTREP.
-inline unsigned char headerByte(SEXP x) { return *reinterpret_cast<unsigned char*>(x); }
+inline unsigned char headerByte(SEXP x) {
+    return *reinterpret_cast<unsigned char*>(x);
+}
 const unsigned char kScalarBit = 0x20;
 
 // Fast paths; return nullptr when the general primitive must run.

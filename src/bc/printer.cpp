@@ -5,9 +5,9 @@
 //    20  call         f(x) #0              # calls: 10, callees: closure
 #include "printer.h"
 
-#include "ops.h"
-
 #include <sstream>
+
+#include "ops.h"
 
 namespace rir {
 
@@ -26,7 +26,7 @@ static std::string deparseShort(SEXP e) {
 }
 
 static std::string typesStr(uint32_t t) {
-    static const char* names[] = {"lgl", "int",  "real", "cplx",   "str", "list",
+    static const char* names[] = {"lgl",   "int",    "real",   "cplx",   "str", "list",
                                   "other", "vector", "attrib", "object", "NA"};
     std::string s;
     for (int i = 0; i < 11; i++)
@@ -52,62 +52,67 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
         pc += in.operands;
         int fbSlot = in.feedback ? ops[in.operands - 1] : -1;
         switch (op) {
-        case Op::push:
-        case Op::ldvar:
-        case Op::stvar:
-        case Op::stvar_super:
-        case Op::eval_ast:
-            line << " " << deparseShort(c->poolAt(ops[0]));
-            break;
-        case Op::ldfun:
-            line << " " << deparseShort(c->poolAt(ops[0]));
-            break;
-        case Op::popn:
-            line << " " << ops[0];
-            break;
-        case Op::br:
-        case Op::br_back:
-            line << " -> " << ops[0];
-            break;
-        case Op::brfalse:
-            line << " -> " << ops[0] << (ops[1] < 0 ? " (if object)" : "");
-            break;
-        case Op::for_step:
-            line << " " << deparseShort(c->poolAt(ops[1])) << " else -> " << ops[0];
-            break;
-        case Op::binop:
-        case Op::unop:
-            line << " " << opName(ArithOp(ops[0])) << "  [" << deparseShort(c->poolAt(ops[2]))
-                 << "]";
-            break;
-        case Op::call: {
-            CallSite& cs = c->calls[ops[0]];
-            line << " " << deparseShort(c->poolAt(cs.ast));
-            for (auto& a : cs.args)
-                if (a.kind == ArgKind::Code) children.push_back(Code::unpack(c->poolAt(a.pool)));
-            break;
-        }
-        case Op::call_builtin:
-            line << " " << deparseShort(c->poolAt(c->calls[ops[1]].ast));
-            break;
-        case Op::subset:
-            line << " " << deparseShort(c->poolAt(c->calls[ops[2]].ast));
-            break;
-        case Op::dollar:
-            line << " " << deparseShort(c->poolAt(ops[2]));
-            break;
-        case Op::env_subassign:
-        case Op::dollar_assign:
-            line << " " << deparseShort(c->poolAt(ops[3]));
-            break;
-        case Op::subassign:
-            line << " " << deparseShort(c->poolAt(ops[3]));
-            break;
-        case Op::mkclosure:
-            line << " function";
-            break;
-        default:
-            break;
+            case Op::push:
+            case Op::ldvar:
+            case Op::stvar:
+            case Op::stvar_super:
+            case Op::eval_ast:
+                line << " " << deparseShort(c->poolAt(ops[0]));
+                break;
+            case Op::ldfun:
+                line << " " << deparseShort(c->poolAt(ops[0]));
+                break;
+            case Op::popn:
+                line << " " << ops[0];
+                break;
+            case Op::br:
+            case Op::br_back:
+                line << " -> " << ops[0];
+                break;
+            case Op::brfalse:
+                line << " -> " << ops[0] << (ops[1] < 0 ? " (if object)" : "");
+                break;
+            case Op::for_step:
+                line << " " << deparseShort(c->poolAt(ops[1])) << " else -> " << ops[0];
+                break;
+            case Op::ld2_binop:
+                line << " " << opName(ArithOp(ops[6])) << "  [" << deparseShort(c->poolAt(ops[8]))
+                     << "]";
+                break;
+            case Op::binop:
+            case Op::unop:
+                line << " " << opName(ArithOp(ops[0])) << "  [" << deparseShort(c->poolAt(ops[2]))
+                     << "]";
+                break;
+            case Op::call: {
+                CallSite& cs = c->calls[ops[0]];
+                line << " " << deparseShort(c->poolAt(cs.ast));
+                for (auto& a : cs.args)
+                    if (a.kind == ArgKind::Code)
+                        children.push_back(Code::unpack(c->poolAt(a.pool)));
+                break;
+            }
+            case Op::call_builtin:
+                line << " " << deparseShort(c->poolAt(c->calls[ops[1]].ast));
+                break;
+            case Op::subset:
+                line << " " << deparseShort(c->poolAt(c->calls[ops[2]].ast));
+                break;
+            case Op::dollar:
+                line << " " << deparseShort(c->poolAt(ops[2]));
+                break;
+            case Op::env_subassign:
+            case Op::dollar_assign:
+                line << " " << deparseShort(c->poolAt(ops[3]));
+                break;
+            case Op::subassign:
+                line << " " << deparseShort(c->poolAt(ops[3]));
+                break;
+            case Op::mkclosure:
+                line << " function";
+                break;
+            default:
+                break;
         }
         if (fbSlot >= 0) {
             Feedback& f = c->feedback[fbSlot];

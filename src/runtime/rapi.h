@@ -8,8 +8,9 @@
 #define R_NO_REMAP
 #define USE_RINTERNALS_NOT
 #include <R.h>
-#include <Rinternals.h>
 #include <R_ext/Rdynload.h>
+#include <Rinternals.h>
+
 #include <csetjmp>
 #include <cstdint>
 
@@ -128,10 +129,18 @@ namespace rir {
 inline int primOffset(SEXP prim) {
     return *reinterpret_cast<int*>(reinterpret_cast<char*>(prim) + 32);
 }
-inline FunTabRow& primRow(SEXP prim) { return R_FunTab[primOffset(prim)]; }
-inline CCODE primFun(SEXP prim) { return primRow(prim).cfun; }
-inline int primPrint(SEXP prim) { return (primRow(prim).eval / 100) % 10; }
-inline bool primForeign(SEXP prim) { return primRow(prim).ppkind == PP_FOREIGN; }
+inline FunTabRow& primRow(SEXP prim) {
+    return R_FunTab[primOffset(prim)];
+}
+inline CCODE primFun(SEXP prim) {
+    return primRow(prim).cfun;
+}
+inline int primPrint(SEXP prim) {
+    return (primRow(prim).eval / 100) % 10;
+}
+inline bool primForeign(SEXP prim) {
+    return primRow(prim).ppkind == PP_FOREIGN;
+}
 
 // Node stack helpers (the GC marks [base, top) for tag 0 slots).
 inline void nsPush(SEXP x) {
@@ -166,25 +175,53 @@ struct SexpHeader {
     SEXP f1;  // CDR / PRCODE / truelength
     SEXP f2;  // TAG / PRENV
 };
-inline SexpHeader* hdr(SEXP x) { return reinterpret_cast<SexpHeader*>(x); }
-inline int ftype(SEXP x) { return hdr(x)->type; }
-inline SEXP fattrib(SEXP x) { return hdr(x)->attrib; }
-inline bool fobject(SEXP x) { return hdr(x)->obj; }
+inline SexpHeader* hdr(SEXP x) {
+    return reinterpret_cast<SexpHeader*>(x);
+}
+inline int ftype(SEXP x) {
+    return hdr(x)->type;
+}
+inline SEXP fattrib(SEXP x) {
+    return hdr(x)->attrib;
+}
+inline bool fobject(SEXP x) {
+    return hdr(x)->obj;
+}
 // A plain (non-ALTREP) length-1 vector without attributes.
 inline bool simpleScalar(SEXP x, int type) {
     SexpHeader* h = hdr(x);
     return h->type == (unsigned)type && h->scalar && !h->alt && h->attrib == R_NilValue;
 }
-inline void* fdata(SEXP x) { return reinterpret_cast<char*>(x) + 48; }
-inline double fdval(SEXP x) { return *static_cast<double*>(fdata(x)); }
-inline int fival(SEXP x) { return *static_cast<int*>(fdata(x)); }
-inline SEXP fcar(SEXP x) { return hdr(x)->f0; }
-inline SEXP fcdr(SEXP x) { return hdr(x)->f1; }
-inline SEXP ftag(SEXP x) { return hdr(x)->f2; }
-inline SEXP fprvalue(SEXP x) { return hdr(x)->f0; }
-inline SEXP fsymvalue(SEXP x) { return hdr(x)->f1; }  // symsxp: pname, value, internal
-inline R_xlen_t flength(SEXP x) { return reinterpret_cast<R_xlen_t*>(&hdr(x)->f0)[0]; }
-inline int frefcnt(SEXP x) { return hdr(x)->named; }
+inline void* fdata(SEXP x) {
+    return reinterpret_cast<char*>(x) + 48;
+}
+inline double fdval(SEXP x) {
+    return *static_cast<double*>(fdata(x));
+}
+inline int fival(SEXP x) {
+    return *static_cast<int*>(fdata(x));
+}
+inline SEXP fcar(SEXP x) {
+    return hdr(x)->f0;
+}
+inline SEXP fcdr(SEXP x) {
+    return hdr(x)->f1;
+}
+inline SEXP ftag(SEXP x) {
+    return hdr(x)->f2;
+}
+inline SEXP fprvalue(SEXP x) {
+    return hdr(x)->f0;
+}
+inline SEXP fsymvalue(SEXP x) {
+    return hdr(x)->f1;
+}  // symsxp: pname, value, internal
+inline R_xlen_t flength(SEXP x) {
+    return reinterpret_cast<R_xlen_t*>(&hdr(x)->f0)[0];
+}
+inline int frefcnt(SEXP x) {
+    return hdr(x)->named;
+}
 
 // Returns an empty string when the layout assumptions hold, else a reason.
 const char* rapi_selftest();

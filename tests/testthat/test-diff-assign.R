@@ -97,3 +97,38 @@ expect_all_same(list(
   "assign: simple index on an enclosing variable copies it" = "
     v <- c(1, 2); f <- function() { v[2] <- 99; v }; list(f(), v)"
 ))
+
+expect_all_same(list(
+  "assign: appending grows vectors" = "
+    f <- function(n) {
+      l <- list(); v <- numeric(0); s <- character(0); iv <- integer(0)
+      for (i in seq_len(n)) { l[[i]] <- i; v[i] <- i / 2; s[[length(s) + 1]] <- as.character(i); iv[i] <- i }
+      l[length(l) + 1] <- list(NULL)
+      list(l, v, s, iv, length(l))
+    }
+    f(60)",
+  "assign: appending past the end and with names falls back" = "
+    x <- c(1, 2); x[5] <- 9; y <- c(a = 1); y[[2]] <- 2; z <- 1:2; z[3] <- 0.5; list(x, y, z)",
+  "assign: appending to a shared vector" = "
+    a <- c(1, 2); b <- a; b[3] <- 3; list(a, b)",
+  "assign: appending with options(check.bounds)" = "
+    old <- options(check.bounds = TRUE); on.exit(options(old)); x <- c(1, 2); x[3] <- 3; x"
+))
+
+expect_all_same(list(
+  "assign: X$a$b <- v and X$a[[i]] <- v on lists" = "
+    f <- function() {
+      st <- list(stats = list(total = 0, last = 0), v = c(1, 2))
+      for (i in 1:5) { st$stats$total <- st$stats$total + i; st$stats[['last']] <- i; st$v[2] <- i }
+      keep <- st$stats; st$stats$total <- -1
+      list(st, keep)
+    }
+    f()",
+  "assign: X$a$b <- v on an environment, new fields and NULL fall back" = "
+    e <- new.env(); e$cfg <- list(a = 1)
+    f <- function(env) { env$cfg$a <- 2; env$cfg$new <- 3; env$cfg$a <- NULL; env$cfg }
+    f(e)",
+  "assign: X$a$b <- v on non-lists" = "
+    f <- function() { x <- list(a = 1:3); r <- tryCatch({ x$a$b <- 1; x }, error = function(e) conditionMessage(e)); r }
+    f()"
+))

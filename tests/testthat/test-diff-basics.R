@@ -86,3 +86,23 @@ expect_all_same(list(
   "for over list modifying" = "l <- list(1, 2); r <- 0; for (e in l) { l[[2]] <- 50; r <- r + e }; r",
   "nested function defined in loop" = "fs <- list(); for (i in 1:3) { local({ j <- i; fs[[j]] <<- function() j }) }; sapply(fs, function(f) f())"
 ))
+
+expect_all_same(list(
+  "peephole: loops and constants as statements" = "
+    f <- function(n) { 1; NULL; for (i in seq_len(n)) {}; while (FALSE) 2; 'x'; n }
+    g <- function(n) for (i in seq_len(n)) {}
+    h <- function() { x <- 3 }
+    list(f(3), withVisible(g(2)), withVisible(h()))",
+  "scratch results: subsets, sqrt and arithmetic feeding stores" = "
+    f <- function(v, m) {
+      out <- numeric(length(v)); acc <- 0
+      for (i in seq_along(v)) { acc <- acc + v[i] * sqrt(m[i, 1]); out[i] <- acc * 2 + v[i] }
+      keep <- v[2] * 1; l <- list(); l[[1]] <- v[1] + 0; l[[2]] <- v[1] + 0
+      list(out, acc, keep, l, identical(l[[1]], l[[2]]))
+    }
+    f(c(1.5, 2.5, 4), matrix(c(4, 9, 16, 1, 1, 1), 3))",
+  "e[['name']] reads" = "
+    e <- new.env(); e$a <- 1; delayedAssign('lazy', { cat('forced\\n'); 7 }, assign.env = e)
+    f <- function(env, nm) env[[nm]]
+    list(f(e, 'a'), f(e, 'lazy'), f(e, 'lazy'), f(e, 'none'), tryCatch(f(e, 1), error = function(err) conditionMessage(err)))"
+))
