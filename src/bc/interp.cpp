@@ -617,6 +617,18 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
     return e0;
 }
 
+// e$name / e[["name"]] on an environment, as GNU R does it: the binding in
+// that frame only, a promise forced, NULL when unbound.
+SEXP envMember(SEXP e, SEXP sym) {
+    SEXP r = Rf_findVarInFrame3(e, sym, TRUE);
+    if (ftype(r) == PROMSXP) {
+        PROTECT(r);
+        r = Rf_eval(r, R_GlobalEnv);
+        UNPROTECT(1);
+    }
+    return r == R_UnboundValue ? R_NilValue : r;
+}
+
 SEXP elementOf(SEXP seq, R_xlen_t i) {
     switch (TYPEOF(seq)) {
         case VECSXP:
@@ -1119,16 +1131,8 @@ L_subset : {
         int t = ftype(x);
         if (!r && kind == 2 && t == ENVSXP && !hdr(x)->obj && simpleScalar(TOP(), STRSXP) &&
             STRING_ELT(TOP(), 0) != NA_STRING) {
-            // e[["name"]]: the binding in that frame only, promises forced
-            // (as GNU R's [[ for environments), NULL when unbound
-            r = Rf_findVarInFrame3(x, Rf_installTrChar(STRING_ELT(TOP(), 0)), TRUE);
-            if (ftype(r) == PROMSXP) {
-                PUSH(r);
-                SYNC();
-                r = Rf_eval(r, R_GlobalEnv);
-                --sp;
-            }
-            if (r == R_UnboundValue) r = R_NilValue;
+            // e[["name"]] (as GNU R's [[ for environments)
+            r = envMember(x, Rf_installTrChar(STRING_ELT(TOP(), 0)));
         }
         if (!r && kind == 2 && !hdr(x)->obj && !hdr(x)->alt &&
             (t == VECSXP || t == INTSXP || t == REALSXP || t == LGLSXP || t == STRSXP)) {
@@ -1171,17 +1175,9 @@ L_dollar : {
                 }
         }
     } else if (ftype(x) == ENVSXP && !fobject(x)) {
-        // GNU R's R_subset3_dflt for environments: the binding in that frame
-        // only, promises forced, NULL when unbound.
+        // GNU R's R_subset3_dflt for environments
         SYNC();
-        r = Rf_findVarInFrame3(x, nameSym, TRUE);
-        if (ftype(r) == PROMSXP) {
-            PUSH(r);
-            SYNC();
-            r = Rf_eval(r, R_GlobalEnv);
-            --sp;
-        }
-        if (r == R_UnboundValue) r = R_NilValue;
+        r = envMember(x, nameSym);
     }
     if (!r) {
         SYNC();

@@ -81,6 +81,42 @@ struct ScalarValue {
     double d;
 };
 
+// Comparisons and & / | of two non-NA numbers (a logical result).
+template <typename T>
+__attribute__((always_inline)) inline bool logicOp(ArithOp op, T x, T y, ScalarValue* r) {
+    bool v;
+    switch (op) {
+        case ArithOp::Eq:
+            v = x == y;
+            break;
+        case ArithOp::Ne:
+            v = x != y;
+            break;
+        case ArithOp::Lt:
+            v = x < y;
+            break;
+        case ArithOp::Le:
+            v = x <= y;
+            break;
+        case ArithOp::Gt:
+            v = x > y;
+            break;
+        case ArithOp::Ge:
+            v = x >= y;
+            break;
+        case ArithOp::And:
+            v = x != 0 && y != 0;
+            break;
+        case ArithOp::Or:
+            v = x != 0 || y != 0;
+            break;
+        default:
+            return false;
+    }
+    *r = {LGLSXP, v, 0};
+    return true;
+}
+
 __attribute__((always_inline)) inline bool intOp(ArithOp op, int x, int y, ScalarValue* r) {
     long long v;
     switch (op) {
@@ -112,32 +148,8 @@ __attribute__((always_inline)) inline bool intOp(ArithOp op, int x, int y, Scala
         case ArithOp::IDiv:
             *r = {INTSXP, y == 0 ? NA_INTEGER : int(std::floor(double(x) / double(y))), 0};
             return true;
-        case ArithOp::Eq:
-            *r = {LGLSXP, x == y, 0};
-            return true;
-        case ArithOp::Ne:
-            *r = {LGLSXP, x != y, 0};
-            return true;
-        case ArithOp::Lt:
-            *r = {LGLSXP, x < y, 0};
-            return true;
-        case ArithOp::Le:
-            *r = {LGLSXP, x <= y, 0};
-            return true;
-        case ArithOp::Gt:
-            *r = {LGLSXP, x > y, 0};
-            return true;
-        case ArithOp::Ge:
-            *r = {LGLSXP, x >= y, 0};
-            return true;
-        case ArithOp::And:
-            *r = {LGLSXP, x != 0 && y != 0, 0};
-            return true;
-        case ArithOp::Or:
-            *r = {LGLSXP, x != 0 || y != 0, 0};
-            return true;
         default:
-            return false;
+            return logicOp(op, x, y, r);
     }
     if (v > INT_MAX || v <= INT_MIN) return false;  // NA with a warning
     *r = {INTSXP, int(v), 0};
@@ -188,32 +200,8 @@ __attribute__((always_inline)) inline bool realOp(ArithOp op, double x, double y
             }
             return true;
         }
-        case ArithOp::Eq:
-            *r = {LGLSXP, x == y, 0};
-            return true;
-        case ArithOp::Ne:
-            *r = {LGLSXP, x != y, 0};
-            return true;
-        case ArithOp::Lt:
-            *r = {LGLSXP, x < y, 0};
-            return true;
-        case ArithOp::Le:
-            *r = {LGLSXP, x <= y, 0};
-            return true;
-        case ArithOp::Gt:
-            *r = {LGLSXP, x > y, 0};
-            return true;
-        case ArithOp::Ge:
-            *r = {LGLSXP, x >= y, 0};
-            return true;
-        case ArithOp::And:
-            *r = {LGLSXP, x != 0 && y != 0, 0};
-            return true;
-        case ArithOp::Or:
-            *r = {LGLSXP, x != 0 || y != 0, 0};
-            return true;
         default:
-            return false;
+            return logicOp(op, x, y, r);
     }
 }
 
