@@ -1,16 +1,17 @@
 // calls.cpp — lookup and calls for the RIR interpreter (see calls.h).
 #include "calls.h"
 
+#include <libintl.h>
+
+#include <unordered_set>
+
 #include "../runtime/dispatch_table.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "compiler.h"
 #include "direct_call.h"
-#include "promises.h"
 #include "interp.h"
-
-#include <libintl.h>
-#include <unordered_set>
+#include "promises.h"
 
 #define _(s) dgettext("R", s)
 
@@ -150,7 +151,9 @@ struct ListBuilder {
     }
 };
 
-SEXP dotsValue(SEXP env) { return Rf_findVar(R_DotsSymbol, env); }
+SEXP dotsValue(SEXP env) {
+    return Rf_findVar(R_DotsSymbol, env);
+}
 
 SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp) {
     ListBuilder b;
@@ -158,29 +161,29 @@ SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp) {
     for (CallArg& a : cs.args) {
         n++;
         switch (a.kind) {
-        case ArgKind::Const:
-            b.add(c->poolAt(a.pool), a.tag);
-            break;
-        case ArgKind::Symbol:
-            b.add(getVariable(c->poolAt(a.pool), env, tramp), a.tag);
-            break;
-        case ArgKind::Code: {
-            Code* child = Code::unpack(c->poolAt(a.pool));
-            b.add(interpret(child, env, tramp), a.tag);
-            break;
-        }
-        case ArgKind::Missing:
-            Rf_errorcall(call, _("argument %d is empty"), n);
-        case ArgKind::Dots: {
-            SEXP h = PROTECT(dotsValue(env));
-            if (TYPEOF(h) == DOTSXP || h == R_NilValue) {
-                for (; h != R_NilValue; h = CDR(h)) b.add(Rf_eval(CAR(h), env), TAG(h));
-            } else if (h != R_MissingArg) {
-                Rf_error(_("'...' used in an incorrect context"));
+            case ArgKind::Const:
+                b.add(c->poolAt(a.pool), a.tag);
+                break;
+            case ArgKind::Symbol:
+                b.add(getVariable(c->poolAt(a.pool), env, tramp), a.tag);
+                break;
+            case ArgKind::Code: {
+                Code* child = Code::unpack(c->poolAt(a.pool));
+                b.add(interpret(child, env, tramp), a.tag);
+                break;
             }
-            UNPROTECT(1);
-            break;
-        }
+            case ArgKind::Missing:
+                Rf_errorcall(call, _("argument %d is empty"), n);
+            case ArgKind::Dots: {
+                SEXP h = PROTECT(dotsValue(env));
+                if (TYPEOF(h) == DOTSXP || h == R_NilValue) {
+                    for (; h != R_NilValue; h = CDR(h)) b.add(Rf_eval(CAR(h), env), TAG(h));
+                } else if (h != R_MissingArg) {
+                    Rf_error(_("'...' used in an incorrect context"));
+                }
+                UNPROTECT(1);
+                break;
+            }
         }
     }
     return b.done();
@@ -190,29 +193,30 @@ SEXP promisedArgs(Code* c, CallSite& cs, SEXP env) {
     ListBuilder b;
     for (CallArg& a : cs.args) {
         switch (a.kind) {
-        case ArgKind::Const:
-            b.add(c->poolAt(a.pool), a.tag);
-            break;
-        case ArgKind::Symbol:
-            b.add(mkPromise(c->poolAt(a.pool), env), a.tag);
-            break;
-        case ArgKind::Code:
-            b.add(mkPromise(Code::unpack(c->poolAt(a.pool))->trampoline, env), a.tag);
-            break;
-        case ArgKind::Missing:
-            b.add(R_MissingArg, a.tag);
-            break;
-        case ArgKind::Dots: {
-            SEXP h = PROTECT(dotsValue(env));
-            if (TYPEOF(h) == DOTSXP || h == R_NilValue) {
-                for (; h != R_NilValue; h = CDR(h))
-                    b.add(CAR(h) == R_MissingArg ? R_MissingArg : mkPromise(CAR(h), env), TAG(h));
-            } else if (h != R_MissingArg) {
-                Rf_error(_("'...' used in an incorrect context"));
+            case ArgKind::Const:
+                b.add(c->poolAt(a.pool), a.tag);
+                break;
+            case ArgKind::Symbol:
+                b.add(mkPromise(c->poolAt(a.pool), env), a.tag);
+                break;
+            case ArgKind::Code:
+                b.add(mkPromise(Code::unpack(c->poolAt(a.pool))->trampoline, env), a.tag);
+                break;
+            case ArgKind::Missing:
+                b.add(R_MissingArg, a.tag);
+                break;
+            case ArgKind::Dots: {
+                SEXP h = PROTECT(dotsValue(env));
+                if (TYPEOF(h) == DOTSXP || h == R_NilValue) {
+                    for (; h != R_NilValue; h = CDR(h))
+                        b.add(CAR(h) == R_MissingArg ? R_MissingArg : mkPromise(CAR(h), env),
+                              TAG(h));
+                } else if (h != R_MissingArg) {
+                    Rf_error(_("'...' used in an incorrect context"));
+                }
+                UNPROTECT(1);
+                break;
             }
-            UNPROTECT(1);
-            break;
-        }
         }
     }
     return b.done();
@@ -231,22 +235,32 @@ bool compileInPlace(SEXP f, const char* name, const char** reason) {
         cmpNs = R_FindNamespace(Rf_mkString("compiler"));
     }
     *reason = nullptr;
-    if (RDEBUG(f) || RTRACE(f)) *reason = "function is being debugged or traced";
-    else if (CLOENV(f) == rirNs || CLOENV(f) == cmpNs) *reason = "part of rir or the compiler";
+    if (RDEBUG(f) || RTRACE(f))
+        *reason = "function is being debugged or traced";
+    else if (CLOENV(f) == rirNs || CLOENV(f) == cmpNs)
+        *reason = "part of rir or the compiler";
     if (*reason) {
         registerRefused(name, *reason);
         return false;
     }
     SEXP src = PROTECT(TYPEOF(body) == BCODESXP ? R_BytecodeExpr(body) : body);
     switch (TYPEOF(src)) {
-    case CLOSXP: case BUILTINSXP: case SPECIALSXP: case DOTSXP: case ANYSXP: case BCODESXP:
-    case EXTPTRSXP: case WEAKREFSXP: case ENVSXP: case PROMSXP:
-        UNPROTECT(1);
-        *reason = "body is not an R expression";
-        registerRefused(name, *reason);
-        return false;
-    default:
-        break;
+        case CLOSXP:
+        case BUILTINSXP:
+        case SPECIALSXP:
+        case DOTSXP:
+        case ANYSXP:
+        case BCODESXP:
+        case EXTPTRSXP:
+        case WEAKREFSXP:
+        case ENVSXP:
+        case PROMSXP:
+            UNPROTECT(1);
+            *reason = "body is not an R expression";
+            registerRefused(name, *reason);
+            return false;
+        default:
+            break;
     }
     SEXP tramp = PROTECT(makeFunctionBody(FORMALS(f), src, name, body));
     SET_BODY(f, tramp);
@@ -268,12 +282,12 @@ static __attribute__((noinline)) SEXP callForeign(SEXP call, SEXP fun, SEXP args
     return r;
 }
 
-SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp) {
+SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr) {
     int flag = primPrint(fun);
     if (flag < 2) R_Visible = Rboolean(flag != 1);
-    setTrampolineExpr(tramp, call);
-    SEXP r = primForeign(fun) ? callForeign(call, fun, args, env)
-                              : primFun(fun)(call, fun, args, env);
+    setTrampolineExpr(tramp, expr ? expr : call);
+    SEXP r =
+        primForeign(fun) ? callForeign(call, fun, args, env) : primFun(fun)(call, fun, args, env);
     if (flag < 2) R_Visible = Rboolean(flag != 1);
     return r;
 }
@@ -281,48 +295,50 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp) {
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
     SEXP call = c->poolAt(cs.ast);
     switch (ftype(fun)) {
-    case SPECIALSXP: {
-        int flag = primPrint(fun);
-        setTrampolineExpr(tramp, call);
-        R_Visible = Rboolean(flag != 1);
-        SEXP r = primFun(fun)(call, fun, CDR(call), env);
-        if (flag < 2) R_Visible = Rboolean(flag != 1);
-        return r;
-    }
-    case BUILTINSXP: {
-        SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp));
-        SEXP r = callBuiltin(call, fun, args, env, tramp);
-        UNPROTECT(1);
-        return r;
-    }
-    case CLOSXP: {
-        SEXP target = trampolineTargetFast(BODY(fun));
-        bool rirBody = target != nullptr;
-        if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {
-            const char* reason;
-            const char* name =
-                TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
-            rirBody = compileInPlace(fun, name, &reason);
-            if (!rirBody) refusedClosures.insert(fun);
-            else target = trampolineTarget(BODY(fun));
+        case SPECIALSXP: {
+            int flag = primPrint(fun);
+            setTrampolineExpr(tramp, call);
+            R_Visible = Rboolean(flag != 1);
+            SEXP r = primFun(fun)(call, fun, CDR(call), env);
+            if (flag < 2) R_Visible = Rboolean(flag != 1);
+            return r;
         }
-        SEXP args = PROTECT(promisedArgs(c, cs, env));
-        if (rirBody) {
-            DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
-            SEXP r = t ? directCall(call, fun, t, args, env, tramp) : nullptr;
-            if (r) {
-                UNPROTECT(1);
-                return r;
+        case BUILTINSXP: {
+            SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp));
+            SEXP r = callBuiltin(call, fun, args, env, tramp);
+            UNPROTECT(1);
+            return r;
+        }
+        case CLOSXP: {
+            SEXP target = trampolineTargetFast(BODY(fun));
+            bool rirBody = target != nullptr;
+            if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {
+                const char* reason;
+                const char* name =
+                    TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
+                rirBody = compileInPlace(fun, name, &reason);
+                if (!rirBody)
+                    refusedClosures.insert(fun);
+                else
+                    target = trampolineTarget(BODY(fun));
             }
+            SEXP args = PROTECT(promisedArgs(c, cs, env));
+            if (rirBody) {
+                DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
+                SEXP r = t ? directCall(call, fun, t, args, env, tramp) : nullptr;
+                if (r) {
+                    UNPROTECT(1);
+                    return r;
+                }
+            }
+            rirCallFlag = rirBody;
+            SEXP r = Rf_applyClosure(call, fun, args, env, R_NilValue);
+            rirCallFlag = false;
+            UNPROTECT(1);
+            return r;
         }
-        rirCallFlag = rirBody;
-        SEXP r = Rf_applyClosure(call, fun, args, env, R_NilValue);
-        rirCallFlag = false;
-        UNPROTECT(1);
-        return r;
-    }
-    default:
-        Rf_errorcall(call, _("attempt to apply non-function"));
+        default:
+            Rf_errorcall(call, _("attempt to apply non-function"));
     }
 }
 
@@ -353,6 +369,5 @@ Code* adoptDeadCode(SEXP ptr, SEXP env) {
     UNPROTECT(2);
     return c;
 }
-
 
 }  // namespace rir

@@ -19,7 +19,8 @@ void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);
 // Calls a builtin on an evaluated argument list, as GNU R's eval() does
 // (visibility, builtin context for foreign functions).
-SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp);
+// `expr` (default: call) is the expression errors without a call report.
+SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr = nullptr);
 
 // Set right before a rir->rir closure call, consumed by the entry, so that
 // stats can tell calls from rir apart from entries from GNU R code.

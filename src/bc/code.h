@@ -24,6 +24,7 @@ struct CallSite {
     int ast;  // pool index of the call expression
     std::vector<CallArg> args;
     int scratch = 0;  // subsets feeding a binop: scratch result slot + 1
+    int expr = -1;    // pool index of the expression errors report, if not ast
 };
 
 // Type feedback for one instruction. `types` is a bit set of TypeBit.

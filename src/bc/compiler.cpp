@@ -10,6 +10,7 @@
 #include "../runtime/dispatch_table.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
+#include "inline_internals.h"
 #include "math_fast.h"
 #include "ops.h"
 
@@ -217,12 +218,21 @@ class Compiler {
     void evalAst(SEXP e) { emit(Op::eval_ast, {constant(e)}); }
 
     // ---- queries --------------------------------------------------------
+    // The value of `s` in base. Base closures are lazy-loaded: their
+    // binding is a promise until first used, which is forced here (as GNU
+    // R's compiler does when it looks base functions up).
+    static SEXP baseValue(SEXP s) {
+        SEXP v = SYMVALUE(s);
+        if (TYPEOF(v) != PROMSXP) return v;
+        if (PRVALUE(v) != R_UnboundValue) return PRVALUE(v);
+        return Rf_eval(v, R_BaseEnv);
+    }
     // Does `s` name the base function at compile time (not shadowed)?
     bool isBase(SEXP s) {
         if (sh_.locals.count(s)) return false;
         auto it = sh_.baseCache.find(s);
         if (it != sh_.baseCache.end()) return it->second;
-        SEXP base = SYMVALUE(s);
+        SEXP base = baseValue(s);
         bool result = false;
         if (base != R_UnboundValue && Rf_isFunction(base)) {
             result = true;
@@ -245,6 +255,28 @@ class Compiler {
         }
         sh_.baseCache[s] = result;
         return result;
+    }
+    // The function `s` names where this code is compiled when it is base's
+    // (or the stats namespace's) own definition, else nullptr.
+    SEXP definitionOf(SEXP s) {
+        if (isBase(s)) return baseValue(s);
+        static SEXP statsNs = nullptr;
+        if (!statsNs) {
+            SEXP name = PROTECT(Rf_mkString("stats"));
+            SEXP ns = R_FindNamespace(name);  // loads stats if needed
+            UNPROTECT(1);
+            R_PreserveObject(ns);
+            statsNs = ns;
+        }
+        SEXP def = Rf_findVarInFrame3(statsNs, s, TRUE);
+        if (TYPEOF(def) != CLOSXP || sh_.locals.count(s)) return nullptr;
+        for (SEXP rho = sh_.env; rho != R_EmptyEnv && rho != R_NilValue; rho = ENCLOS(rho)) {
+            SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
+            if (v == R_UnboundValue) continue;
+            if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
+            return v == def ? def : nullptr;
+        }
+        return nullptr;
     }
     static bool hasNames(SEXP args) {
         for (SEXP a = args; a != R_NilValue; a = CDR(a))
@@ -424,16 +456,28 @@ class Compiler {
                 TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP && !hasDotsOrMissing(CDR(CAR(args))))
                 return builtinCall(e, CAR(args), INTERNAL(CAR(CAR(args))));
         }
+        // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
+        // inlines them (see inline_internals.cpp)
+        if (TYPEOF(fn) == SYMSXP)
+            if (SEXP inl = inlineSimpleInternal(e, [&](SEXP s) { return definitionOf(s); })) {
+                // GNU R passes f(args) to the internal; errors name the call e
+                PROTECT(inl);
+                builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
+                UNPROTECT(1);
+                return;
+            }
         genericCall(e);
     }
 
     // `e` is the call reported in errors; the arguments are those of `inner`
     // (e itself unless e is .Internal(inner)), and `fun` the builtin.
-    void builtinCall(SEXP e, SEXP inner = nullptr, SEXP fun = nullptr, bool operand = false) {
+    void builtinCall(SEXP e, SEXP inner = nullptr, SEXP fun = nullptr, bool operand = false,
+                     SEXP errExpr = nullptr) {
         if (!inner) inner = e;
         if (!fun) fun = SYMVALUE(CAR(e));
         CallSite cs;
         cs.ast = constant(e);
+        if (errExpr) cs.expr = constant(errExpr);
         // sqrt(x) etc. feeding a binop: a scratch object for the result
         if (operand && isMath1Builtin(fun)) cs.scratch = ++code_->nScratch;
         int n = 0;

@@ -1339,7 +1339,8 @@ L_call_builtin : {
         }
     }
     SEXP args = slotsToArgs(sp - n, n, cs.args, 0);
-    SEXP r = callBuiltin(POOL(cs.ast), fun, args, env, tramp);
+    SEXP r =
+        callBuiltin(POOL(cs.ast), fun, args, env, tramp, cs.expr >= 0 ? POOL(cs.expr) : nullptr);
     sp -= n;
     PUSH(r);
     NEXT();

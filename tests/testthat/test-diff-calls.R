@@ -94,3 +94,26 @@ expect_all_same(list(
          atan(NA_real_), expm1(1e-10), log1p(-2))",
   "math1 vectors" = "list(floor(c(1.5, -1.5)), sqrt(c(4, -1)), cos(integer()))"
 ))
+
+expect_all_same(list(
+  "inlined internals: values" = "
+    set.seed(1)
+    list(inherits(1, 'numeric'), inherits(structure(1, class = 'a'), c('b', 'a'), TRUE),
+         identical(list(1), list(1)), identical(y = 2, x = 2L), vector('list', 2), typeof(1L),
+         match(3, 1:5), rep_len(1:3, 7), rep.int(2, 3), nchar('abc'), which.max(c(1, 5, 2)),
+         choose(5, 2), atan2(1, 1), dnorm(0), pnorm(1.96), qnorm(0.975), runif(2), rnorm(2, mean = 3))",
+  "inlined internals: errors name the caller (GNU R byte code)" = "f <- function() vector('foo', 2); f()",
+  "inlined internals: argument errors" = "f <- function(x) inherits(x); f(1)",
+  "inlined internals: unknown argument" = "f <- function(x) identical(x, 1, bogus = 2); f(1)",
+  "inlined internals: no frame of their own" = "
+    f <- function() { k <- function() sys.call(-1); identical(k(), 1) }
+    g <- function() { k <- function() deparse(sys.call(-1)); vector('character', nchar(k())) }
+    list(f(), g())",
+  "inlined internals: shadowed functions are called" = "
+    f <- function(x) { inherits <- function(x, what) 'mine'; inherits(x, 'a') }
+    g <- function() { vector <- function(...) 'local'; vector('list', 1) }
+    list(f(1), g())",
+  "inlined internals: evaluation order of arguments" = "
+    f <- function() identical(y = { cat('y\\n'); 1 }, x = { cat('x\\n'); 1 })
+    f()"
+))
