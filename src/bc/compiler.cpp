@@ -450,11 +450,11 @@ class Compiler {
             if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
                 return builtinCall(e, nullptr, nullptr, operand);
             // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
-            // compiler passes the whole .Internal call to f, so does rir).
+            // compiler passes f(args) to f; errors without a call name e).
             if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
                 TYPEOF(CAR(CAR(args))) == SYMSXP &&
                 TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP && !hasDotsOrMissing(CDR(CAR(args))))
-                return builtinCall(e, CAR(args), INTERNAL(CAR(CAR(args))));
+                return builtinCall(CAR(args), CAR(args), INTERNAL(CAR(CAR(args))), false, e);
         }
         // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
         // inlines them (see inline_internals.cpp)

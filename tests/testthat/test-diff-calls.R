@@ -117,3 +117,10 @@ expect_all_same(list(
     f <- function() identical(y = { cat('y\\n'); 1 }, x = { cat('x\\n'); 1 })
     f()"
 ))
+
+expect_all_same(list(
+  ".Internal: warnings and errors name the inner call" = "
+    f <- function(x) { old <- options(warn = 2); on.exit(options(old)); body(x) }
+    f(NULL)",
+  ".Internal: body() warning" = "body(1)"
+))
