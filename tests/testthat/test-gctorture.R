@@ -13,7 +13,19 @@ test_that("core constructs survive gctorture", {
     "m <- matrix(1:6, 2); m[2, 3] + m[1, 1]",
     "k <- 0; while (k < 10) { k <- k + 1; if (k %% 2 == 0) next }; k",
     "sapply(1:5, function(i) if (i > 2) 'a' else 'b')",
-    "h <- function(x) { x[[2]] <- list(1); x }; h(list(1, 2, 3))[[2]]"
+    "h <- function(x) { x[[2]] <- list(1); x }; h(list(1, 2, 3))[[2]]",
+    # direct calls, dots, defaults, non-local returns, promises
+    "f <- function(x, ..., k = 2) list(x * k, ...); g <- function(...) f(...); g(1, a = 2, k = 3)",
+    "f <- function(x) { tryCatch(return(x + 1), error = function(e) 0); 9 }; f(1)",
+    "a <- function(x) UseMethod('a'); a.default <- function(x) x * 10; b <- function(v) a(v) + 1; b(2)",
+    "f <- function() { on.exit(return(5)); 1 }; f()",
+    "f <- function(x) { r <- tryCatch(x, error = function(e) 'e1'); c(r, tryCatch(x, error = function(e) 'e2')) }; suppressWarnings(f(stop('s')))",
+    # switch, inlined internals, assignment paths
+    "f <- function(x) switch(x, a = , b = 'AB', 'other'); c(f('a'), f('z'), f('b'))",
+    "c(inherits(1, 'numeric'), identical(list(1), list(1)), length(vector('list', 3)))",
+    "l <- list(); for (i in 1:30) l[[length(l) + 1]] <- i * 2; v <- c(); for (i in 1:30) v[i] <- i; c(sum(unlist(l)), sum(v))",
+    "st <- list(s = list(t = 0)); for (i in 1:5) st$s$t <- st$s$t + i; e <- new.env(); e[['k']] <- 3; c(st$s$t, e[['k']])",
+    "m <- matrix(c(4, 9, 16, 25), 2); acc <- 0; for (i in 1:2) for (j in 1:2) acc <- acc + sqrt(m[i, j]) * 2; acc"
   )
   for (s in snippets) {
     f <- eval(parse(text = paste0("function() {", s, "}"), keep.source = FALSE)[[1]])
