@@ -985,6 +985,23 @@ L_binop : {
                 reuse = old;
         }
     }
+    // A comparison whose result only feeds the following `brfalse` (an if
+    // or while condition): branch at once. The result is a non-NA logical,
+    // which the condition accepts as is; the effect is that of the two
+    // instructions (the visible flag set, the branch counted).
+    if (inlineOk && v.type == LGLSXP && *pc == int32_t(Op::brfalse) && pc[2] >= 0) {
+        Feedback& bf = c->feedback[pc[3]];
+        bf.count++;
+        sp -= 2;
+        R_Visible = TRUE;
+        if (v.i) {
+            pc += 4;
+        } else {
+            bf.taken++;
+            pc = start + pc[1];
+        }
+        NEXT();
+    }
     SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
     SEXP r = inlineOk ? boxScalar(v, a, b, reuse, scr) : fastBinop(op, a, b, reuse, scr);
@@ -1374,6 +1391,21 @@ L_lgl_second : {
             ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || x2) ? NA_LOGICAL : x2) : x2;
         else
             ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || !x2) ? NA_LOGICAL : x2) : x2;
+        // an if/while condition: branch at once (see binop)
+        const int32_t* nx = *pc == int32_t(Op::br) ? start + pc[1] : pc;
+        if (ans != NA_LOGICAL && *nx == int32_t(Op::brfalse) && nx[2] >= 0) {
+            Feedback& bf = c->feedback[nx[3]];
+            bf.count++;
+            sp -= 2;
+            R_Visible = TRUE;
+            if (ans) {
+                pc = nx + 4;
+            } else {
+                bf.taken++;
+                pc = start + nx[1];
+            }
+            NEXT();
+        }
         r = Rf_ScalarLogical(ans);
     } else {
         SYNC();

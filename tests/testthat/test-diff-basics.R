@@ -106,3 +106,18 @@ expect_all_same(list(
     f <- function(env, nm) env[[nm]]
     list(f(e, 'a'), f(e, 'lazy'), f(e, 'lazy'), f(e, 'none'), tryCatch(f(e, 1), error = function(err) conditionMessage(err)))"
 ))
+
+expect_all_same(list(
+  "fused compare-and-branch: if/while conditions" = "
+    f <- function(x, y) if (x < y) 'lt' else if (x == y) 'eq' else 'gt'
+    g <- function(n) { i <- 0L; k <- 0; while (i < n && k <= 100) { i <- i + 1L; k <- k + 2.5 }; c(i, k) }
+    h <- function(x) if (x > 1) 5
+    list(f(1, 2), f(2, 2), f(3L, 2.5), g(10L), g(100L), withVisible(h(0)), withVisible(h(2)))",
+  "fused compare-and-branch: NA and non-scalar conditions" = "
+    f <- function(x) if (x < 1) 'yes' else 'no'
+    list(tryCatch(f(NA_real_), error = function(e) conditionMessage(e)),
+         tryCatch(f(c(0, 2)), error = function(e) conditionMessage(e)), f(0L), f(5))",
+  "fused compare-and-branch: && with NA" = "
+    f <- function(a, b) if (a < 1 && b > 2) 'both' else 'not'
+    list(f(0, 3), f(0, 1), f(2, 3), tryCatch(f(0, NA), error = function(e) conditionMessage(e)))"
+))
