@@ -361,13 +361,13 @@ class Compiler {
             const char* n = CHAR(PRINTNAME(fn));
             bool named = hasNames(args);
             bool plain = !named && !hasDotsOrMissing(args);
-            if (!strcmp(n, "{")) return block(args);
+            if (!strcmp(n, "{")) return block(args, stmt);
             if (!strcmp(n, "(") && nargs == 1 && plain) {
                 expr(CAR(args));
                 emit(Op::visible);
                 return;
             }
-            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain) return ifThenElse(e);
+            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain) return ifThenElse(e, stmt);
             if (!strcmp(n, "for") && nargs == 3 && plain && TYPEOF(CAR(args)) == SYMSXP)
                 return forLoop(e);
             if (!strcmp(n, "while") && nargs == 2 && plain) return whileLoop(e);
@@ -516,30 +516,36 @@ class Compiler {
         bind(lEnd);
     }
 
-    void block(SEXP args) {
+    // stmt: the block's value is not used (a loop body, a statement), so its
+    // last expression is a statement too.
+    void block(SEXP args, bool stmt) {
         if (args == R_NilValue) {
             emit(Op::push_null);
             return;
         }
         for (SEXP a = args; a != R_NilValue; a = CDR(a)) {
-            stmtPos_ = CDR(a) != R_NilValue;
+            stmtPos_ = CDR(a) != R_NilValue || stmt;
             expr(CAR(a));
             stmtPos_ = false;
             if (CDR(a) != R_NilValue) emit(Op::pop);
         }
     }
 
-    void ifThenElse(SEXP e) {
+    void ifThenElse(SEXP e, bool stmt) {
         SEXP args = CDR(e);
         int lElse = newLabel(), lEnd = newLabel();
         expr(CAR(args));
         emitJump(Op::brfalse, lElse, {constant(e), fb()});
+        stmtPos_ = stmt;
         expr(CADR(args));
+        stmtPos_ = false;
         emitJump(Op::br, lEnd);
         adjust(-1);
         bind(lElse);
         if (CDDR(args) != R_NilValue) {
+            stmtPos_ = stmt;
             expr(CADDR(args));
+            stmtPos_ = false;
         } else {
             emit(Op::push_null);
             emit(Op::invisible);

@@ -60,7 +60,12 @@ expect_all_same(list(
   "reuse: list element" = "x <- 1; l <- list(x); x <- x * 3; list(l, x)",
   "reuse: closure capture" = "x <- 1; f <- function() x; x <- x + 1; f()",
   "reuse: loop" = "s <- 0L; for (i in 1:10) { s <- s + i; t <- s }; c(s, t)",
-  "reuse: promise" = "x <- 1; g <- function(a) { x <<- 5; a }; h <- function() { x <- 2; v <- g(x); x <- x + 1; c(v, x) }; h()"
+  "reuse: promise" = "x <- 1; g <- function(a) { x <<- 5; a }; h <- function() { x <- 2; v <- g(x); x <- x + 1; c(v, x) }; h()",
+  "reuse: last statement of a loop body" = "f <- function(n) { i <- 0; keep <- list(); while (i < n) { if (i == 2) keep <- list(i); i <- i + 1 }; list(i, keep) }; f(5)",
+  "reuse: last statement in if branches" = "f <- function() { x <- 0; y <- 0; for (k in 1:6) if (k %% 2 == 0) x <- x + k else { y <- x; x <- x - 1 }; c(x, y) }; f()",
+  "reuse: block value used" = "f <- function() { x <- 1; z <- { x <- x + 1 }; x <- x + 1; c(x, z) }; f()",
+  "reuse: if value used" = "f <- function() { x <- 1; z <- if (TRUE) x <- x * 2; x <- x + 1; c(x, z) }; f()",
+  "reuse: body value returned" = "f <- function() { x <- 1; g <- function() { x <- x + 1 }; v <- g(); c(v, g()) }; f()"
 ))
 
 # Scratch results of nested arithmetic must never be visible twice.
