@@ -484,7 +484,10 @@ class Compiler {
         // GNU R's compiler ignores the argument name of floor(), sqrt(), ...
         bool math1 = Rf_length(CDR(inner)) == 1 && isMath1Builtin(fun);
         for (SEXP a = CDR(inner); a != R_NilValue; a = CDR(a), n++) {
+            // builtins copy or reference-count what they keep of an argument
+            binopOperand_ = true;
             expr(CAR(a));
+            binopOperand_ = false;
             cs.args.push_back({ArgKind::Const, 0, math1 ? R_NilValue : TAG(a)});
         }
         code_->calls.push_back(cs);
@@ -899,7 +902,11 @@ class Compiler {
             if (CAR(a) == R_MissingArg) {
                 emit(Op::push, {constant(R_MissingArg)});
             } else {
+                // an arithmetic index may use a scratch result (refcounts
+                // guard any use that outlives the subset)
+                binopOperand_ = true;
                 expr(CAR(a));
+                binopOperand_ = false;
             }
         }
         code_->calls.push_back(cs);

@@ -74,7 +74,12 @@ expect_all_same(list(
   "scratch: bound then reused" = "v <- c(); for (i in 1:4) { t <- i * 2 + 0; v <- c(v, t) }; v",
   "scratch: returned" = "f <- function(i) (i * 2) + 1; c(f(1), f(2), f(3))",
   "scratch: kept across iterations" = "keep <- NULL; for (i in 1:3) { x <- (i * 10) * 1; if (i == 1) keep <- x }; c(keep, x)",
-  "scratch: integer" = "s <- 0L; for (i in 1:5) s <- s + (i * 2L); s"
+  "scratch: integer" = "s <- 0L; for (i in 1:5) s <- s + (i * 2L); s",
+  "scratch: builtin argument kept" = "f <- function() { keep <- NULL; for (i in 1:3) { v <- invisible(i * 2 + 0.5); if (i == 1) keep <- v }; c(keep, v) }; f()",
+  "scratch: builtin argument in a list" = "f <- function() { out <- list(); for (i in 1:3) out[[i]] <- invisible(i * 2 + 0.5); out }; f()",
+  "scratch: index of a subset" = "f <- function(x) { s <- 0; for (i in 1:3) s <- s + x[i * 2 - 1] + x[[i + 1L]]; s }; f(c(1, 2, 4, 8, 16, 32))",
+  "scratch: index seen by a method" = "f <- function(x) { saved <<- list(); for (i in 1:3) s <- (x)[i * 2 - 1]; saved }; `[.idx` <- function(x, i) { saved[[length(saved) + 1]] <<- i; unclass(x)[i] }; f(structure(1:6, class = 'idx'))",
+  "scratch: index seen by a method (symbol)" = "f <- function(x) { saved <<- list(); for (i in 1:3) s <- x[i * 2 - 1]; saved }; `[.idx` <- function(x, i) { saved[[length(saved) + 1]] <<- i; unclass(x)[i] }; f(structure(1:6, class = 'idx'))"
 ))
 
 # break/next placement: compiled jumps, stack clean-up and GNU R fallbacks.
