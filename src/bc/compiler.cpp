@@ -675,8 +675,20 @@ class Compiler {
     void forLoop(SEXP e) {
         SEXP args = CDR(e);
         loop(e, [&](size_t idx) {
-            expr(CADR(args));
-            emit(Op::for_init, {constant(e), 0});
+            SEXP seq = CADR(args);
+            if (TYPEOF(seq) == LANGSXP && CAR(seq) == Rf_install(":") && isBase(CAR(seq)) &&
+                Rf_length(seq) == 3 && !hasNames(CDR(seq)) && !hasDotsOrMissing(CDR(seq))) {
+                // from:to is not built for an integer range (see for_colon)
+                binopOperand_ = true;
+                expr(CADR(seq));
+                binopOperand_ = true;
+                expr(CADDR(seq));
+                binopOperand_ = false;
+                emit(Op::for_colon, {constant(seq), constant(e)});
+            } else {
+                expr(seq);
+                emit(Op::for_init, {constant(e), 0});
+            }
             int lStep = newLabel(), lEnd = newLabel();
             sh_.loops.push_back({false, lEnd, lStep, depth_, false});
             bind(lStep);
@@ -759,6 +771,15 @@ class Compiler {
         return false;
     }
 
+    // A complex assignment consumes its value; unless it is a statement (its
+    // value dropped), a copy stays as the value of the assignment, invisible.
+    // A statement pushes NULL instead, which the following pop cancels (see
+    // popAfterStore).
+    void keepValue(bool stmt) {
+        if (!stmt) emit(Op::dup);
+    }
+    void assigned(bool stmt) { emit(stmt ? Op::push_null : Op::invisible); }
+
     void assign(SEXP e, bool super, bool stmt) {
         SEXP lhs = CADR(e), rhs = CADDR(e);
         if (TYPEOF(lhs) == STRSXP && XLENGTH(lhs) == 1) lhs = Rf_installTrChar(STRING_ELT(lhs, 0));
@@ -799,7 +820,7 @@ class Compiler {
                     if (asciiName(nm)) {
                         const char* n = CHAR(PRINTNAME(CAR(lhs)));
                         expr(rhs);
-                        emit(Op::dup);
+                        keepValue(stmt);
                         if (outerDollar) {
                             SEXP field = CADDR(lhs);
                             SEXP str =
@@ -816,7 +837,7 @@ class Compiler {
                                             : 1,
                               sym(x), constant(Rf_installTrChar(nm)), constant(e), fb()});
                         adjust(-2);
-                        emit(Op::invisible);
+                        assigned(stmt);
                         return;
                     }
                 }
@@ -831,10 +852,10 @@ class Compiler {
                 SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
                 if (!asciiName(nm)) return evalAst(e);
                 expr(rhs);
-                emit(Op::dup);
+                keepValue(stmt);
                 emit(Op::dollar_assign,
                      {sym(x), constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
-                emit(Op::invisible);
+                assigned(stmt);
                 return;
             }
         }
@@ -860,13 +881,13 @@ class Compiler {
                 binopOperand_ = true;
                 expr(rhs);
                 binopOperand_ = false;
-                emit(Op::dup);
+                keepValue(stmt);
                 if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
                 for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) expr(CAR(a));
                 emit(Op::subassign, {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0),
                                      sym(x), cache(x), constant(e), len - 2, fb()});
                 adjust(-1 - (len - 2) - (pushX ? 1 : 0));
-                emit(Op::invisible);
+                assigned(stmt);
                 return;
             }
         }

@@ -31,7 +31,6 @@ Code* compileToplevel(SEXP expr, SEXP env);
 
 // Creates the trampoline body for a nested or hooked closure: a
 // DispatchTable whose baseline is compiled at the first call.
-SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name,
-                      SEXP originalBody = R_NilValue);
+SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name, SEXP originalBody = R_NilValue);
 
 }  // namespace rir

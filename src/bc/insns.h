@@ -8,42 +8,56 @@
 //   feedback: 1 when the last immediate is a feedback slot index (always last)
 #pragma once
 
-#define RIR_INSNS(V)                                                                   \
-    V(push, 1, 0, 1, 0, "push pool[c]")                                                \
-    V(push_null, 0, 0, 1, 0, "push NULL")                                              \
-    V(ldvar, 2, 0, 1, 0, "push the value of variable pool[s] (cache slot k); force promises")         \
-    V(stvar, 2, 1, 0, 0, "pop a value, bind it to pool[s] (cache slot k) in the current env")         \
-    V(stvar_super, 1, 1, 0, 0, "pop a value, assign it with <<- semantics")            \
-    V(pop, 0, 1, 0, 0, "drop the top of stack")                                        \
-    V(popn, 1, -1, 0, 0, "drop n values")                                              \
-    V(dup, 0, 1, 2, 0, "duplicate the top of stack")                                   \
-    V(visible, 0, 0, 0, 0, "mark the result visible")                                  \
-    V(invisible, 0, 0, 0, 0, "mark the result invisible")                              \
-    V(br, 1, 0, 0, 0, "jump to label")                                                 \
-    V(br_back, 1, 0, 0, 0, "backwards jump (loop edge; counts and polls interrupts)")  \
-    V(brfalse, 3, 1, 0, 1, "pop a condition (if/while semantics), jump when FALSE")     \
-    V(ldfun, 2, 0, 1, 0, "push the function named pool[s] (findFun semantics; call c)")        \
-    V(call, 2, 1, 1, 1, "pop a function, call it with call site c")                    \
-    V(mkclosure, 1, 0, 1, 0, "create a closure from pool[c] = list(formals, body, ref)") \
-    V(binop, 6, 2, 1, 1, "arithmetic/comparison (op, prim, call, target, scratch, fb)")    \
-    V(ld2_binop, 12, -1, 1, 1, "load up to two operands (kind, a, b per operand: 0 stack, 1 variable sym/slot, 2 constant), then binop") \
-    V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                      \
-    V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")           \
-    V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")            \
-    V(for_step, 4, 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label")        \
-    V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")         \
-    V(dollar, 4, 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")                        \
-    V(subassign, 6, -1, 0, 1, "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices; kind 1 [, 2 [[, +4 for <<-, +8: x's value pushed by start_assign below the indices)")          \
-    V(lgl_first, 4, 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)") \
-    V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                   \
-    V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)") \
-    V(dollar_assign, 5, 1, 0, 1, "x$name <- v on a local list or environment (x, char, sym, call)") \
-    V(br_obj, 1, 0, 0, 0, "jump to label when the top of stack is an object (keeps it)") \
-    V(subset_obj, 2, 1, 1, 0, "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)") \
-    V(env_subassign, 5, -1, 0, 1, "X$name[i] <- v / X$name$f <- v with X an environment or a local list (kind 1 [, 2 [[, 3 $; X, sym, call)") \
-    V(call_builtin, 4, -1, 1, 1, "call base builtin pool[p] on n evaluated args (n, site, p)") \
-    V(start_assign, 2, 0, 1, 0, "push the value of x for x[i] <- v with a general index (sym, call): GNU R's EnsureLocal") \
-    V(switch_table, 4, 1, 0, 0, "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, nnum)") \
+#define RIR_INSNS(V)                                                                               \
+    V(push, 1, 0, 1, 0, "push pool[c]")                                                            \
+    V(push_null, 0, 0, 1, 0, "push NULL")                                                          \
+    V(ldvar, 2, 0, 1, 0, "push the value of variable pool[s] (cache slot k); force promises")      \
+    V(stvar, 2, 1, 0, 0, "pop a value, bind it to pool[s] (cache slot k) in the current env")      \
+    V(stvar_super, 1, 1, 0, 0, "pop a value, assign it with <<- semantics")                        \
+    V(pop, 0, 1, 0, 0, "drop the top of stack")                                                    \
+    V(popn, 1, -1, 0, 0, "drop n values")                                                          \
+    V(dup, 0, 1, 2, 0, "duplicate the top of stack")                                               \
+    V(visible, 0, 0, 0, 0, "mark the result visible")                                              \
+    V(invisible, 0, 0, 0, 0, "mark the result invisible")                                          \
+    V(br, 1, 0, 0, 0, "jump to label")                                                             \
+    V(br_back, 1, 0, 0, 0, "backwards jump (loop edge; counts and polls interrupts)")              \
+    V(brfalse, 3, 1, 0, 1, "pop a condition (if/while semantics), jump when FALSE")                \
+    V(ldfun, 2, 0, 1, 0, "push the function named pool[s] (findFun semantics; call c)")            \
+    V(call, 2, 1, 1, 1, "pop a function, call it with call site c")                                \
+    V(mkclosure, 1, 0, 1, 0, "create a closure from pool[c] = list(formals, body, ref)")           \
+    V(binop, 6, 2, 1, 1, "arithmetic/comparison (op, prim, call, target, scratch, fb)")            \
+    V(ld2_binop, 12, -1, 1, 1,                                                                     \
+      "load up to two operands (kind, a, b per operand: 0 stack, 1 variable sym/slot, 2 "          \
+      "constant), then binop")                                                                     \
+    V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                                  \
+    V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")                       \
+    V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")                        \
+    V(for_colon, 2, 2, 3, 0,                                                                       \
+      "for (v in from:to): pop from, to; push the state of an integer range without building it, " \
+      "else of `:`'s value (colon call, for call)")                                                \
+    V(for_step, 4, 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label")      \
+    V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")                      \
+    V(dollar, 4, 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")        \
+    V(subassign, 6, -1, 0, 1,                                                                      \
+      "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices; kind 1 [, 2 [[, +4 "   \
+      "for <<-, +8: x's value pushed by start_assign below the indices)")                          \
+    V(lgl_first, 4, 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)")      \
+    V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                           \
+    V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)")         \
+    V(dollar_assign, 5, 1, 0, 1,                                                                   \
+      "x$name <- v on a local list or environment (x, char, sym, call)")                           \
+    V(br_obj, 1, 0, 0, 0, "jump to label when the top of stack is an object (keeps it)")           \
+    V(subset_obj, 2, 1, 1, 0,                                                                      \
+      "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)")                       \
+    V(env_subassign, 5, -1, 0, 1,                                                                  \
+      "X$name[i] <- v / X$name$f <- v with X an environment or a local list (kind 1 [, 2 [[, 3 "   \
+      "$; X, sym, call)")                                                                          \
+    V(call_builtin, 4, -1, 1, 1, "call base builtin pool[p] on n evaluated args (n, site, p)")     \
+    V(start_assign, 2, 0, 1, 0,                                                                    \
+      "push the value of x for x[i] <- v with a general index (sym, call): GNU R's EnsureLocal")   \
+    V(switch_table, 4, 1, 0, 0,                                                                    \
+      "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, " \
+      "nnum)")                                                                                     \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {
@@ -66,6 +80,8 @@ struct InsnInfo {
 
 extern const InsnInfo insnInfo[];
 
-inline const InsnInfo& info(Op op) { return insnInfo[static_cast<int>(op)]; }
+inline const InsnInfo& info(Op op) {
+    return insnInfo[static_cast<int>(op)];
+}
 
 }  // namespace rir

@@ -39,41 +39,25 @@ inline void decRefcnt(SEXP x) {
     if (hdr(x)->named > 0 && hdr(x)->named < 65535) hdr(x)->named--;
 }
 
+// Feedback bit of each SEXPTYPE (TB_OTHER for all but the vector types).
+const uint16_t kTypeBits[32] = {
+    TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER,
+    TB_OTHER, TB_OTHER, TB_LGL,   TB_OTHER, TB_OTHER, TB_INT,   TB_REAL,  TB_CPLX,
+    TB_STR,   TB_OTHER, TB_OTHER, TB_LIST,  TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER,
+    TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER};
+
 inline void recordType(Feedback& f, SEXP x) {
-    uint32_t t;
-    switch (ftype(x)) {
-        case LGLSXP:
-            t = TB_LGL;
-            break;
-        case INTSXP:
-            t = TB_INT;
-            break;
-        case REALSXP:
-            t = TB_REAL;
-            break;
-        case CPLXSXP:
-            t = TB_CPLX;
-            break;
-        case STRSXP:
-            t = TB_STR;
-            break;
-        case VECSXP:
-            t = TB_LIST;
-            break;
-        default:
-            t = TB_OTHER;
-            break;
-    }
+    SexpHeader* h = hdr(x);
+    uint32_t t = kTypeBits[h->type];
     if (t != TB_OTHER) {
-        if (hdr(x)->alt || flength(x) != 1)
+        if (h->alt || !h->scalar)  // the scalar bit: a length-1 vector
             t |= TB_VECTOR;
-        else if ((ftype(x) == INTSXP || ftype(x) == LGLSXP) && fival(x) == NA_INTEGER)
-            t |= TB_NA;
-        else if (ftype(x) == REALSXP && std::isnan(fdval(x)))
+        else if ((t == TB_INT || t == TB_LGL) ? fival(x) == NA_INTEGER
+                                              : t == TB_REAL && std::isnan(fdval(x)))
             t |= TB_NA;
     }
-    if (fattrib(x) != R_NilValue) t |= TB_ATTRIB;
-    if (fobject(x)) t |= TB_OBJECT;
+    if (h->attrib != R_NilValue) t |= TB_ATTRIB;
+    if (h->obj) t |= TB_OBJECT;
     f.types |= t;
 }
 
@@ -653,6 +637,69 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
     return R_NilValue;
 }
 
+// The ALTREP class of R's compact integer sequences (1:n, seq_len(n)),
+// taken from an instance: their elements are first + i * step, step +-1.
+SEXP compactIntseqClass() {
+    static SEXP cls = nullptr;
+    if (!cls) {
+        SEXP call = PROTECT(Rf_lang2(Rf_install("seq_len"), Rf_ScalarInteger(2)));
+        SEXP probe = Rf_eval(call, R_BaseEnv);
+        cls = ALTREP(probe) ? ftag(probe) : R_NilValue;  // registered classes stay alive
+        UNPROTECT(1);
+    }
+    return cls;
+}
+
+// for(): checks and converts the sequence on top of the stack (GNU R's
+// STARTFOR) and pushes the loop state: two INTSXP-tagged node-stack slots,
+// which GNU R's GC and link counting skip, holding the length (flags: the
+// step of a compact integer range, else 0) and the counter (flags: the
+// range's first value).
+NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
+    R_BCNodeStackTop = sp;
+    SEXP seq = sp[-1].u.sxpval;
+    if (fobject(seq) && Rf_inherits(seq, "factor")) {
+        seq = Rf_asCharacterFactor(seq);
+        sp[-1].u.sxpval = seq;
+    }
+    switch (TYPEOF(seq)) {
+        case LGLSXP:
+        case INTSXP:
+        case REALSXP:
+        case CPLXSXP:
+        case STRSXP:
+        case RAWSXP:
+        case VECSXP:
+        case EXPRSXP:
+        case NILSXP:
+            break;
+        case LISTSXP:
+            seq = Rf_coerceVector(seq, VECSXP);
+            sp[-1].u.sxpval = seq;
+            break;
+        default:
+            Rf_errorcall(call, _("invalid for() loop sequence"));
+    }
+    R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
+    if (n > INT_MAX) Rf_errorcall(call, "long vectors are not supported in rir for() loops");
+    if (seq != R_NilValue) incRefcnt(seq);
+    int step = 0, first = 0;
+    if (n > 0 && ALTREP(seq) && ftag(seq) == compactIntseqClass()) {
+        first = INTEGER_ELT(seq, 0);
+        step = n > 1 ? INTEGER_ELT(seq, 1) - first : 1;
+        if (step != 1 && step != -1) step = 0;
+    }
+    sp->tag = INTSXP;
+    sp->flags = step;
+    sp->u.ival = int(n);
+    sp++;
+    sp->tag = INTSXP;
+    sp->flags = first;
+    sp->u.ival = -1;
+    sp++;
+    return sp;
+}
+
 }  // namespace
 
 #ifdef RIR_STACK_CHECK
@@ -1046,43 +1093,54 @@ L_eval_ast : {
     PUSH(Rf_eval(e, env));
     NEXT();
 }
+L_for_colon : {
+    // for (v in from:to): the sequence is not built when `:` would give an
+    // integer range (both ends whole numbers in int range, as seq_colon
+    // decides); anything else calls `:` as GNU R's byte code does.
+    SEXP colonCall = POOL(IMM());
+    IMM();  // the for() call (errors of the sequence: see for_init)
+    SEXP from = AT(1), to = TOP();
+    SYNC();
+    unsigned char kf = headerByte(from), kt = headerByte(to);
+    bool fast = fattrib(from) == nil && fattrib(to) == nil &&
+                (kf == (INTSXP | kScalarBit) || kf == (REALSXP | kScalarBit)) &&
+                (kt == (INTSXP | kScalarBit) || kt == (REALSXP | kScalarBit));
+    if (fast) {
+        double n1 = kf == (INTSXP | kScalarBit)
+                        ? (fival(from) == NA_INTEGER ? NAN : double(fival(from)))
+                        : fdval(from);
+        double n2 = kt == (INTSXP | kScalarBit)
+                        ? (fival(to) == NA_INTEGER ? NAN : double(fival(to)))
+                        : fdval(to);
+        if (n1 == std::floor(n1) && n2 == std::floor(n2) && n1 > INT_MIN && n1 <= INT_MAX &&
+            n2 > INT_MIN && n2 <= INT_MAX && std::fabs(n2 - n1) < INT_MAX) {
+            sp -= 2;
+            PUSH(nil);  // no sequence object
+            sp->tag = INTSXP;
+            sp->flags = n1 <= n2 ? 1 : -1;  // step
+            sp->u.ival = int(std::fabs(n2 - n1)) + 1;
+            sp++;
+            sp->tag = INTSXP;
+            sp->flags = int(n1);  // start
+            sp->u.ival = -1;      // counter
+            sp++;
+            NEXT();
+        }
+    }
+    SEXP colon = SYMVALUE(Rf_install(":"));
+    SEXP args = consNR(from, consNR(to, R_NilValue));
+    PUSH(args);
+    SYNC();
+    SEXP seq = callBuiltin(colonCall, colon, args, env, tramp);
+    sp -= 3;
+    PUSH(seq);
+    sp = forInit(sp, POOL(pc[-1]));
+    NEXT();
+}
 L_for_init : {
     SEXP call = POOL(IMM());
     IMM();
-    SEXP seq = TOP();
-    SYNC();
-    if (Rf_inherits(seq, "factor")) {
-        seq = Rf_asCharacterFactor(seq);
-        sp[-1].u.sxpval = seq;
-    }
-    switch (TYPEOF(seq)) {
-        case LGLSXP:
-        case INTSXP:
-        case REALSXP:
-        case CPLXSXP:
-        case STRSXP:
-        case RAWSXP:
-        case VECSXP:
-        case EXPRSXP:
-        case NILSXP:
-            break;
-        case LISTSXP:
-            seq = Rf_coerceVector(seq, VECSXP);
-            sp[-1].u.sxpval = seq;
-            break;
-        default:
-            Rf_errorcall(call, _("invalid for() loop sequence"));
-    }
-    R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
-    if (n > INT_MAX) Rf_errorcall(call, "long vectors are not supported in rir for() loops");
-    incRefcnt(seq);
-    // Loop state lives in private INTSXP scalars: every node-stack slot rir
-    // uses holds a SEXP (GNU R walks the stack when it commits references).
-    SEXP state = Rf_allocVector(INTSXP, 2);
-    INTEGER(state)[0] = int(n);
-    INTEGER(state)[1] = -1;
-    PUSH(state);
-    PUSH(R_NilValue);
+    sp = forInit(sp, call);
     NEXT();
 }
 L_for_step : {
@@ -1090,35 +1148,43 @@ L_for_step : {
     SEXP sym = POOL(IMM());
     int k = IMM();
     Feedback& f = c->feedback[IMM()];
-    int* state = INTEGER(sp[-2].u.sxpval);
-    int i = ++state[1];
-    if (i >= state[0]) {
-        decRefcnt(sp[-3].u.sxpval);
+    int i = ++sp[-1].u.ival;
+    if (i >= sp[-2].u.ival) {
+        if (sp[-3].u.sxpval != nil) decRefcnt(sp[-3].u.sxpval);
         pc = start + target;
         NEXT();
     }
     f.count++;
     SYNC();
     SEXP seq = sp[-3].u.sxpval;
+    int step = sp[-2].flags;
     SEXP cell = cachedCell(cache, k, sym, env);
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
         // Reuse the previous loop value when only this binding refers to it
         // (GNU R's ALLOC_LOOP_VAR does the same).
         SEXP old = fcar(cell);
-        int t = ftype(seq);
-        if ((t == INTSXP || t == REALSXP || t == LGLSXP) && simpleScalar(old, t) &&
-            frefcnt(old) == 1) {
-            if (t == REALSXP)
-                *static_cast<double*>(fdata(old)) = REAL_ELT(seq, i);
-            else if (t == INTSXP)
-                *static_cast<int*>(fdata(old)) = INTEGER_ELT(seq, i);
-            else
-                *static_cast<int*>(fdata(old)) = LOGICAL_ELT(seq, i);
-            hdr(cell)->gp &= ~15u;
-            NEXT();
+        if (step) {
+            if (simpleScalar(old, INTSXP) && frefcnt(old) == 1) {
+                *static_cast<int*>(fdata(old)) = sp[-1].flags + i * step;
+                hdr(cell)->gp &= ~15u;
+                NEXT();
+            }
+        } else {
+            int t = ftype(seq);
+            if ((t == INTSXP || t == REALSXP || t == LGLSXP) && simpleScalar(old, t) &&
+                frefcnt(old) == 1) {
+                if (t == REALSXP)
+                    *static_cast<double*>(fdata(old)) = REAL_ELT(seq, i);
+                else if (t == INTSXP)
+                    *static_cast<int*>(fdata(old)) = INTEGER_ELT(seq, i);
+                else
+                    *static_cast<int*>(fdata(old)) = LOGICAL_ELT(seq, i);
+                hdr(cell)->gp &= ~15u;
+                NEXT();
+            }
         }
     }
-    SEXP v = elementOf(seq, i);
+    SEXP v = step ? Rf_ScalarInteger(sp[-1].flags + i * step) : elementOf(seq, i);
     PUSH(v);
     SYNC();
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&

@@ -1,10 +1,10 @@
 // printer.h — disassembler for RIR code.
 #pragma once
 
-#include "code.h"
-
 #include <string>
 #include <vector>
+
+#include "code.h"
 
 namespace rir {
 

@@ -94,6 +94,12 @@ expect_all_same(list(
   "while with complex condition" = "i <- 0; while ({i <- i + 1; i < 5}) NULL; i",
   "for modifying its sequence" = "x <- 1:3; s <- 0; for (v in x) { x[2] <- 100L; s <- s + v }; c(s, x)",
   "for over list modifying" = "l <- list(1, 2); r <- 0; for (e in l) { l[[2]] <- 50; r <- r + e }; r",
+  "for over from:to ranges" = "f <- function(a, b) { out <- c(); for (i in a:b) out <- c(out, i); list(out, i, typeof(i)) }; list(f(1, 4), f(4L, 1L), f(-2, 2), f(0, 0), f(3, 3L), f(1.5, 4), f(2, 4.5), f(2147483646, 2147483647))",
+  "for over from:to: errors and warnings" = "f <- function(a, b) { s <- 0; for (i in a:b) s <- s + i; s }; list(tryCatch(f(NA, 3), error = conditionMessage), tryCatch(f(1, NaN), error = conditionMessage), tryCatch(f(numeric(), 3), error = conditionMessage), f(c(1, 5), 3), f('2', 4), f(TRUE, 3L))",
+  "for over from:to: factors and large values" = "f <- function(a, b) { out <- c(); for (i in a:b) out <- c(out, as.character(i)); out }; list(f(factor(c('x', 'y')), factor(c('u', 'v'))), f(-2147483647, -2147483645), f(2147483647, 2147483648), f(1e15, 1e15 + 2))",
+  "for over from:to: loop variable captured and modified" = "f <- function(n) { fs <- list(); for (i in 1:n) { fs[[i]] <- local({ k <- i; function() k }); i <- i * 10 }; c(sapply(fs, function(g) g()), i) }; f(3)",
+  "for over from:to: nested, break and next" = "f <- function(n) { r <- c(); for (i in 1:(n - 1)) for (j in (i + 1):n) { if (j == 3) next; if (i == 3) break; r <- c(r, i * 10 + j) }; r }; f(5)",
+  "for over seq_len, seq_along and rev ranges" = "f <- function(n) { r <- 0; for (i in seq_len(n)) for (j in rev(seq_len(i))) for (k in seq_along(c(3, 4))) r <- r * 2 + i - j + k; list(r, i, j, k) }; f(4)",
   "nested function defined in loop" = "fs <- list(); for (i in 1:3) { local({ j <- i; fs[[j]] <<- function() j }) }; sapply(fs, function(f) f())"
 ))
 
