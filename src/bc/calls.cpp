@@ -292,6 +292,29 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr
     return r;
 }
 
+SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP suppliedvars) {
+    SEXP target = trampolineTargetFast(BODY(fun));
+    bool rirBody = target != nullptr;
+    if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {
+        const char* reason;
+        const char* name = TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
+        rirBody = compileInPlace(fun, name, &reason);
+        if (!rirBody)
+            refusedClosures.insert(fun);
+        else
+            target = trampolineTarget(BODY(fun));
+    }
+    if (rirBody) {
+        DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
+        SEXP r = t ? directCall(call, fun, t, args, env, tramp, suppliedvars) : nullptr;
+        if (r) return r;
+    }
+    rirCallFlag = rirBody;
+    SEXP r = Rf_applyClosure(call, fun, args, env, suppliedvars);
+    rirCallFlag = false;
+    return r;
+}
+
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
     SEXP call = c->poolAt(cs.ast);
     switch (ftype(fun)) {
@@ -310,30 +333,8 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
             return r;
         }
         case CLOSXP: {
-            SEXP target = trampolineTargetFast(BODY(fun));
-            bool rirBody = target != nullptr;
-            if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {
-                const char* reason;
-                const char* name =
-                    TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
-                rirBody = compileInPlace(fun, name, &reason);
-                if (!rirBody)
-                    refusedClosures.insert(fun);
-                else
-                    target = trampolineTarget(BODY(fun));
-            }
             SEXP args = PROTECT(promisedArgs(c, cs, env));
-            if (rirBody) {
-                DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
-                SEXP r = t ? directCall(call, fun, t, args, env, tramp) : nullptr;
-                if (r) {
-                    UNPROTECT(1);
-                    return r;
-                }
-            }
-            rirCallFlag = rirBody;
-            SEXP r = Rf_applyClosure(call, fun, args, env, R_NilValue);
-            rirCallFlag = false;
+            SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
             UNPROTECT(1);
             return r;
         }

@@ -22,6 +22,14 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);
 // `expr` (default: call) is the expression errors without a call report.
 SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr = nullptr);
 
+// Calls closure `fun` with the argument list `args` (promises) as GNU R's
+// applyClosure would, compiling it first if it is not rir yet; rir closures
+// are called directly. `suppliedvars` (a fresh tagged list, or R_NilValue):
+// variables defined in the new frame unless an argument has the name
+// (UseMethod's .Generic, .Class, ...).
+SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp,
+                         SEXP suppliedvars = R_NilValue);
+
 // Set right before a rir->rir closure call, consumed by the entry, so that
 // stats can tell calls from rir apart from entries from GNU R code.
 bool consumeRirCallFlag();

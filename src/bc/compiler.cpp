@@ -390,6 +390,20 @@ class Compiler {
                 adjust(1);  // unreachable continuation keeps the depth model
                 return;
             }
+            if (!strcmp(n, "UseMethod") && code_->kind == CodeKind::Function && !named &&
+                (nargs == 1 || nargs == 2) && TYPEOF(CAR(args)) == STRSXP &&
+                XLENGTH(CAR(args)) == 1) {
+                // the object, if given, as a variable (GNU R's UseMethod
+                // evaluates it again when it has to take over)
+                SEXP obj = nargs == 2 ? CADR(args) : R_NilValue;
+                if (nargs == 1 || (TYPEOF(obj) == SYMSXP && obj != R_DotsSymbol && !DDVAL(obj) &&
+                                   obj != R_MissingArg)) {
+                    if (nargs == 2) emit(Op::ldvar, {sym(obj), cache(obj)});
+                    emit(Op::use_method, {constant(CAR(args)), nargs - 1, constant(e)});
+                    adjust(-(nargs - 1));
+                    return;
+                }
+            }
             if ((!strcmp(n, "&&") || !strcmp(n, "||")) && nargs == 2 && plain)
                 return logic2(e, n[0] == '&' ? 1 : 2);
             if (!strcmp(n, "switch") && nargs >= 1 && !hasDots(args))

@@ -204,6 +204,32 @@ void releaseFrame(SEXP rho, SEXP val) {
     SET_ENCLOS(rho, R_EmptyEnv);
 }
 
+// Puts the variables of `vars` (a fresh tagged list) in front of the frame
+// of rho; a variable is dropped when the frame or a later entry of `vars`
+// has its name (GNU R's applyClosure does the same with UseMethod's extras).
+void addSuppliedVars(SEXP rho, SEXP vars) {
+    SEXP last = vars;
+    while (CDR(last) != R_NilValue) last = CDR(last);
+    SETCDR(last, FRAME(rho));
+    SEXP head = vars, prev = R_NilValue;
+    for (SEXP v = vars, stop = CDR(last); v != stop;) {
+        SEXP next = CDR(v);
+        bool shadowed = false;
+        SEXP tag = ftag(v);
+        for (SEXP w = next; w != R_NilValue && !shadowed; w = fcdr(w)) shadowed = ftag(w) == tag;
+        if (shadowed) {
+            if (prev == R_NilValue)
+                head = next;
+            else
+                SETCDR(prev, next);
+        } else {
+            prev = v;
+        }
+        v = next;
+    }
+    SET_FRAME(rho, head);
+}
+
 }  // namespace
 
 SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
@@ -221,7 +247,8 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
     return interpret(code, env, tramp);
 }
 
-SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp) {
+SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
+                SEXP suppliedvars) {
     // Debugging (browser, debug(), debugonce(), stepping) is GNU R's business.
     if (hdr(fun)->debug || hdr(fun)->spare || hdr(env)->debug) return nullptr;
     // A getter call of a complex assignment (f(*tmp*)): GNU R duplicates
@@ -244,6 +271,7 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
             SETCAR(a, mkPromise(CAR(f), newrho));
             setMissing(a, 2);
         }
+    if (suppliedvars != R_NilValue) addSuppliedVars(newrho, suppliedvars);
     if (R_envHasNoSpecialSymbols(newrho)) hdr(newrho)->gp |= kNoSpecialSymbols;
 
     SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;

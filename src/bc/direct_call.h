@@ -12,7 +12,9 @@ namespace rir {
 // written in the call). Returns nullptr, having done nothing observable,
 // when the call needs GNU R's own machinery (partial argument matching,
 // argument errors, debugging); the caller then uses Rf_applyClosure.
-SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp);
+// `suppliedvars` as for applyClosureFromRir (calls.h).
+SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
+                SEXP suppliedvars = R_NilValue);
 
 // Runs the baseline (or dispatched) code of `t` in the new environment.
 SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp);

@@ -58,6 +58,9 @@
     V(switch_table, 4, 1, 0, 0,                                                                    \
       "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, " \
       "nnum)")                                                                                     \
+    V(use_method, 3, -1, 1, 0,                                                                     \
+      "UseMethod(generic[, obj]) in a function body: dispatch and return the method's value, "     \
+      "else GNU R's UseMethod (generic, nobj, call)")                                              \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

@@ -14,6 +14,7 @@
 #include "math_fast.h"
 #include "ops.h"
 #include "promises.h"
+#include "s3_dispatch.h"
 
 #define _(s) dgettext("R", s)
 
@@ -1543,6 +1544,29 @@ L_switch_table : {
     }
     --sp;
     pc = table + 2 * entry;
+    NEXT();
+}
+L_use_method : {
+    SEXP generic = POOL(IMM());
+    int nobj = IMM();
+    SEXP call = POOL(IMM());
+    SEXP obj = nobj ? TOP() : nullptr;
+    SYNC();
+    setTrampolineExpr(tramp, call);
+    SEXP r = useMethod(call, generic, obj, env, tramp);
+    if (r) {
+        // the generic returns the method's value (GNU R jumps to its context)
+        R_BCNodeStackTop = frame;
+        return r;
+    }
+    // GNU R's UseMethod: dispatches and leaves the function with a jump,
+    // or reports the error
+    static SEXP useMethodFun = SYMVALUE(Rf_install("UseMethod"));
+    setTrampolineExpr(tramp, call);
+    R_Visible = TRUE;
+    r = primFun(useMethodFun)(call, useMethodFun, CDR(call), env);
+    sp -= nobj;
+    PUSH(r);
     NEXT();
 }
 L_ret:

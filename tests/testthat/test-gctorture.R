@@ -25,7 +25,10 @@ test_that("core constructs survive gctorture", {
     "c(inherits(1, 'numeric'), identical(list(1), list(1)), length(vector('list', 3)))",
     "l <- list(); for (i in 1:30) l[[length(l) + 1]] <- i * 2; v <- c(); for (i in 1:30) v[i] <- i; c(sum(unlist(l)), sum(v))",
     "st <- list(s = list(t = 0)); for (i in 1:5) st$s$t <- st$s$t + i; e <- new.env(); e[['k']] <- 3; c(st$s$t, e[['k']])",
-    "m <- matrix(c(4, 9, 16, 25), 2); acc <- 0; for (i in 1:2) for (j in 1:2) acc <- acc + sqrt(m[i, j]) * 2; acc"
+    "m <- matrix(c(4, 9, 16, 25), 2); acc <- 0; for (i in 1:2) for (j in 1:2) acc <- acc + sqrt(m[i, j]) * 2; acc",
+    # rir's UseMethod, for (v in from:to) ranges
+    "g <- function(x, ...) { loc <- 3; UseMethod('g') }; g.b <- function(x, ...) list(.Class, loc, NextMethod()); g.a <- function(x, ...) .Generic; h <- function(o) g(o, 1); h(structure(1, class = c('b', 'a')))",
+    "r <- c(); for (i in 2:4) for (j in (i + 1):5) r <- c(r, i * j); for (k in 3:1) r <- c(r, k); for (z in 1.5:3) r <- c(r, z); r"
   )
   for (s in snippets) {
     f <- eval(parse(text = paste0("function() {", s, "}"), keep.source = FALSE)[[1]])
