@@ -64,6 +64,9 @@ struct Code {
     int nCache = 0;             // binding-cache slots (one per local symbol read/written)
     int nScratch = 0;           // scratch result slots of binops nested in binops
     SEXP trampoline = nullptr;  // BCODESXP calling this code (promises), in pool
+    // Function code: per formal, the pool index of its default argument's
+    // promise code, or -1 (no default, or not a call: the AST is used).
+    std::vector<int32_t> defaults;
 
     SEXP pool() const { return R_ExternalPtrProtected(container); }
     SEXP poolAt(int i) const { return VECTOR_ELT(pool(), i); }

@@ -81,6 +81,18 @@ class Compiler {
         resolve();
     }
 
+    // A default argument expression as promise code (pool index), or -1
+    // when it does not compile consistently.
+    int defaultArg(SEXP e) {
+        bool wasBroken = broken;
+        int idx = promise(e);
+        if (broken && !wasBroken) {
+            broken = false;
+            return -1;
+        }
+        return idx;
+    }
+
   private:
     Code* code_;
     Shared& sh_;
@@ -1058,7 +1070,10 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
     double t0 = nowSeconds();
     Shared sh;
     sh.env = env;
-    for (SEXP f = formals; f != R_NilValue; f = CDR(f)) sh.locals.insert(TAG(f));
+    for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
+        sh.locals.insert(TAG(f));
+        if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals);
+    }
     findLocals(body, sh.locals);
     Code* code = Code::create(kind, body);
     PROTECT(code->container);
@@ -1072,6 +1087,12 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
         PROTECT(code->container);
         code->bc = {int32_t(Op::eval_ast), code->addPool(body), int32_t(Op::ret)};
         code->maxStack = 1;
+    } else if (kind == CodeKind::Function) {
+        // Default arguments that are calls become rir promise code, so that
+        // forcing them does not go through GNU R's AST interpreter (see
+        // directCall); others stay ASTs.
+        for (SEXP f = formals; f != R_NilValue; f = CDR(f))
+            code->defaults.push_back(TYPEOF(CAR(f)) == LANGSXP ? c.defaultArg(CAR(f)) : -1);
     }
     code->finish();
     UNPROTECT(1);

@@ -232,17 +232,22 @@ void addSuppliedVars(SEXP rho, SEXP vars) {
 
 }  // namespace
 
-SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
-    t->invocations++;
-    stats.rir_calls++;
+// The baseline code of t, compiled at its first use.
+static Code* baselineOf(DispatchTable* t, SEXP cloenv) {
     if (!t->baseline) {
-        Code* code = compileFunction(t->formals(), t->body(), ENCLOS(env));
+        Code* code = compileFunction(t->formals(), t->body(), cloenv);
         PROTECT(code->container);
         code->trampoline = t->trampoline();
         t->setBaseline(code, code->container);
         UNPROTECT(1);
     }
-    Code* code = t->baseline;
+    return t->baseline;
+}
+
+SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
+    t->invocations++;
+    stats.rir_calls++;
+    Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook && !t->versions.empty()) code = t->dispatch(Context());
     return interpret(code, env, tramp);
 }
@@ -265,10 +270,20 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     nsPush(frame);
     SEXP newrho = Rf_NewEnvironment(formals, frame, CLOENV(fun));
     slot->u.sxpval = newrho;
-    // default arguments: promises evaluated in the new frame
-    for (SEXP f = formals, a = frame; f != R_NilValue; f = CDR(f), a = CDR(a))
+    // default arguments: promises evaluated in the new frame, with the
+    // baseline's promise code for calls (same formals only: `formals<-`
+    // makes closures that share the body)
+    Code* base = nullptr;
+    size_t k = 0;
+    for (SEXP f = formals, a = frame; f != R_NilValue; f = CDR(f), a = CDR(a), k++)
         if (CAR(a) == R_MissingArg && CAR(f) != R_MissingArg) {
-            SETCAR(a, mkPromise(CAR(f), newrho));
+            SEXP code = CAR(f);
+            if (TYPEOF(code) == LANGSXP && formals == t->formals()) {
+                if (!base) base = baselineOf(t, CLOENV(fun));
+                if (k < base->defaults.size() && base->defaults[k] >= 0)
+                    code = Code::unpack(base->poolAt(base->defaults[k]))->trampoline;
+            }
+            SETCAR(a, mkPromise(code, newrho));
             setMissing(a, 2);
         }
     if (suppliedvars != R_NilValue) addSuppliedVars(newrho, suppliedvars);

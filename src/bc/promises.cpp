@@ -8,12 +8,12 @@
 // GNU R keeps promises under evaluation on a list (R_PendingPromises, not
 // exported) so that a jump out of the evaluation marks them "interrupted"
 // (PRSEEN = 2: forcing again warns and restarts instead of reporting a
-// recursive reference). rir gets the same effect from an unwind context
-// pushed around the evaluation: every jump passing through lands there
-// first, sets PRSEEN to 2 and continues. A promise of a plain variable is
-// read from its environment's own frame when the binding is an ordinary
-// value. Everything else (PRSEEN set, GNU R code, active bindings, missing
-// or unbound variables) goes to GNU R's eval.
+// recursive reference). rir gets the same effect from a C-code context
+// pushed around the evaluation whose cend function sets PRSEEN to 2: GNU R's
+// jumps run the cend functions of the contexts they leave (R_run_onexits). A promise of a plain
+// variable is read from its environment's own frame when the binding is an ordinary value.
+// Everything else (PRSEEN set, GNU R code, active bindings, missing or unbound variables) goes to
+// GNU R's eval.
 #include "promises.h"
 
 #include "../runtime/trampoline.h"
@@ -46,6 +46,12 @@ SEXP plainLocalValue(SEXP sym, SEXP env) {
     return v;
 }
 
+// A jump out of a promise's evaluation passes the guard context: GNU R
+// runs its cend function on the way.
+void markInterrupted(void* p) {
+    setPrseen(static_cast<SEXP>(p), 2);
+}
+
 void setValue(SEXP p, SEXP v) {
     SET_PRVALUE(p, v);
     SET_PRENV(p, R_NilValue);
@@ -71,17 +77,11 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
                 PROTECT(p);
                 setPrseen(p, 1);
                 RContext guard;
-                Rf_begincontext(&guard, CTXT_UNWIND, R_GlobalContext->call, R_GlobalEnv, R_BaseEnv,
+                // (its call: what errors raised in C code below it report)
+                Rf_begincontext(&guard, CTXT_CCODE, R_GlobalContext->call, R_GlobalEnv, R_BaseEnv,
                                 R_NilValue, R_NilValue);
-                if (sigsetjmp(guard.cjmpbuf, 0)) {
-                    // a jump out of the evaluation passes through here
-                    setPrseen(p, 2);
-                    // No longer an unwind context, or continuing the jump
-                    // would find this context as its first target again.
-                    guard.callflag = CTXT_CCODE;
-                    Rf_endcontext(&guard);  // continues the jump
-                    Rf_error("rir internal error: unexpected jump target");
-                }
+                guard.cend = markInterrupted;
+                guard.cenddata = p;
                 v = interpret(c, env, tramp);
                 Rf_endcontext(&guard);
                 setPrseen(p, 0);

@@ -88,6 +88,29 @@ expect_all_same(list(
     }
     g <- function() f(stop('boom'))
     g()",
+  "direct: default arguments as compiled promises" = "
+    n <- 0
+    f <- function(x, y = x * 2, z = { n <<- n + 1; y + 1 }, w = stop('unused')) list(x, y, z, missing(y), substitute(z))
+    g <- function() list(f(1), f(1, 5), f(2, z = 0), n)
+    g()",
+  "direct: default arguments see the frame, parent.frame and sys.call" = "
+    f <- function(x, env = parent.frame(), cl = sys.call(), k = length(ls())) list(identical(env, globalenv()), cl, k)
+    h <- function() f(3)
+    list(f(1), h())",
+  "direct: default argument errors and restarts" = "
+    f <- function(x = stop('no x')) { r <- tryCatch(x, error = function(e) conditionMessage(e)); c(r, tryCatch(x, error = function(e) 'again')) }
+    g <- function(a, b = a + c, c = b) b
+    list(f(), tryCatch(g(1), error = function(e) conditionMessage(e)))",
+  "direct: match.arg with a default vector" = "
+    f <- function(type = c('linear', 'quad')) match.arg(type)
+    g <- function() c(f(), f('quad'))
+    g()",
+  "direct: formals<- on a compiled closure" = "
+    f <- function(x, y = x + 1) y
+    h <- function() f(1)
+    a <- h()
+    formals(f)$y <- quote(x * 100)
+    c(a, h(), f(2))",
   "direct: recursive default argument" = "
     f <- function(a = a) a
     g <- function() f()
