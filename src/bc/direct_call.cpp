@@ -28,6 +28,7 @@
 #include "calls.h"
 #include "compiler.h"
 #include "interp.h"
+#include "promises.h"
 
 extern "C" Rboolean R_envHasNoSpecialSymbols(SEXP);
 
@@ -292,7 +293,10 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;
     RContext cntxt;
     Rf_begincontext(&cntxt, CTXT_RETURN, call, newrho, sysparent, promargs, fun);
+    cntxt.cend = markInterruptedFrom;  // promises forced with this context on top
+    cntxt.cenddata = pendingMark();
     if (sigsetjmp(cntxt.cjmpbuf, 0)) {
+        markInterruptedFrom(cntxt.cenddata);
         // A jump aimed at this call (return() in a promise, UseMethod, an
         // exiting handler, return() in on.exit code) brings its value; an
         // intermediate one (we have on.exit code to run) continues in

@@ -16,6 +16,8 @@
 // GNU R's eval.
 #include "promises.h"
 
+#include <vector>
+
 #include "../runtime/trampoline.h"
 #include "interp.h"
 
@@ -59,6 +61,47 @@ void setValue(SEXP p, SEXP v) {
 
 }  // namespace
 
+namespace {
+// Promises under evaluation guarded by the innermost rir function context
+// (a stack: forcing nests).
+std::vector<SEXP> pending;
+}  // namespace
+
+void markInterruptedFrom(void* mark) {
+    size_t m = reinterpret_cast<uintptr_t>(mark);
+    for (size_t i = m; i < pending.size(); i++) setPrseen(pending[i], 2);
+    if (m < pending.size()) pending.resize(m);
+}
+
+void* pendingMark() {
+    return reinterpret_cast<void*>(uintptr_t(pending.size()));
+}
+
+namespace {
+
+// Evaluates rir promise code for p (PRSEEN already 1) so that a jump out
+// of it leaves p marked as interrupted.
+SEXP evalGuarded(SEXP p, Code* c, SEXP env, SEXP tramp) {
+    if (R_GlobalContext->cend == markInterruptedFrom) {
+        // the innermost context is a rir function context: it does it
+        pending.push_back(p);
+        SEXP v = interpret(c, env, tramp);
+        pending.pop_back();
+        return v;
+    }
+    RContext guard;
+    // (its call: what errors raised in C code below it report)
+    Rf_begincontext(&guard, CTXT_CCODE, R_GlobalContext->call, R_GlobalEnv, R_BaseEnv, R_NilValue,
+                    R_NilValue);
+    guard.cend = markInterrupted;
+    guard.cenddata = p;
+    SEXP v = interpret(c, env, tramp);
+    Rf_endcontext(&guard);
+    return v;
+}
+
+}  // namespace
+
 SEXP forcePromise(SEXP p, SEXP tramp) {
     SEXP v = fprvalue(p);
     if (v != R_UnboundValue) return v;
@@ -76,14 +119,7 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
             if (c) {
                 PROTECT(p);
                 setPrseen(p, 1);
-                RContext guard;
-                // (its call: what errors raised in C code below it report)
-                Rf_begincontext(&guard, CTXT_CCODE, R_GlobalContext->call, R_GlobalEnv, R_BaseEnv,
-                                R_NilValue, R_NilValue);
-                guard.cend = markInterrupted;
-                guard.cenddata = p;
-                v = interpret(c, env, tramp);
-                Rf_endcontext(&guard);
+                v = evalGuarded(p, c, env, tramp);
                 setPrseen(p, 0);
                 setValue(p, v);
                 UNPROTECT(1);

@@ -10,4 +10,11 @@ namespace rir {
 // `tramp`: as for interpret().
 SEXP forcePromise(SEXP p, SEXP tramp);
 
+// A function context rir pushes (direct calls) guards the promises forced
+// while it is the innermost context: its cend is markInterruptedFrom with
+// pendingMark() as data, so a jump leaving it marks them interrupted, and a
+// jump landing in it must call markInterruptedFrom itself.
+void markInterruptedFrom(void* mark);
+void* pendingMark();
+
 }  // namespace rir

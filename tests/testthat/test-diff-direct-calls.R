@@ -111,6 +111,21 @@ expect_all_same(list(
     a <- h()
     formals(f)$y <- quote(x * 100)
     c(a, h(), f(2))",
+  "direct: promise interrupted in a rir callee, forced again" = "
+    k <- function(x) { keep <<- environment(); x }
+    g <- function() tryCatch(k(stop('boom')), error = function(e) conditionMessage(e))
+    r1 <- g()
+    list(r1, tryCatch(get('x', envir = keep), error = function(e) conditionMessage(e)))",
+  "direct: default argument left by return(), forced again" = "
+    f <- function(x = return(5)) { keep <<- environment(); x; 10 }
+    g <- function() f()
+    r1 <- g()
+    list(r1, tryCatch(get('x', envir = keep), error = function(e) conditionMessage(e)))",
+  "direct: nested promises interrupted by one error" = "
+    k <- function(x) { keep1 <<- environment(); x }
+    m <- function(y) { keep2 <<- environment(); k(y + stop('inner')) }
+    g <- function() tryCatch(m(1), error = function(e) conditionMessage(e))
+    list(g(), tryCatch(get('x', envir = keep1), error = function(e) conditionMessage(e)))",
   "direct: recursive default argument" = "
     f <- function(a = a) a
     g <- function() f()
