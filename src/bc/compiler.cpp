@@ -475,6 +475,15 @@ class Compiler {
             // inline, no promises, no run-time function lookup.
             if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
                 return builtinCall(e, nullptr, nullptr, operand);
+            // .Internal(lapply(X, FUN)) (base's lapply): see apply_internals.cpp
+            if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
+                CAR(CAR(args)) == Rf_install("lapply") && Rf_length(CAR(args)) == 3 &&
+                TYPEOF(CADR(CAR(args))) == SYMSXP && TYPEOF(CADDR(CAR(args))) == SYMSXP &&
+                !hasNames(CDR(CAR(args))) && INTERNAL(CAR(CAR(args))) != R_NilValue &&
+                !strcmp(primRow(INTERNAL(CAR(CAR(args)))).name, "lapply")) {
+                emit(Op::lapply_internal, {constant(CAR(args)), constant(e)});
+                return;
+            }
             // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
             // compiler passes f(args) to f; errors without a call name e).
             if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&

@@ -8,6 +8,7 @@
 #include "../runtime/dispatch_table.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
+#include "apply_internals.h"
 #include "calls.h"
 #include "compiler.h"
 #include "direct_call.h"
@@ -1544,6 +1545,21 @@ L_switch_table : {
     }
     --sp;
     pc = table + 2 * entry;
+    NEXT();
+}
+L_lapply_internal : {
+    SEXP inner = POOL(IMM());
+    SEXP call = POOL(IMM());
+    SYNC();
+    setTrampolineExpr(tramp, call);
+    SEXP r = lapplyInternal(inner, env, tramp);
+    if (!r) {
+        SEXP f = INTERNAL(CAR(inner));
+        R_Visible = TRUE;
+        r = primFun(f)(inner, f, CDR(inner), env);
+        R_Visible = TRUE;
+    }
+    PUSH(r);
     NEXT();
 }
 L_use_method : {

@@ -28,6 +28,7 @@ test_that("core constructs survive gctorture", {
     "m <- matrix(c(4, 9, 16, 25), 2); acc <- 0; for (i in 1:2) for (j in 1:2) acc <- acc + sqrt(m[i, j]) * 2; acc",
     # rir's UseMethod, for (v in from:to) ranges
     "g <- function(x, ...) { loc <- 3; UseMethod('g') }; g.b <- function(x, ...) list(.Class, loc, NextMethod()); g.a <- function(x, ...) .Generic; h <- function(o) g(o, 1); h(structure(1, class = c('b', 'a')))",
+    "l <- lapply(list(a = 1, b = 2:3, 'z'), function(v, k) list(v, k), k = 2); s <- sapply(1:5, function(i) i * 2); list(l, s)",
     "r <- c(); for (i in 2:4) for (j in (i + 1):5) r <- c(r, i * j); for (k in 3:1) r <- c(r, k); for (z in 1.5:3) r <- c(r, z); r"
   )
   for (s in snippets) {

@@ -1,0 +1,42 @@
+# Differential tests for .Internal(lapply(X, FUN)) run by rir
+# (src/bc/apply_internals.cpp) and the functions built on it.
+
+expect_all_same(list(
+  "lapply: lists, atomic vectors, names" = "
+    list(lapply(list(a = 1, b = 'x', 3:4), function(v) v), lapply(c(u = 1.5, v = 2), function(x) x * 2),
+         lapply(1:3, function(i) i), lapply(c(TRUE, NA), function(b) b), lapply(letters[1:2], toupper),
+         lapply(NULL, function(x) x), lapply(list(), length))",
+  "lapply: dots, named and missing" = "
+    f <- function(x, y = 10, ...) c(x, y, ...length())
+    list(lapply(1:2, f, 5), lapply(1:2, f, y = 7, 8, 9), sapply(1:3, f, 1))",
+  "lapply: calls, frames and the index" = "
+    lapply(1:2, function(x) list(sys.call(), get('i', parent.frame()), ls(parent.frame()), nargs()))",
+  "lapply: objects, expressions, raw and complex" = "
+    d <- data.frame(a = 1:2, b = c('x', 'y'))
+    list(lapply(d, class), lapply(factor(c('p', 'q')), as.character), lapply(expression(1 + 2, x), class),
+         lapply(as.raw(1:2), as.integer), lapply(c(1i, 2), Mod))",
+  "lapply: primitive and builtin functions" = "
+    list(lapply(list(1:3, 4:5), length), lapply(list(1, 2), `-`), lapply(1:2, `+`, 10), lapply(c(a = 4), sqrt))",
+  "lapply: errors and warnings in FUN" = "
+    list(tryCatch(lapply(1:3, function(x) if (x == 2) stop('at ', x) else x), error = function(e) list(conditionMessage(e), deparse(conditionCall(e)))),
+         lapply(c(-1, 4), function(x) sqrt(x)))",
+  "lapply: FUN returning its argument, results unshared" = "
+    l <- list(c(1, 2), c(3, 4))
+    r <- lapply(l, function(v) v)
+    r[[1]][1] <- 100
+    l2 <- lapply(l, function(v) { v[2] <- 0; v })
+    list(l, r, l2)",
+  "lapply: FUN changes X and FUN in lapply's frame" = "
+    g <- function(x) { e <- parent.frame(); if (x == 1) e$X <- list(10, 20, 30); x }
+    h <- function(x) { e <- parent.frame(); if (x == 1) e$FUN <- function(z) -z; x }
+    list(lapply(list(1, 2, 3), g), lapply(list(1, 2, 3), h))",
+  "lapply: nested, recursive and in closures" = "
+    tree <- function(d) if (d == 0) 1 else lapply(1:2, function(k) tree(d - 1))
+    f <- function(n) { base <- 100; unlist(lapply(seq_len(n), function(i) base + i)) }
+    list(tree(2), f(3), sapply(1:3, function(i) sapply(1:2, function(j) i * j)))",
+  "lapply: visibility and invisible results" = "
+    withVisible(lapply(1:2, function(x) invisible(x)))",
+  "lapply: Map, Filter and vapply on top" = "
+    list(Filter(function(x) x > 1, list(1, 2, 3)), Map(function(a, b) a + b, 1:2, 3:4),
+         vapply(1:3, function(x) x * 2, numeric(1)), Reduce(`+`, lapply(1:4, function(i) i^2)))"
+))
