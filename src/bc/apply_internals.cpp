@@ -9,7 +9,8 @@
 //   after:   for i: promise X[[i]] (forced), ... promises; FUN called directly
 //
 // Same observable steps as GNU R 4.2: `i` is bound in lapply's frame to an
-// integer that holds the current index, FUN's call is `FUN(X[[i]], ...)`,
+// integer that holds the current index (a fresh one once FUN captured or
+// removed it), FUN's call is `FUN(X[[i]], ...)`,
 // the first argument is a promise of `X[[i]]` forced before the call, the
 // remaining ones promises of lapply's `...`, and the result keeps X's names.
 // When an element cannot be taken as `[[` would take it without dispatch
@@ -82,11 +83,16 @@ SEXP lapplyInternal(SEXP call, SEXP env, SEXP tramp) {
     SEXP ans = PROTECT(Rf_allocVector(VECSXP, n));
     SEXP names = Rf_getAttrib(x, R_NamesSymbol);
     if (!Rf_isNull(names)) Rf_setAttrib(ans, R_NamesSymbol, names);
-    SEXP ind = PROTECT(Rf_allocVector(INTSXP, 1));
     static SEXP isym = Rf_install("i");
-    Rf_defineVar(isym, ind, env);
     SEXP elt = PROTECT(Rf_lcons(R_Bracket2Symbol, Rf_lcons(xsym, Rf_lcons(isym, R_NilValue))));
     SEXP fcall = PROTECT(Rf_lcons(funsym, Rf_lcons(elt, Rf_lcons(R_DotsSymbol, R_NilValue))));
+    MARK_NOT_MUTABLE(fcall);
+    PROTECT_INDEX ipx, cpx;
+    SEXP ind = Rf_allocVector(INTSXP, 1);
+    PROTECT_WITH_INDEX(ind, &ipx);
+    Rf_defineVar(isym, ind, env);
+    R_varloc_t loc = R_findVarLocInFrame(env, isym);
+    PROTECT_WITH_INDEX(loc.cell, &cpx);
     for (R_xlen_t i = 0; i < n; i++) {
         INTEGER(ind)[0] = int(i + 1);
         SEXP r;
@@ -119,8 +125,19 @@ SEXP lapplyInternal(SEXP call, SEXP env, SEXP tramp) {
         }
         if (MAYBE_REFERENCED(r)) r = Rf_lazy_duplicate(r);
         SET_VECTOR_ELT(ans, i, r);
+        SEXP bound = loc.cell && loc.cell != R_NilValue && !hdr(loc.cell)->extra &&
+                             !(hdr(loc.cell)->gp & kActiveBinding)
+                         ? fcar(loc.cell)
+                         : R_UnboundValue;
+        if (ind != bound || MAYBE_SHARED(ind)) {
+            // FUN captured or removed the index: a fresh one from now on
+            REPROTECT(ind = Rf_duplicate(ind), ipx);
+            Rf_defineVar(isym, ind, env);
+            loc = R_findVarLocInFrame(env, isym);
+            REPROTECT(loc.cell, cpx);
+        }
     }
-    UNPROTECT(5);
+    UNPROTECT(6);
     R_Visible = TRUE;
     return ans;
 }

@@ -293,6 +293,7 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr
 }
 
 SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP suppliedvars) {
+    if (!rirEnabled) return Rf_applyClosure(call, fun, args, env, suppliedvars);
     SEXP target = trampolineTargetFast(BODY(fun));
     bool rirBody = target != nullptr;
     if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {

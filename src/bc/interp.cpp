@@ -1612,7 +1612,12 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
             c = adoptDeadCode(target, env);
         }
     }
-    if (t) {
+    if (!rirEnabled && (t || c)) {
+        // rir::disable(): closures and promises switched to rir run their
+        // original code with GNU R's evaluator
+        consumeRirCallFlag();
+        res = Rf_eval(t ? t->originalBody() : c->ast(), env);
+    } else if (t) {
         if (!consumeRirCallFlag()) stats.gnur_entries++;
         res = runFunctionBody(t, env, trampolineConsts(t->trampoline()));
     } else if (c) {

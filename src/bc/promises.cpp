@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../runtime/trampoline.h"
+#include "calls.h"
 #include "interp.h"
 
 namespace rir {
@@ -113,7 +114,7 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
                 setValue(p, v);
                 return v;
             }
-        } else if (ftype(code) == BCODESXP) {
+        } else if (ftype(code) == BCODESXP && rirEnabled) {
             SEXP target = trampolineTargetFast(code);
             Code* c = target ? Code::unpack(target) : nullptr;
             if (c) {

@@ -33,9 +33,7 @@ struct Context {
     void set(CallFlag f) { bits |= uint64_t(1) << (32 + int(f)); }
     bool has(CallFlag f) const { return bits & (uint64_t(1) << (32 + int(f))); }
     int missing() const { return int((bits >> 40) & 0xff); }
-    void setMissing(int n) {
-        bits = (bits & ~(uint64_t(0xff) << 40)) | (uint64_t(n & 0xff) << 40);
-    }
+    void setMissing(int n) { bits = (bits & ~(uint64_t(0xff) << 40)) | (uint64_t(n & 0xff) << 40); }
     uint64_t flags() const { return bits & ~(uint64_t(0xff) << 40); }
 
     // a <= b: a is at least as specific as b.

@@ -4,12 +4,12 @@
 // Context, are kept sorted most-specific first (at most kMaxVersions).
 #pragma once
 
-#include "context.h"
-#include "rapi.h"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "context.h"
+#include "rapi.h"
 
 namespace rir {
 
@@ -42,6 +42,12 @@ struct DispatchTable {
     // alive: an invocation of the old (GNU R byte-code) body may still be
     // running when the closure is switched to rir.
     void keepOriginalBody(SEXP b) { SET_VECTOR_ELT(R_ExternalPtrProtected(container), 5, b); }
+    // What GNU R runs for this closure while rir is disabled: the body it
+    // had before (byte code or AST), else the source.
+    SEXP originalBody() const {
+        SEXP b = VECTOR_ELT(R_ExternalPtrProtected(container), 5);
+        return b != R_NilValue ? b : body();
+    }
 
     // Inserts keeping the order; replaces an equal context; when full, drops
     // the least specific version. Returns false if `ctx` is the empty context.
@@ -62,6 +68,5 @@ struct DispatchTable {
     // built from the formals and body kept in its protected list.
     static DispatchTable* adopt(SEXP extptr, const std::string& name);
 };
-
 
 }  // namespace rir

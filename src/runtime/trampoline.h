@@ -33,7 +33,16 @@ SEXP makeTrampoline(SEXP ast, SEXP target);
 SEXP trampolineTarget(SEXP body);
 
 // Layout of a trampoline's constant pool.
-enum TrampolineConst { kSource = 0, kExternal2, kEntry, kTarget, kCall, kVisible, kExprIndex, kNConst };
+enum TrampolineConst {
+    kSource = 0,
+    kExternal2,
+    kEntry,
+    kTarget,
+    kCall,
+    kVisible,
+    kExprIndex,
+    kNConst
+};
 extern SEXP trampolineEntryRoutine;
 
 // trampolineTarget() for hot paths: inline checks for the common case.
@@ -50,7 +59,9 @@ bool isTrampoline(SEXP body);
 // The trampoline's current-expression slot: GNU R's getCurrentCall() reads it
 // (through the expressionsIndex table) when an error or warning has no call.
 void setTrampolineExpr(SEXP tramp, SEXP expr);
-inline SEXP trampolineConsts(SEXP tramp) { return CDR(tramp); }
+inline SEXP trampolineConsts(SEXP tramp) {
+    return CDR(tramp);
+}
 
 // The flag read by the trampoline after the entry returns.
 void setTrampolineVisible(bool visible);

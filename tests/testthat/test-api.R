@@ -58,6 +58,22 @@ test_that("disable() restores the compiler package exactly", {
   expect_identical(environment(get("tryCmpfun", ns)), asNamespace("rir"))
 })
 
+test_that("disable() makes closures already switched to rir run GNU R code", {
+  g <- rir::compile(function(x) lapply(x, function(v) v * 2))
+  h <- function(x) g(x)
+  expect_equal(h(1:2), list(2, 4))
+  calls <- rir::stats()[["rir_calls"]]
+  rir::disable()
+  on.exit(rir::enable())
+  # g, base's lapply (switched to rir by the call above) and the promise
+  # code all run with GNU R's evaluator now
+  expect_equal(h(1:3), list(2, 4, 6))
+  expect_equal(rir::stats()[["rir_calls"]], calls)
+  rir::enable()
+  expect_equal(h(1), list(2))
+  expect_gt(rir::stats()[["rir_calls"]], calls)
+})
+
 test_that("serialized rir closures recompile from their source", {
   f <- rir::compile(function(x) {
     s <- 0

@@ -34,6 +34,11 @@ expect_all_same(list(
     tree <- function(d) if (d == 0) 1 else lapply(1:2, function(k) tree(d - 1))
     f <- function(n) { base <- 100; unlist(lapply(seq_len(n), function(i) base + i)) }
     list(tree(2), f(3), sapply(1:3, function(i) sapply(1:2, function(j) i * j)))",
+  "lapply: the index captured or removed by FUN" = "
+    f1 <- function(x) parent.frame()$i
+    f2 <- function(x) { e <- parent.frame(); if (x == 1) { ii <<- e$i; e$i[] <- e$i }; x }
+    f3 <- function(x) { e <- parent.frame(); if (x == 2) rm('i', envir = e); x }
+    list(unlist(lapply(1:3, f1)), unlist(lapply(1:3, f2)), ii, unlist(lapply(1:3, f3)))",
   "lapply: visibility and invisible results" = "
     withVisible(lapply(1:2, function(x) invisible(x)))",
   "lapply: Map, Filter and vapply on top" = "
