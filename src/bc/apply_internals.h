@@ -1,4 +1,5 @@
-// apply_internals.h — .Internal(lapply(X, FUN)) run by rir (see
+// apply_internals.h — .Internal(lapply(X, FUN)) and
+// .Internal(vapply(X, FUN, FUN.VALUE, USE.NAMES)) run by rir (see
 // apply_internals.cpp).
 #pragma once
 
@@ -6,9 +7,12 @@
 
 namespace rir {
 
-// .Internal(lapply(X, FUN)) evaluated in env (base's lapply frame), `call`
-// being lapply(X, FUN) with X and FUN symbols. Returns nullptr, having done
-// nothing, when GNU R's do_lapply must run it.
-SEXP lapplyInternal(SEXP call, SEXP env, SEXP tramp);
+// Whether `inner` is lapply(X, FUN) or vapply(X, FUN, FUN.VALUE, USE.NAMES)
+// with plain symbols as arguments, naming GNU R's internals of those names.
+bool isApplyInternal(SEXP inner);
+
+// .Internal(inner) evaluated in env (base's lapply / vapply frame). Returns
+// nullptr, having done nothing observable, when GNU R's internal must run it.
+SEXP applyInternal(SEXP inner, SEXP env, SEXP tramp);
 
 }  // namespace rir

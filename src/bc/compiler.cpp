@@ -10,6 +10,7 @@
 #include "../runtime/dispatch_table.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
+#include "apply_internals.h"
 #include "inline_internals.h"
 #include "math_fast.h"
 #include "ops.h"
@@ -475,13 +476,10 @@ class Compiler {
             // inline, no promises, no run-time function lookup.
             if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
                 return builtinCall(e, nullptr, nullptr, operand);
-            // .Internal(lapply(X, FUN)) (base's lapply): see apply_internals.cpp
-            if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
-                CAR(CAR(args)) == Rf_install("lapply") && Rf_length(CAR(args)) == 3 &&
-                TYPEOF(CADR(CAR(args))) == SYMSXP && TYPEOF(CADDR(CAR(args))) == SYMSXP &&
-                !hasNames(CDR(CAR(args))) && INTERNAL(CAR(CAR(args))) != R_NilValue &&
-                !strcmp(primRow(INTERNAL(CAR(CAR(args)))).name, "lapply")) {
-                emit(Op::lapply_internal, {constant(CAR(args)), constant(e)});
+            // .Internal(lapply(X, FUN)), .Internal(vapply(X, FUN, FUN.VALUE,
+            // USE.NAMES)) (base's lapply, vapply): see apply_internals.cpp
+            if (!strcmp(n, ".Internal") && nargs == 1 && plain && isApplyInternal(CAR(args))) {
+                emit(Op::apply_internal, {constant(CAR(args)), constant(e)});
                 return;
             }
             // .Internal(f(args)) with f a builtin internal: likewise (GNU R's

@@ -58,9 +58,9 @@
     V(switch_table, 4, 1, 0, 0,                                                                    \
       "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, " \
       "nnum)")                                                                                     \
-    V(lapply_internal, 2, 0, 1, 0,                                                                 \
-      ".Internal(lapply(X, FUN)): FUN called by rir for each element, else GNU R's (lapply call, " \
-      "call)")                                                                                     \
+    V(apply_internal, 2, 0, 1, 0,                                                                  \
+      ".Internal(lapply(X, FUN)) / .Internal(vapply(...)): FUN called by rir for each element, "   \
+      "else GNU R's internal (inner call, call)")                                                  \
     V(use_method, 3, -1, 1, 0,                                                                     \
       "UseMethod(generic[, obj]) in a function body: dispatch and return the method's value, "     \
       "else GNU R's UseMethod (generic, nobj, call)")                                              \

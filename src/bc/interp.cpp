@@ -1547,12 +1547,12 @@ L_switch_table : {
     pc = table + 2 * entry;
     NEXT();
 }
-L_lapply_internal : {
+L_apply_internal : {
     SEXP inner = POOL(IMM());
     SEXP call = POOL(IMM());
     SYNC();
     setTrampolineExpr(tramp, call);
-    SEXP r = lapplyInternal(inner, env, tramp);
+    SEXP r = applyInternal(inner, env, tramp);
     if (!r) {
         SEXP f = INTERNAL(CAR(inner));
         R_Visible = TRUE;

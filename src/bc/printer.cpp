@@ -72,7 +72,7 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
             case Op::brfalse:
                 line << " -> " << ops[0] << (ops[1] < 0 ? " (if object)" : "");
                 break;
-            case Op::lapply_internal:
+            case Op::apply_internal:
                 line << " " << deparseShort(c->poolAt(ops[1]));
                 break;
             case Op::use_method:

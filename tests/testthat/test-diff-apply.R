@@ -45,3 +45,40 @@ expect_all_same(list(
     list(Filter(function(x) x > 1, list(1, 2, 3)), Map(function(a, b) a + b, 1:2, 3:4),
          vapply(1:3, function(x) x * 2, numeric(1)), Reduce(`+`, lapply(1:4, function(i) i^2)))"
 ))
+
+expect_all_same(list(
+  "vapply: types, coercion and names" = "
+    list(vapply(1:3, function(x) x / 2, numeric(1)), vapply(c(a = 1, b = 2), function(x) x > 1, logical(1)),
+         vapply(letters[1:3], toupper, ''), vapply(letters[1:2], nchar, 1L, USE.NAMES = FALSE),
+         vapply(1:3, function(x) x %% 2 == 0, 1), vapply(1:2, function(x) TRUE, 1i),
+         vapply(list(1, 'a'), function(x) list(x), list(1)), vapply(as.raw(1:3), function(r) r, as.raw(0)),
+         vapply(integer(), function(x) x, 1), vapply(NULL, function(x) x, 'a'))",
+  "vapply: matrix and array results with dimnames" = "
+    list(vapply(1:3, function(x) c(min = x, max = x * 2), c(min = 0, max = 0)),
+         vapply(c(p = 1, q = 2), function(x) c(x, -x), numeric(2)),
+         vapply(1:2, function(x) matrix(x, 2, 2), matrix(0, 2, 2)),
+         vapply(c(u = 1), function(x) matrix(x, 1, 2, dimnames = list('r', c('a', 'b'))), matrix(0, 1, 2)),
+         vapply(1:2, function(x) numeric(), numeric()), vapply(1:2, function(x) x, c(a = 1)))",
+  "vapply: wrong length, wrong type, bad FUN.VALUE and USE.NAMES" = "
+    e <- function(expr) tryCatch(expr, error = function(e) list(conditionMessage(e), deparse(conditionCall(e))))
+    list(e(vapply(1:3, function(x) if (x == 2) 1:2 else x, 1)), e(vapply(1:2, function(x) 'a', 1)),
+         e(vapply(1:2, function(x) 1.5, 1L)), e(vapply(1:2, function(x) x, quote(a))),
+         e(vapply(1:2, function(x) x, 1, USE.NAMES = NA)), e(vapply(1:2, function(x) x, sum)),
+         e(vapply(1:2, function(x) NULL, 1)))",
+  "vapply: dots, the index, FUN changing X or i" = "
+    f <- function(x, y, ...) x + y + ...length()
+    g <- function(x) { e <- parent.frame(); if (x == 1) e$X <- c(10, 20, 30); x }
+    h <- function(x) { e <- parent.frame(); if (x == 1) { ii <<- e$i }; x }
+    k <- function(x) { e <- parent.frame(); if (x == 1) assign('i', 3L, envir = e); x }
+    list(vapply(1:3, f, 1, 10), vapply(1:3, f, 1, y = 1, 2, 3), vapply(c(1, 2, 3), g, 1),
+         vapply(1:3, h, 1), ii, vapply(1:3, function(x) get('i', parent.frame()), 1L),
+         tryCatch(vapply(1:3, k, 1), error = conditionMessage))",
+  "vapply: objects, data frames, factors and primitives" = "
+    d <- data.frame(a = 1:2, b = c(2.5, 3))
+    list(vapply(d, mean, 1), vapply(factor(c('x', 'y')), as.character, ''), vapply(list(1:3, 4:5), length, 1L),
+         vapply(c(4, 9), sqrt, 1), vapply(1:3, function(x) x, 1, USE.NAMES = TRUE))",
+  "vapply: errors, warnings and nesting" = "
+    list(tryCatch(vapply(1:3, function(x) if (x == 2) stop('bad ', x) else x, 1), error = conditionMessage),
+         vapply(c(-1, 4), function(x) sqrt(x), 1),
+         vapply(1:2, function(i) vapply(1:3, function(j) i * j, 1), numeric(3)))"
+))
