@@ -25,6 +25,8 @@
 
 #include <libintl.h>
 
+#include <algorithm>
+
 #include "../runtime/rapi.h"
 #include "calls.h"
 
@@ -304,6 +306,96 @@ SEXP vapplyInternal(SEXP call, SEXP env, SEXP tramp) {
 }
 
 }  // namespace
+
+SEXP mapplyInternal(SEXP args, SEXP env, SEXP tramp) {
+    static SEXP dotsSym = Rf_install("dots");
+    SEXP f = CAR(args), varying = CADR(args), constant = CADDR(args);
+    if (TYPEOF(f) != CLOSXP || TYPEOF(varying) != VECSXP || frameValue(env, dotsSym) != varying)
+        return nullptr;
+    // MoreArgs: GNU R's errors and odd entries (`...`, empty) stay with it
+    if (constant != R_NilValue && TYPEOF(constant) != VECSXP && TYPEOF(constant) != LISTSXP)
+        return nullptr;
+    R_xlen_t nconst = Rf_xlength(constant);
+    for (R_xlen_t k = 0; k < nconst; k++) {
+        SEXP a =
+            TYPEOF(constant) == VECSXP ? VECTOR_ELT(constant, k) : CAR(Rf_nthcdr(constant, int(k)));
+        if (a == R_DotsSymbol || a == R_MissingArg) return nullptr;
+    }
+    // varying arguments: plain vectors (objects dispatch on length()) or NULL
+    int m = LENGTH(varying);
+    R_xlen_t* lengths = reinterpret_cast<R_xlen_t*>(R_alloc(m, sizeof(R_xlen_t)));
+    R_xlen_t* counters = reinterpret_cast<R_xlen_t*>(R_alloc(m, sizeof(R_xlen_t)));
+    R_xlen_t longest = 0;
+    bool zero = false;
+    for (int j = 0; j < m; j++) {
+        SEXP a = VECTOR_ELT(varying, j);
+        if (OBJECT(a) || (a != R_NilValue && !plainVectorType(a))) return nullptr;
+        lengths[j] = Rf_xlength(a);
+        counters[j] = 0;
+        zero = zero || lengths[j] == 0;
+        longest = std::max(longest, lengths[j]);
+    }
+    if (longest > INT_MAX) return nullptr;
+    if (zero && longest) return Rf_allocVector(VECSXP, 0);
+    // FUN(dots[[1L]][[i1]], dots[[2L]][[i2]], ..., <MoreArgs>) with the
+    // varying arguments tagged by the names of dots and the indices i_j
+    // integers updated in place, as GNU R builds it
+    SEXP vnames = PROTECT(Rf_getAttrib(varying, R_NamesSymbol));
+    SEXP fcall = constant == R_NilValue       ? R_NilValue
+                 : TYPEOF(constant) == VECSXP ? Rf_VectorToPairList(constant)
+                                              : constant;
+    PROTECT_INDEX fpx;
+    PROTECT_WITH_INDEX(fcall, &fpx);
+    SEXP index = PROTECT(Rf_allocVector(VECSXP, m));
+    for (int j = m - 1; j >= 0; j--) {
+        SEXP ij = Rf_allocVector(INTSXP, 1);
+        SET_VECTOR_ELT(index, j, ij);
+        SEXP inner = PROTECT(Rf_lang3(R_Bracket2Symbol, dotsSym, Rf_ScalarInteger(j + 1)));
+        SEXP elt = PROTECT(Rf_lang3(R_Bracket2Symbol, inner, ij));
+        REPROTECT(fcall = Rf_lcons(elt, fcall), fpx);
+        UNPROTECT(2);
+        if (vnames != R_NilValue && CHAR(STRING_ELT(vnames, j))[0] != '\0')
+            SET_TAG(fcall, Rf_installTrChar(STRING_ELT(vnames, j)));
+    }
+    REPROTECT(fcall = Rf_lcons(f, fcall), fpx);
+    SEXP ans = PROTECT(Rf_allocVector(VECSXP, longest));
+    for (R_xlen_t i = 0; i < longest; i++) {
+        for (int j = 0; j < m; j++) {
+            counters[j] = counters[j] + 1 > lengths[j] ? 1 : counters[j] + 1;
+            INTEGER(VECTOR_ELT(index, j))[0] = int(counters[j]);
+        }
+        SEXP r;
+        if (frameValue(env, dotsSym) != varying) {
+            r = R_forceAndCall(fcall, m, env);
+        } else {
+            // the varying arguments as forced promises, MoreArgs' entries
+            // as promises of themselves (R_forceAndCall's promiseArgs)
+            SEXP head = PROTECT(consNR(R_NilValue, R_NilValue));
+            SEXP tail = head;
+            int j = 0;
+            for (SEXP a = CDR(fcall); a != R_NilValue; a = CDR(a), j++) {
+                SEXP p = mkPromise(CAR(a), env);
+                SEXP cell = consNR(p, R_NilValue);
+                SETCDR(tail, cell);
+                SET_TAG(cell, TAG(a));
+                tail = cell;
+                if (j < m) {
+                    SET_PRVALUE(p, element(VECTOR_ELT(varying, j), counters[j] - 1));
+                    SET_PRENV(p, R_NilValue);
+                }
+            }
+            r = applyClosureFromRir(fcall, f, CDR(head), env, tramp);
+            UNPROTECT(1);
+        }
+        if (MAYBE_REFERENCED(r)) r = Rf_lazy_duplicate(r);
+        SET_VECTOR_ELT(ans, i, r);
+    }
+    for (int j = 0; j < m; j++)
+        if (counters[j] != lengths[j])
+            Rf_warning(_("longer argument not a multiple of length of shorter"));
+    UNPROTECT(4);
+    return ans;
+}
 
 bool isApplyInternal(SEXP inner) {
     static SEXP lapplySym = Rf_install("lapply"), vapplySym = Rf_install("vapply");

@@ -8,6 +8,7 @@
 #include "../runtime/dispatch_table.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
+#include "apply_internals.h"
 #include "compiler.h"
 #include "direct_call.h"
 #include "interp.h"
@@ -286,8 +287,14 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr
     int flag = primPrint(fun);
     if (flag < 2) R_Visible = Rboolean(flag != 1);
     setTrampolineExpr(tramp, expr ? expr : call);
-    SEXP r =
-        primForeign(fun) ? callForeign(call, fun, args, env) : primFun(fun)(call, fun, args, env);
+    // the argument list is protected as GNU R's callers protect it
+    PROTECT(args);
+    static SEXP mapplyFun = INTERNAL(Rf_install("mapply"));
+    SEXP r = fun == mapplyFun ? mapplyInternal(args, env, tramp) : nullptr;
+    if (!r)
+        r = primForeign(fun) ? callForeign(call, fun, args, env)
+                             : primFun(fun)(call, fun, args, env);
+    UNPROTECT(1);
     if (flag < 2) R_Visible = Rboolean(flag != 1);
     return r;
 }

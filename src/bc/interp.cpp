@@ -1231,10 +1231,12 @@ L_subset : {
         (ftype(r) == REALSXP || ftype(r) == INTSXP))
         scratch[cs.scratch - 1].u.sxpval = r;
     if (!r) {
-        SEXP args = slotsToArgs(sp - n - 1, n + 1, cs.args, 1);
+        // the argument list is protected as GNU R's callers protect it
+        SEXP args = PROTECT(slotsToArgs(sp - n - 1, n + 1, cs.args, 1));
         SEXP call = POOL(cs.ast);
         setTrampolineExpr(tramp, call);
         r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env);
+        UNPROTECT(1);
     }
     sp -= n + 1;
     PUSH(r);

@@ -82,3 +82,28 @@ expect_all_same(list(
          vapply(c(-1, 4), function(x) sqrt(x), 1),
          vapply(1:2, function(i) vapply(1:3, function(j) i * j, 1), numeric(3)))"
 ))
+
+expect_all_same(list(
+  "mapply / Map: recycling, names and MoreArgs" = "
+    list(Map(function(a, b) a * b, 1:3, c(x = 2, y = 3, z = 4)), mapply(function(a, b) a + b, 1:4, 1:2),
+         mapply(rep, 1:3, 3:1), mapply(function(x, y, z) paste(x, y, z), c(a = 'p', b = 'q'), 'r', MoreArgs = list(z = '!')),
+         mapply(function(...) sum(...), 1:2, 3:4, 5:6), Map(`+`, 1:2, 3:4), mapply(function(x, y) x, list(a = 1, 2), 1:2),
+         mapply(function(first, second) first - second, second = 1:2, first = 10),
+         mapply(function(x, y) c(x, y), 1:2, 3:4, SIMPLIFY = FALSE, USE.NAMES = FALSE))",
+  "mapply: zero-length, NULL and the recycling warning" = "
+    list(mapply(function(a, b) a, integer(), 1:3), mapply(function(a, b) a, NULL, NULL), Map(function(x) x, NULL),
+         mapply(function(a, b) a + b, 1:3, 1:2), mapply(function() 1), Map(function(a, b) b, list(), 1:2))",
+  "mapply: objects, factors, data frames and errors" = "
+    list(mapply(function(d, n) format(d + n), as.Date('2020-01-01') + 0:1, 1:2),
+         mapply(function(f, g) paste(f, g), factor(c('u', 'v')), c('w', 'x')),
+         Map(function(col, nm) c(nm, class(col)), data.frame(a = 1, b = 'z'), c('A', 'B')),
+         tryCatch(mapply(function(a) stop('no ', a), 1:2), error = function(e) list(conditionMessage(e), deparse(conditionCall(e)))),
+         tryCatch(mapply(function(a) a, 1:2, MoreArgs = 3), error = conditionMessage))",
+  "mapply: calls, substitute and MoreArgs that are language objects" = "
+    list(mapply(function(a, b) deparse(substitute(a)), 1:2, 3:4), Map(function(a) sys.call(), 1:2),
+         mapply(function(a, b) b, 1:2, MoreArgs = list(b = quote(dots))),
+         mapply(function(a, ...) nargs(), 1:2, MoreArgs = list(3, 4)))",
+  "mapply: FUN changing dots in mapply's frame" = "
+    h <- function(a) { e <- parent.frame(); if (a == 1) e$dots <- list(c(10, 20, 30)); a }
+    mapply(h, c(1, 2, 3))"
+))
