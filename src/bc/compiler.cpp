@@ -69,6 +69,30 @@ void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
         if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out);
 }
 
+// For the assignment x[i] <- v: list(`[<-`(`*tmp*`, i, value = v),
+// `[<-`(x, i, value = v)), the first marked as an assignment call. GNU R
+// passes the first to its `[<-` / `[[<-` (errors name it; an unshared
+// `*tmp*` is modified in place); its byte code shows the second as the
+// current expression (errors from error() name it as x[i] <- v).
+SEXP setterCalls(SEXP assign) {
+    static SEXP tmpSym = Rf_install("*tmp*"), valueSym = Rf_install("value");
+    SEXP lhs = CADR(assign);
+    SEXP fsym = Rf_install((std::string(CHAR(PRINTNAME(CAR(lhs)))) + "<-").c_str());
+    SEXP tail = PROTECT(Rf_cons(CADDR(assign), R_NilValue));
+    SET_TAG(tail, valueSym);
+    for (int k = Rf_length(lhs) - 1; k >= 2; k--) {
+        UNPROTECT(1);
+        tail = PROTECT(Rf_cons(CAR(Rf_nthcdr(lhs, k)), tail));
+    }
+    SEXP r = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP tmpCall = Rf_lcons(fsym, Rf_cons(tmpSym, tail));
+    SET_VECTOR_ELT(r, 0, tmpCall);
+    SETLEVELS(tmpCall, LEVELS(tmpCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
+    SET_VECTOR_ELT(r, 1, Rf_lcons(fsym, Rf_cons(CADR(lhs), tail)));
+    UNPROTECT(2);
+    return r;
+}
+
 class Compiler {
   public:
     Compiler(Code* code, Shared& sh) : code_(code), sh_(sh) {}
@@ -917,8 +941,9 @@ class Compiler {
                 keepValue(stmt);
                 if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
                 for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) expr(CAR(a));
-                emit(Op::subassign, {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0),
-                                     sym(x), cache(x), constant(e), len - 2, fb()});
+                emit(Op::subassign,
+                     {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0), sym(x), cache(x),
+                      constant(e), len - 2, constant(setterCalls(e)), fb()});
                 adjust(-1 - (len - 2) - (pushX ? 1 : 0));
                 assigned(stmt);
                 return;

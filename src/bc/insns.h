@@ -38,9 +38,9 @@
     V(for_step, 4, 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label")      \
     V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")                      \
     V(dollar, 4, 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")        \
-    V(subassign, 6, -1, 0, 1,                                                                      \
+    V(subassign, 7, -1, 0, 1,                                                                      \
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices; kind 1 [, 2 [[, +4 "   \
-      "for <<-, +8: x's value pushed by start_assign below the indices)")                          \
+      "for <<-, +8: x's value pushed by start_assign below the indices; setter call)")             \
     V(lgl_first, 4, 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)")      \
     V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                           \
     V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)")         \

@@ -303,6 +303,71 @@ bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
     return true;
 }
 
+// x[i] <- v in place for a vector index: x an unshared plain vector (not
+// ALTREP, not an object), i integers or doubles without attributes, all of
+// them positive and in range (doubles truncated as GNU R does), v of x's
+// type (integers into doubles too) whose length divides the number of
+// indices (GNU R recycles it without a warning then). Everything is checked
+// before anything is stored; otherwise GNU R's `[<-` does it.
+bool storeVectorIndex(SEXP x, SEXP i, SEXP v) {
+    if (frefcnt(x) != 1 || hdr(x)->alt || hdr(x)->obj || x == i || x == v || fobject(v) ||
+        fattrib(i) != R_NilValue)
+        return false;
+    SEXPTYPE xt = ftype(x), vt = ftype(v), it = ftype(i);
+    if (it != INTSXP && it != REALSXP) return false;
+    if (!(vt == xt || (xt == REALSXP && vt == INTSXP))) return false;
+    switch (xt) {
+        case LGLSXP:
+        case INTSXP:
+        case REALSXP:
+        case STRSXP:
+        case VECSXP:
+            break;
+        default:
+            return false;
+    }
+    R_xlen_t n = XLENGTH(i), nv = XLENGTH(v), len = XLENGTH(x);
+    if (nv == 0 || n % nv != 0) return false;
+    const int* ip = it == INTSXP && !hdr(i)->alt ? INTEGER(i) : nullptr;
+    const double* dp = it == REALSXP && !hdr(i)->alt ? REAL(i) : nullptr;
+    auto at = [&](R_xlen_t k) -> R_xlen_t {
+        if (it == INTSXP) {
+            int e = ip ? ip[k] : INTEGER_ELT(i, k);
+            return e >= 1 && e <= len ? e - 1 : -1;
+        }
+        double d = dp ? dp[k] : REAL_ELT(i, k);
+        return d >= 1 && d < double(len) + 1 ? R_xlen_t(d) - 1 : -1;
+    };
+    for (R_xlen_t k = 0; k < n; k++)
+        if (at(k) < 0) return false;
+    for (R_xlen_t k = 0, kv = 0; k < n; k++, kv = kv + 1 == nv ? 0 : kv + 1) {
+        R_xlen_t e = at(k);
+        switch (xt) {
+            case LGLSXP:
+                LOGICAL(x)[e] = LOGICAL_ELT(v, kv);
+                break;
+            case INTSXP:
+                INTEGER(x)[e] = INTEGER_ELT(v, kv);
+                break;
+            case REALSXP:
+                if (vt == REALSXP) {
+                    REAL(x)[e] = REAL_ELT(v, kv);
+                } else {
+                    int iv = INTEGER_ELT(v, kv);
+                    REAL(x)[e] = iv == NA_INTEGER ? NA_REAL : iv;
+                }
+                break;
+            case STRSXP:
+                SET_STRING_ELT(x, e, STRING_ELT(v, kv));
+                break;
+            default:
+                SET_VECTOR_ELT(x, e, VECTOR_ELT(v, kv));
+                break;
+        }
+    }
+    return true;
+}
+
 SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
 
 // el$field <- v (field: a scalar string) where el is a plain list that has
@@ -396,7 +461,9 @@ bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v) {
 // Stores into the value of an ordinary binding, copying it first if shared.
 bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v) {
     SEXP x = fcar(cell);
-    if (frefcnt(x) < 2) return storeInto(kind, x, i, j, v) || (!j && appendTo(kind, cell, x, i, v));
+    if (frefcnt(x) < 2)
+        return storeInto(kind, x, i, j, v) || (!j && appendTo(kind, cell, x, i, v)) ||
+               (!j && kind == 1 && storeVectorIndex(x, i, v));
     return storeCopy(kind, cell, x, i, j, v);
 }
 
@@ -570,6 +637,71 @@ void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
     SEXP e = PROTECT(Rf_lang3(CAR(call), lhs, prom));
     Rf_eval(e, env);
     UNPROTECT(3);
+}
+
+// x[i] <- v / x[[i]] <- v / x[i, j] <- v on a local variable whose value
+// is not an object, when the in-place fast paths do not apply (vector
+// indices, type changes, ...): GNU R's `[<-` / `[[<-` is called on x's value
+// directly, as its byte code's default subassign does, with the setter call
+// `[<-`(`*tmp*`, i, value = v) (marked as an assignment call, so an unshared
+// x is modified in place) and `[<-`(x, i, value = v) as the current
+// expression (see setterCalls), and the result is bound to x. Instead of
+// evaluating the whole assignment with the AST interpreter.
+bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP setter, SEXP tramp) {
+    if (kind & kSuperAssign) return false;
+    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
+        hdr(cell)->extra)
+        return false;
+    SEXP x = fcar(cell);
+    if (fobject(x)) return false;
+    switch (ftype(x)) {
+        case NILSXP:
+        case LGLSXP:
+        case INTSXP:
+        case REALSXP:
+        case CPLXSXP:
+        case STRSXP:
+        case RAWSXP:
+        case VECSXP:
+        case EXPRSXP:
+            break;
+        default:
+            return false;
+    }
+    static SEXP valueSym = Rf_install("value");
+    SEXP tmpCall = VECTOR_ELT(setter, 0);
+    SEXP op = SYMVALUE(CAR(tmpCall));
+    if (TYPEOF(op) != SPECIALSXP) return false;
+    // arguments: values that evaluate to themselves, else evaluated promises
+    auto arg = [](SEXP a) {
+        switch (TYPEOF(a)) {
+            case SYMSXP:
+            case LANGSXP:
+            case PROMSXP:
+            case DOTSXP:
+            case BCODESXP:
+                return a == R_MissingArg ? a : R_mkEVPROMISE(a, a);
+            default:
+                return a;
+        }
+    };
+    PROTECT_INDEX ipx;
+    SEXP args = consNR(arg(v), R_NilValue);
+    PROTECT_WITH_INDEX(args, &ipx);
+    SET_TAG(args, valueSym);
+    if (j) REPROTECT(args = consNR(arg(j), args), ipx);
+    REPROTECT(args = consNR(arg(i), args), ipx);
+    REPROTECT(args = consNR(x, args), ipx);
+    setTrampolineExpr(tramp, VECTOR_ELT(setter, 1));
+    SEXP r = primFun(op)(tmpCall, op, args, env);
+    if (fcar(cell) != r) {
+        SETCAR(cell, r);
+        hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+    }
+    UNPROTECT(1);
+    R_Visible = FALSE;
+    return true;
 }
 
 // The object X of a complex assignment `X$name <- v` / `X$name[i] <- v`
@@ -1280,6 +1412,7 @@ L_subassign : {
     int slot = IMM();  // binding-cache slot of x
     SEXP call = POOL(IMM());
     int nidx = IMM();
+    SEXP setter = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
     bool pushedX = kind & kPushedX;
     SEXP v = AT(nidx + pushedX);
@@ -1288,11 +1421,13 @@ L_subassign : {
     SYNC();
     recordType(f, v);
     if (pushedX) {
-        if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v))
+        if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v) &&
+            !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp))
             assignByGnuR(call, v, nidx, i, j, env);
     } else if (!fastSubassign(
                    kind, xsym, env, i, j, v, tramp,
-                   (kind & kSuperAssign) ? nullptr : cachedCell(cache, slot, xsym, env, nil))) {
+                   (kind & kSuperAssign) ? nullptr : cachedCell(cache, slot, xsym, env, nil)) &&
+               !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp)) {
         assignByGnuR(call, v, nidx, i, j, env);
     }
     sp -= 1 + nidx + pushedX;

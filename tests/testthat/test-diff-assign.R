@@ -132,3 +132,42 @@ expect_all_same(list(
     f <- function() { x <- list(a = 1:3); r <- tryCatch({ x$a$b <- 1; x }, error = function(e) conditionMessage(e)); r }
     f()"
 ))
+
+# x[i] <- v with vector indices: in place (storeVectorIndex), GNU R's `[<-`
+# called directly (dfltSubassign), or the whole assignment by GNU R
+expect_all_same(list(
+  "vector index: in place, recycling, doubles truncated, compact sequences" = "
+    x <- c(3L, 1L, 0L, 2L, 4L); y <- c(a = 1.5, b = 2, c = 3); s <- letters[1:4]; l <- list(1, 'a', NULL, 4)
+    for (k in 1:2) {
+      x[2:4] <- c(9L, 8L, 7L); x[c(1, 5)] <- k; x[seq_len(4)] <- 0:1
+      y[c(1.9, 3.2)] <- c(10L, NA); y[2:3] <- -1
+      s[c(4, 1)] <- c('z', 'y'); l[2:3] <- list(NULL, 'b')
+      m <- matrix(1:6, 2); m[c(2, 4, 6)] <- c(-1L, -2L, -3L)
+    }
+    list(x, y, s, l, m)",
+  "vector index: growing, NA, zero, negative, logical and names" = "
+    x <- 1:3; x[4:6] <- 7L; y <- c(1, 2); y[c(1, NA)] <- 5; z <- 1:4; z[c(0, 2)] <- 9L
+    w <- 1:4; w[-1] <- 0L; u <- 1:4; u[c(TRUE, FALSE)] <- 0L; n <- c(a = 1, b = 2); n[c('b', 'c')] <- 3
+    e <- NULL; e[2:3] <- 'q'; f <- list(); f[2:1] <- list('u', 'v')
+    list(x, y, z, w, u, n, e, f)",
+  "vector index: coercion, recycling warning, errors" = "
+    a <- 1:3; a[2:3] <- c(1.5, 2.5); b <- c(TRUE, FALSE); b[1:2] <- 1:2; d <- 1:4; d[1:3] <- 1:2
+    g <- 1:3; g[2:3] <- list(1, 2); h <- list(1, 2); h[1:2] <- 3:4; k <- 1:3; k[1:2] <- NULL
+    list(a, b, d, g, h, k,
+         tryCatch({ q <- 1:3; q[2:3] <- integer(); q }, error = function(e) conditionMessage(e)),
+         tryCatch({ q <- 1:3; q[c(-1, 2)] <- 1L; q }, error = function(e) conditionMessage(e)),
+         tryCatch({ q <- 1:3; q[list(1)] <- 1L; q }, error = function(e) conditionMessage(e)))",
+  "vector index: aliasing and copies" = "
+    x <- 1:5; y <- x; x[2:3] <- 0L; p <- c(3L, 1L, 2L); p[p] <- 1:3
+    z <- c(5, 6, 7); z[3:1] <- z; f <- function(v) { v[1:2] <- 0; v }; w <- c(1, 2, 3)
+    l <- list(1, 2); l[1:2] <- list(l, 3)
+    list(x, y, p, z, f(w), w, l)",
+  "vector index: factors, objects and matrices as indices or targets" = "
+    x <- c(10, 20, 30); x[factor(c('b', 'a'))] <- 0; d <- as.Date('2020-01-01') + 0:2; d[2:3] <- d[1]
+    m <- matrix(0, 2, 2); m[cbind(1:2, 1:2)] <- c(5, 6); fa <- factor(c('u', 'v', 'u')); fa[2:3] <- 'u'
+    list(x, d, m, fa)",
+  "vector index: indices computed in the statement (start_assign)" = "
+    cnt <- integer(6); r <- 5; for (k in 1:3) cnt[2:r] <- 2:r
+    v <- 1:6; v[v > 3] <- 0L; w <- c(1, 2, 3); w[which(w > 1)] <- c(20, 30)
+    list(cnt, v, w)"
+))
