@@ -1,5 +1,9 @@
 // entry_points.cpp — .Call entry points of the rir package (registered in ../init.cpp).
 // The R functions in R/ are thin wrappers around these.
+#include <R_ext/Rdynload.h>
+
+#include <cstring>
+
 #include "../bc/calls.h"
 #include "../bc/compiler.h"
 #include "../bc/interp.h"
@@ -8,9 +12,6 @@
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 
-#include <R_ext/Rdynload.h>
-#include <cstring>
-
 using namespace rir;
 
 extern "C" {
@@ -18,8 +19,8 @@ extern "C" {
 SEXP rir_init(SEXP templ) {
     const char* problem = rapi_selftest();
     if (*problem) return Rf_mkString(problem);
-    SEXP entry = PROTECT(R_MakeExternalPtrFn((DL_FUNC)&rir_entry, Rf_install("native symbol"),
-                                             R_NilValue));
+    SEXP entry =
+        PROTECT(R_MakeExternalPtrFn((DL_FUNC)&rir_entry, Rf_install("native symbol"), R_NilValue));
     trampolineInit(templ, entry);
     UNPROTECT(1);
     return Rf_mkString("");
@@ -43,7 +44,8 @@ SEXP rir_set_enabled(SEXP on) {
 // the reason it was refused.
 SEXP rir_compile_closure(SEXP f, SEXP name) {
     if (TYPEOF(f) != CLOSXP) return Rf_mkString("not a closure");
-    const char* nm = TYPEOF(name) == STRSXP && XLENGTH(name) ? CHAR(STRING_ELT(name, 0)) : "<anonymous>";
+    const char* nm =
+        TYPEOF(name) == STRSXP && XLENGTH(name) ? CHAR(STRING_ELT(name, 0)) : "<anonymous>";
     // Called from GNU R's JIT: the closure being compiled has just had its
     // context pushed; name it after the call that invoked it.
     if (!strcmp(nm, "<jit>")) {
@@ -99,17 +101,18 @@ SEXP rir_disassemble(SEXP f) {
                        " optimized versions";
     SEXP out = PROTECT(Rf_allocVector(STRSXP, lines.size() + 1));
     SET_STRING_ELT(out, 0, Rf_mkChar(head.c_str()));
-    for (size_t i = 0; i < lines.size(); i++) SET_STRING_ELT(out, i + 1, Rf_mkChar(lines[i].c_str()));
+    for (size_t i = 0; i < lines.size(); i++)
+        SET_STRING_ELT(out, i + 1, Rf_mkChar(lines[i].c_str()));
     UNPROTECT(1);
     return out;
 }
 
 SEXP rir_stats() {
-    const char* names[] = {"compiled",      "refused",         "rir_calls",
-                           "gnur_entries",  "native_calls",    "deopts",
+    const char* names[] = {"compiled",        "refused",           "rir_calls",
+                           "gnur_entries",    "native_calls",      "deopts",
                            "compile_seconds", "toplevel_compiled", "promises_compiled"};
-    double vals[] = {stats.compiled,     stats.refused,         stats.rir_calls,
-                     stats.gnur_entries, stats.native_calls,    stats.deopts,
+    double vals[] = {stats.compiled,        stats.refused,           stats.rir_calls,
+                     stats.gnur_entries,    stats.native_calls,      stats.deopts,
                      stats.compile_seconds, stats.toplevel_compiled, stats.promises_compiled};
     int n = sizeof(vals) / sizeof(vals[0]);
     SEXP v = PROTECT(Rf_allocVector(REALSXP, n));
@@ -164,7 +167,8 @@ SEXP rir_context_make(SEXP argFlags, SEXP callFlags, SEXP missing) {
 }
 
 SEXP rir_context_smaller(SEXP a, SEXP b) {
-    return Rf_ScalarLogical(Context(uint64_t(Rf_asReal(a))).smaller(Context(uint64_t(Rf_asReal(b)))));
+    return Rf_ScalarLogical(
+        Context(uint64_t(Rf_asReal(a))).smaller(Context(uint64_t(Rf_asReal(b)))));
 }
 
 SEXP rir_context_str(SEXP a) {
@@ -188,7 +192,8 @@ SEXP rir_table_test(SEXP contexts, SEXP queries) {
         codes.push_back(c);
     }
     SEXP order = PROTECT(Rf_allocVector(REALSXP, t->versions.size()));
-    for (size_t i = 0; i < t->versions.size(); i++) REAL(order)[i] = double(t->versions[i].context.bits);
+    for (size_t i = 0; i < t->versions.size(); i++)
+        REAL(order)[i] = double(t->versions[i].context.bits);
     SEXP chosen = PROTECT(Rf_allocVector(INTSXP, XLENGTH(queries)));
     for (R_xlen_t q = 0; q < XLENGTH(queries); q++) {
         Code* c = t->dispatch(Context(uint64_t(REAL(queries)[q])));

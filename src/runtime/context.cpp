@@ -22,8 +22,8 @@ std::string Context::str() const {
     for (int a = 0; a < kMaxArgs; a++)
         for (int f = 0; f < 4; f++)
             if (has(a, ArgFlag(f)))
-                s += std::string(s.empty() ? "" : ",") + argNames[f] + "(" +
-                     std::to_string(a) + ")";
+                s +=
+                    std::string(s.empty() ? "" : ",") + argNames[f] + "(" + std::to_string(a) + ")";
     if (missing()) s += std::string(s.empty() ? "" : ",") + "missing=" + std::to_string(missing());
     return "<" + s + ">";
 }

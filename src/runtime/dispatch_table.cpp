@@ -1,9 +1,9 @@
 // dispatch_table.cpp — version management for rir closures.
 #include "dispatch_table.h"
 
-#include "stats.h"
-
 #include <algorithm>
+
+#include "stats.h"
 
 namespace rir {
 

@@ -5,13 +5,12 @@
 
 namespace rir {
 
-static SEXP code = nullptr;       // encoded (threaded) instruction vector
+static SEXP code = nullptr;  // encoded (threaded) instruction vector
 SEXP trampolineEntryRoutine = nullptr;
 static SEXP visibleFlag = nullptr;
 static SEXP externalCall = nullptr;
 static SEXP exprIndex = nullptr;
 static SEXP external2Sym = nullptr;
-
 
 // Serialization (saveRDS, PSOCK workers) keeps external pointers but drops
 // their addresses, so a deserialized trampoline would name a NULL routine and
@@ -22,8 +21,12 @@ static SEXP external2Sym = nullptr;
 static R_altrep_class_t relinkClass;
 static DL_FUNC entryFn = nullptr;
 
-static R_xlen_t relinkLength(SEXP) { return 0; }
-static SEXP relinkState(SEXP x) { return R_altrep_data1(x); }
+static R_xlen_t relinkLength(SEXP) {
+    return 0;
+}
+static SEXP relinkState(SEXP x) {
+    return R_altrep_data1(x);
+}
 static SEXP relinkUnserialize(SEXP cls, SEXP state) {
     if (TYPEOF(state) == VECSXP && XLENGTH(state) >= 1) {
         SEXP ptr = VECTOR_ELT(state, 0);
@@ -32,8 +35,12 @@ static SEXP relinkUnserialize(SEXP cls, SEXP state) {
     }
     return R_new_altrep(relinkClass, state, R_NilValue);
 }
-static void* relinkDataptr(SEXP, Rboolean) { return nullptr; }
-static const void* relinkDataptrOrNull(SEXP) { return nullptr; }
+static void* relinkDataptr(SEXP, Rboolean) {
+    return nullptr;
+}
+static const void* relinkDataptrOrNull(SEXP) {
+    return nullptr;
+}
 
 void trampolineRegisterClasses(DllInfo* dll) {
     relinkClass = R_make_altinteger_class("rir_relink", "rir", dll);
@@ -72,7 +79,9 @@ void trampolineInit(SEXP templ, SEXP entry) {
     Rf_setAttrib(exprIndex, R_ClassSymbol, Rf_mkString("expressionsIndex"));
 }
 
-bool trampolineReady() { return code != nullptr; }
+bool trampolineReady() {
+    return code != nullptr;
+}
 
 SEXP makeTrampoline(SEXP ast, SEXP target) {
     PROTECT(ast);
@@ -113,6 +122,8 @@ void setTrampolineExpr(SEXP consts, SEXP expr) {
     if (consts && VECTOR_ELT(consts, kCall) != expr) SET_VECTOR_ELT(consts, kCall, expr);
 }
 
-void setTrampolineVisible(bool visible) { LOGICAL(visibleFlag)[0] = visible; }
+void setTrampolineVisible(bool visible) {
+    LOGICAL(visibleFlag)[0] = visible;
+}
 
 }  // namespace rir
