@@ -48,9 +48,13 @@ SEXP mkPromise(SEXP code, SEXP env) {
     nsPush(env);
     SEXP p = Rf_allocSExp(PROMSXP);
     R_BCNodeStackTop = top;
-    SET_PRVALUE(p, R_UnboundValue);
-    SET_PRCODE(p, code);
-    SET_PRENV(p, env);
+    // p is the youngest object there is: no write barrier; references
+    // counted as SET_PRCODE / SET_PRENV count them
+    hdr(p)->f0 = R_UnboundValue;
+    hdr(p)->f1 = code;
+    hdr(p)->f2 = env;
+    incRefcnt(code);
+    incRefcnt(env);
     return p;
 }
 

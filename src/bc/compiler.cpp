@@ -481,6 +481,17 @@ class Compiler {
                 return;
             }
             if (plain && nargs == 1 && unaryOp(n, &aop)) {
+                // -<number literal> folded (as GNU R's compiler folds it)
+                SEXP a = CAR(args);
+                if (!strcmp(n, "-") && (TYPEOF(a) == REALSXP || TYPEOF(a) == INTSXP) &&
+                    ATTRIB(a) == R_NilValue && XLENGTH(a) == 1 &&
+                    (TYPEOF(a) == REALSXP || INTEGER(a)[0] != NA_INTEGER)) {
+                    SEXP neg = PROTECT(TYPEOF(a) == REALSXP ? Rf_ScalarReal(-REAL(a)[0])
+                                                            : Rf_ScalarInteger(-INTEGER(a)[0]));
+                    emit(Op::push, {constant(neg)});
+                    UNPROTECT(1);
+                    return;
+                }
                 expr(CAR(args));
                 emit(Op::unop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
                 return;

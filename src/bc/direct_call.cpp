@@ -58,27 +58,31 @@ bool prefixOfFormal(SEXP tag, const SEXP* ftags, int n) {
 // list, or nullptr when GNU R must do it (partial match, errors).
 SEXP matchToFrame(SEXP formals, SEXP supplied) {
     SEXP ftags[kMaxArgs];
+    int assigned[kMaxArgs];
     int nf = 0, dotsPos = -1;
-    for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
+    SEXP const nil = R_NilValue, dotsSym = R_DotsSymbol;
+    for (SEXP f = formals; f != nil; f = fcdr(f)) {
         if (nf == kMaxArgs) return nullptr;
-        if (TAG(f) == R_DotsSymbol && dotsPos < 0) dotsPos = nf;
-        ftags[nf++] = TAG(f);
+        SEXP tag = ftag(f);
+        if (tag == dotsSym && dotsPos < 0) dotsPos = nf;
+        assigned[nf] = -1;
+        ftags[nf++] = tag;
     }
     SEXP svals[kMaxArgs], stags[kMaxArgs];
     bool used[kMaxArgs];
     int ns = 0;
-    for (SEXP b = supplied; b != R_NilValue; b = CDR(b)) {
+    bool tagged = false;
+    for (SEXP b = supplied; b != nil; b = fcdr(b)) {
         if (ns == kMaxArgs) return nullptr;
-        svals[ns] = CAR(b);
-        stags[ns] = TAG(b);
+        svals[ns] = fcar(b);
+        stags[ns] = ftag(b);
+        tagged = tagged || stags[ns] != nil;
         used[ns] = false;
         ns++;
     }
-    int assigned[kMaxArgs];
-    for (int f = 0; f < nf; f++) assigned[f] = -1;
 
     // exact matches by name
-    for (int s = 0; s < ns; s++) {
+    for (int s = 0; tagged && s < ns; s++) {
         SEXP tag = stags[s];
         if (tag == R_NilValue) continue;
         if (tag == R_DotsSymbol) return nullptr;
@@ -276,9 +280,9 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     // makes closures that share the body)
     Code* base = nullptr;
     size_t k = 0;
-    for (SEXP f = formals, a = frame; f != R_NilValue; f = CDR(f), a = CDR(a), k++)
-        if (CAR(a) == R_MissingArg && CAR(f) != R_MissingArg) {
-            SEXP code = CAR(f);
+    for (SEXP f = formals, a = frame; f != R_NilValue; f = fcdr(f), a = fcdr(a), k++)
+        if (fcar(a) == R_MissingArg && fcar(f) != R_MissingArg) {
+            SEXP code = fcar(f);
             if (TYPEOF(code) == LANGSXP && formals == t->formals()) {
                 if (!base) base = baselineOf(t, CLOENV(fun));
                 if (k < base->defaults.size() && base->defaults[k] >= 0)

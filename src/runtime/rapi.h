@@ -222,6 +222,10 @@ inline R_xlen_t flength(SEXP x) {
 inline int frefcnt(SEXP x) {
     return hdr(x)->named;
 }
+// GNU R's INCREMENT_REFCNT (saturating at REFCNTMAX).
+inline void incRefcnt(SEXP x) {
+    if (hdr(x)->named < 0xFFFFu) hdr(x)->named++;
+}
 
 // Returns an empty string when the layout assumptions hold, else a reason.
 const char* rapi_selftest();

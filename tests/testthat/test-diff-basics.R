@@ -137,3 +137,11 @@ expect_all_same(list(
     f <- function(a, b) if (a < 1 && b > 2) 'both' else 'not'
     list(f(0, 3), f(0, 1), f(2, 3), tryCatch(f(0, NA), error = function(e) conditionMessage(e)))"
 ))
+
+expect_all_same(list(
+  "negative literals (folded when - is base's)" = "
+    f <- function() -3
+    g <- function() { `-` <- function(e1, e2) 'mine'; -3 }
+    h <- function(x) if (x) -2L else -0.5
+    list(withVisible(f()), g(), h(TRUE), h(FALSE), identical(-0, 0), 1 / -0, -(1), - -2L, -1e308 * 10)"
+))

@@ -29,7 +29,12 @@ test_that("core constructs survive gctorture", {
     # rir's UseMethod, for (v in from:to) ranges
     "g <- function(x, ...) { loc <- 3; UseMethod('g') }; g.b <- function(x, ...) list(.Class, loc, NextMethod()); g.a <- function(x, ...) .Generic; h <- function(o) g(o, 1); h(structure(1, class = c('b', 'a')))",
     "l <- lapply(list(a = 1, b = 2:3, 'z'), function(v, k) list(v, k), k = 2); s <- sapply(1:5, function(i) i * 2); list(l, s)",
-    "r <- c(); for (i in 2:4) for (j in (i + 1):5) r <- c(r, i * j); for (k in 3:1) r <- c(r, k); for (z in 1.5:3) r <- c(r, z); r"
+    "r <- c(); for (i in 2:4) for (j in (i + 1):5) r <- c(r, i * j); for (k in 3:1) r <- c(r, k); for (z in 1.5:3) r <- c(r, z); r",
+    # vapply, mapply, vector-index stores and GNU R's [<- called directly
+    "list(vapply(1:4, function(x) c(a = x, b = -x), c(a = 0, b = 0)), vapply(c(p = 1, q = 2), function(x) x > 1, NA))",
+    "list(Map(function(a, b) a * b, 1:3, c(x = 2, y = 3, z = 4)), mapply(function(x, y, z) paste(x, y, z), 1:2, 'r', MoreArgs = list(z = '!')))",
+    "x <- 1:6; x[2:4] <- c(9L, 8L, 7L); s <- letters[1:4]; s[c(4, 1)] <- c('z', 'y'); l <- list(1, 2); l[2:1] <- list('u', 'v'); list(x, s, l)",
+    "x <- 1:3; x[5:6] <- 2.5; y <- NULL; y[2:3] <- 'a'; z <- 1:4; z[z > 2] <- 0L; cnt <- integer(5); for (r in 2:5) cnt[2:r] <- 2:r; list(x, y, z, cnt)"
   )
   for (s in snippets) {
     f <- eval(parse(text = paste0("function() {", s, "}"), keep.source = FALSE)[[1]])
