@@ -24,14 +24,14 @@ if (use_rir) {
   closures <- lapply(closures, rir::compile)
 }
 
+# the frame lapply would have: X, FUN and `...`
+gnur_lapply <- function(X, FUN, ...) eval(quote(.Internal(lapply(X, FUN))))
+
 per_call_ns <- function(fun) {
-  env <- new.env()
-  env$X <- seq_len(n)
-  env$FUN <- fun
-  expr <- quote(.Internal(lapply(X, FUN)))
-  eval(expr, env) # warm-up
+  xs <- seq_len(n)
+  gnur_lapply(xs, fun) # warm-up
   times <- vapply(seq_len(runs), function(i) {
-    system.time(eval(expr, env))[["elapsed"]]
+    system.time(gnur_lapply(xs, fun))[["elapsed"]]
   }, numeric(1))
   median(times) / n * 1e9
 }

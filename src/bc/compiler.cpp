@@ -549,8 +549,9 @@ class Compiler {
         // sqrt(x) etc. feeding a binop: a scratch object for the result
         if (operand && isMath1Builtin(fun)) cs.scratch = ++code_->nScratch;
         int n = 0;
-        // GNU R's compiler ignores the argument name of floor(), sqrt(), ...
-        bool math1 = Rf_length(CDR(inner)) == 1 && isMath1Builtin(fun);
+        // GNU R's compiler ignores the argument name of floor(), sqrt(), ...,
+        // is.null(), is.character(), ...
+        bool math1 = Rf_length(CDR(inner)) == 1 && (isMath1Builtin(fun) || isTypeTestBuiltin(fun));
         for (SEXP a = CDR(inner); a != R_NilValue; a = CDR(a), n++) {
             // builtins copy or reference-count what they keep of an argument
             binopOperand_ = true;

@@ -12,6 +12,13 @@
 // vectors and arguments with attributes (Math group dispatch, names) take
 // the general path. The compiler drops the argument's name for these
 // functions, as GNU R's compiler does (`sqrt(y = 9)` is 3).
+//
+// Likewise the type predicates is.null(), is.character(), is.function(), ...
+// of one argument (GNU R's ISNULL, ISCHARACTER, ... instructions, which
+// ignore the argument's name as its compiler does): `is.null(x)` is
+// TYPEOF(x) == NILSXP, without do_is's argument list and fresh logical.
+// Those that dispatch or look at classes (is.numeric, is.matrix, is.integer
+// on an object, S4 objects for is.environment) take the general path.
 #pragma once
 
 #include <cmath>
@@ -27,6 +34,10 @@ inline CCODE doMath1() {
 }
 inline CCODE doAbs() {
     static CCODE f = primFun(SYMVALUE(Rf_install("abs")));
+    return f;
+}
+inline CCODE doIs() {
+    static CCODE f = primFun(SYMVALUE(Rf_install("is.null")));
     return f;
 }
 inline double sign(double x) {
@@ -50,10 +61,73 @@ inline SEXP realScalar(double v, SEXP scr) {
     return Rf_ScalarReal(v);
 }
 
+// is.<type>(x) for do_is's code `code`, or nullptr (see above).
+inline SEXP fastIs(int code, SEXP x) {
+    int t = ftype(x);
+    bool r;
+    switch (code) {
+        case NILSXP:
+        case LGLSXP:
+        case REALSXP:
+        case CPLXSXP:
+        case STRSXP:
+        case EXPRSXP:
+        case RAWSXP:
+            r = t == code;
+            break;
+        case INTSXP:
+            if (fobject(x)) return nullptr;  // !inherits(x, "factor")
+            r = t == INTSXP;
+            break;
+        case SYMSXP:  // is.symbol, is.name: GNU R's ISSYMBOL (no S4 data part)
+            r = t == SYMSXP;
+            break;
+        case ENVSXP:
+            if (t == S4SXP) return nullptr;
+            r = t == ENVSXP;
+            break;
+        case VECSXP:
+            r = t == VECSXP || t == LISTSXP;
+            break;
+        case LISTSXP:
+            r = t == LISTSXP || t == NILSXP;
+            break;
+        case 50:  // is.object
+            r = fobject(x);
+            break;
+        case 302:  // is.function
+            r = t == CLOSXP || t == BUILTINSXP || t == SPECIALSXP;
+            break;
+        default:
+            return nullptr;
+    }
+    return Rf_ScalarLogical(r);
+}
+
+// Is `fun` one of the type tests GNU R's compiler turns into an instruction
+// (ISNULL, ISCHARACTER, ...; their argument name is ignored)?
+inline bool isTypeTestBuiltin(SEXP fun) {
+    if (TYPEOF(fun) != BUILTINSXP || primFun(fun) != math1::doIs()) return false;
+    switch (primRow(fun).code) {
+        case NILSXP:
+        case LGLSXP:
+        case INTSXP:
+        case REALSXP:
+        case CPLXSXP:
+        case STRSXP:
+        case SYMSXP:
+        case 50:
+            return true;
+        default:
+            return false;
+    }
+}
+
 // The result of builtin `fun` applied to the one argument `x`, or nullptr.
 // `scr`: a scratch result object the value may go into (see compiler).
 inline SEXP fastMath1(SEXP fun, SEXP x, SEXP scr = nullptr) {
     CCODE cf = primFun(fun);
+    if (cf == math1::doIs()) return fastIs(primRow(fun).code, x);
     if (cf == math1::doAbs()) {
         if (simpleScalar(x, INTSXP)) {
             int v = fival(x);

@@ -145,3 +145,14 @@ expect_all_same(list(
     h <- function(x) if (x) -2L else -0.5
     list(withVisible(f()), g(), h(TRUE), h(FALSE), identical(-0, 0), 1 / -0, -(1), - -2L, -1e308 * 10)"
 ))
+
+expect_all_same(list(
+  "type predicates of one argument (is.null, is.character, ...)" = "
+    vals <- list(NULL, 1L, 2.5, 'a', TRUE, 1i, as.raw(1), list(1), pairlist(a = 1), quote(s), quote(f(x)),
+                 globalenv(), sum, function(x) x, expression(1), factor('u'), structure(1L, class = 'k'))
+    f <- function(v) c(is.null(v), is.logical(v), is.integer(v), is.double(v), is.complex(v), is.character(v),
+                       is.symbol(v), is.name(v), is.environment(v), is.list(v), is.pairlist(v), is.expression(v),
+                       is.raw(v), is.object(v), is.function(v), is.numeric(v), is.atomic(v), is.call(v))
+    list(lapply(vals, f), withVisible(is.null(NULL)), tryCatch(is.null(), error = conditionMessage),
+         tryCatch(is.null(y = 1), error = conditionMessage), is.null(x = NULL))"
+))
