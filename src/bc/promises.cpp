@@ -80,13 +80,14 @@ void* pendingMark() {
 
 namespace {
 
-// Evaluates rir promise code for p (PRSEEN already 1) so that a jump out
-// of it leaves p marked as interrupted.
-SEXP evalGuarded(SEXP p, Code* c, SEXP env, SEXP tramp) {
+// Runs eval() for p (PRSEEN already 1) so that a jump out of it leaves p
+// marked as interrupted.
+template <class Eval>
+SEXP evalGuarded(SEXP p, Eval eval) {
     if (R_GlobalContext->cend == markInterruptedFrom) {
         // the innermost context is a rir function context: it does it
         pending.push_back(p);
-        SEXP v = interpret(c, env, tramp);
+        SEXP v = eval();
         pending.pop_back();
         return v;
     }
@@ -96,9 +97,20 @@ SEXP evalGuarded(SEXP p, Code* c, SEXP env, SEXP tramp) {
                     R_NilValue);
     guard.cend = markInterrupted;
     guard.cenddata = p;
-    SEXP v = interpret(c, env, tramp);
+    SEXP v = eval();
     Rf_endcontext(&guard);
     return v;
+}
+
+// The unforced promise bound to `sym` in env's own frame (an ordinary
+// binding), else nullptr.
+SEXP localPromise(SEXP sym, SEXP env) {
+    if (TYPEOF(env) != ENVSXP) return nullptr;
+    SEXP cell = R_findVarLocInFrame(env, sym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
+        return nullptr;
+    SEXP v = fcar(cell);
+    return ftype(v) == PROMSXP && fprvalue(v) == R_UnboundValue ? v : nullptr;
 }
 
 }  // namespace
@@ -114,13 +126,26 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
                 setValue(p, v);
                 return v;
             }
+            // an argument passed on (f <- function(x) g(x)): the promise
+            // it is bound to is forced as eval(x) would force it, without
+            // GNU R's evaluator in between
+            SEXP inner = localPromise(code, env);
+            if (inner && prseen(inner) == 0) {
+                PROTECT(p);
+                setPrseen(p, 1);
+                v = evalGuarded(p, [&]() { return forcePromise(inner, tramp); });
+                setPrseen(p, 0);
+                setValue(p, v);
+                UNPROTECT(1);
+                return v;
+            }
         } else if (ftype(code) == BCODESXP && rirEnabled) {
             SEXP target = trampolineTargetFast(code);
             Code* c = target ? Code::unpack(target) : nullptr;
             if (c) {
                 PROTECT(p);
                 setPrseen(p, 1);
-                v = evalGuarded(p, c, env, tramp);
+                v = evalGuarded(p, [&]() { return interpret(c, env, tramp); });
                 setPrseen(p, 0);
                 setValue(p, v);
                 UNPROTECT(1);

@@ -190,3 +190,37 @@ test_that("direct calls count as rir calls and skip GNU R's entry", {
   expect_equal(unname(s[["rir_calls"]]), 177)
   expect_equal(unname(s[["gnur_entries"]]), 1)
 })
+
+expect_all_same(list(
+  "forwarded arguments: chains of promises forced once, in order" = "
+    n <- 0
+    tick <- function(v) { n <<- n + 1; v * 10 }
+    l3 <- function(x, y) c(y, x)
+    l2 <- function(x, y) l3(x, y)
+    l1 <- function(a, b) l2(a, b)
+    g <- function() list(l1(tick(1), tick(2)), n, l1(3, tick(4)), n)
+    g()",
+  "forwarded arguments: substitute, missing and defaults through the chain" = "
+    l2 <- function(x) list(substitute(x), missing(x))
+    l1 <- function(a) l2(a)
+    d <- function(a = 5) l2(a)
+    m <- function(a) l2(a)
+    list(l1(1 + 2), d(), d(7), tryCatch(m(), error = function(e) conditionMessage(e)),
+         (function(a) (function(x) x)(a))(quote(sym)))",
+  "forwarded arguments: errors, restarts and recursion" = "
+    l2 <- function(x) { r <- tryCatch(x, error = function(e) 'first'); c(r, tryCatch(x, error = function(e) 'again')) }
+    l1 <- function(a) l2(a)
+    g <- function() l1(stop('boom'))
+    k2 <- function(x) x
+    k1 <- function(a) { keep <<- environment(); k2(a) }
+    h <- function() tryCatch(k1(stop('inner')), error = function(e) conditionMessage(e))
+    r <- function(a = b, b = a) (function(x) x)(a)
+    list(g(), h(), tryCatch(get('a', envir = keep), error = function(e) conditionMessage(e)),
+         tryCatch(r(), error = function(e) conditionMessage(e)))",
+  "forwarded arguments: delayedAssign, active bindings and visibility" = "
+    l2 <- function(x) x
+    f <- function() { delayedAssign('p', invisible(7)); l2(p) }
+    e <- function() { makeActiveBinding('ab', function() 42, environment()); l2(ab) }
+    v <- function(a) l2(a)
+    list(withVisible(f()), e(), withVisible(v(invisible(3))))"
+))
