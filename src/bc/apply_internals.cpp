@@ -38,18 +38,6 @@ namespace {
 
 const unsigned kActiveBinding = 1u << 15;
 
-// The value bound to sym in env's own frame when it is an ordinary value
-// (or an evaluated promise's), else nullptr.
-SEXP frameValue(SEXP env, SEXP sym) {
-    R_varloc_t loc = R_findVarLocInFrame(env, sym);
-    SEXP cell = loc.cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
-        return nullptr;
-    SEXP v = fcar(cell);
-    if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
-    return v == R_UnboundValue || v == R_MissingArg ? nullptr : v;
-}
-
 // X[[i]] for a vector X that is not an object, as `[[` gives it.
 SEXP element(SEXP x, R_xlen_t i) {
     switch (TYPEOF(x)) {

@@ -58,6 +58,17 @@ SEXP mkPromise(SEXP code, SEXP env) {
     return p;
 }
 
+SEXP frameValue(SEXP env, SEXP sym) {
+    const unsigned kActiveBinding = 1u << 15;
+    if (TYPEOF(env) != ENVSXP) return nullptr;
+    SEXP cell = R_findVarLocInFrame(env, sym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
+        return nullptr;
+    SEXP v = fcar(cell);
+    if (ftype(v) == PROMSXP) v = fprvalue(v);
+    return v == R_UnboundValue || v == R_MissingArg ? nullptr : v;
+}
+
 SEXP getVariable(SEXP sym, SEXP env, SEXP tramp) {
     SEXP v = Rf_findVar(sym, env);
     if (v != R_UnboundValue && v != R_MissingArg) {

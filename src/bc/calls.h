@@ -13,6 +13,10 @@ SEXP consNR(SEXP car, SEXP cdr);
 SEXP mkPromise(SEXP code, SEXP env);
 
 SEXP getVariable(SEXP sym, SEXP env, SEXP tramp);
+// The value bound to sym in env's own frame when the binding is an ordinary
+// one holding a value or an evaluated promise, else nullptr (unbound,
+// missing, active, locked-special or unevaluated).
+SEXP frameValue(SEXP env, SEXP sym);
 SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp);
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);

@@ -35,20 +35,6 @@ inline void setPrseen(SEXP p, unsigned v) {
     hdr(p)->gp = v;
 }
 
-// The value of `sym` when its binding in env's own frame is an ordinary
-// (or already forced) value, else nullptr.
-SEXP plainLocalValue(SEXP sym, SEXP env) {
-    if (TYPEOF(env) != ENVSXP) return nullptr;
-    R_varloc_t loc = R_findVarLocInFrame(env, sym);
-    SEXP cell = loc.cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
-        return nullptr;
-    SEXP v = fcar(cell);
-    if (ftype(v) == PROMSXP) v = fprvalue(v);
-    if (v == R_UnboundValue || v == R_MissingArg) return nullptr;
-    return v;
-}
-
 // A jump out of a promise's evaluation passes the guard context: GNU R
 // runs its cend function on the way.
 void markInterrupted(void* p) {
@@ -121,7 +107,7 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
     if (prseen(p) == 0) {
         SEXP code = PRCODE(p), env = PRENV(p);
         if (ftype(code) == SYMSXP) {
-            v = plainLocalValue(code, env);
+            v = frameValue(env, code);
             if (v) {
                 setValue(p, v);
                 return v;
