@@ -84,8 +84,11 @@ void callEach(SEXP xsym, SEXP funsym, SEXP x, R_xlen_t n, SEXP fcall, SEXP env, 
         SEXP r;
         SEXP cur = frameValue(env, xsym);
         SEXP f = frameValue(env, funsym);
+        // `...` as R_forceAndCall would expand it (else its error)
+        SEXP dots = Rf_findVar(R_DotsSymbol, env);
+        bool dotsOk = TYPEOF(dots) == DOTSXP || dots == R_NilValue || dots == R_MissingArg;
         // X[[i]] taken directly only while X, FUN and i are what they were
-        SEXP v = cur == x && !OBJECT(x) && f && TYPEOF(f) == CLOSXP && boundIndex() == ind
+        SEXP v = cur == x && !OBJECT(x) && f && TYPEOF(f) == CLOSXP && boundIndex() == ind && dotsOk
                      ? element(x, i)
                      : nullptr;
         if (!v) {
@@ -98,7 +101,6 @@ void callEach(SEXP xsym, SEXP funsym, SEXP x, R_xlen_t n, SEXP fcall, SEXP env, 
             SET_PRVALUE(p, v);
             SET_PRENV(p, R_NilValue);
             SEXP args = PROTECT(consNR(p, R_NilValue));
-            SEXP dots = Rf_findVar(R_DotsSymbol, env);
             if (TYPEOF(dots) == DOTSXP) {
                 SEXP tail = args;
                 for (SEXP h = dots; h != R_NilValue; h = CDR(h)) {
@@ -300,13 +302,13 @@ SEXP mapplyInternal(SEXP args, SEXP env, SEXP tramp) {
     SEXP f = CAR(args), varying = CADR(args), constant = CADDR(args);
     if (TYPEOF(f) != CLOSXP || TYPEOF(varying) != VECSXP || frameValue(env, dotsSym) != varying)
         return nullptr;
-    // MoreArgs: GNU R's errors and odd entries (`...`, empty) stay with it
-    if (constant != R_NilValue && TYPEOF(constant) != VECSXP && TYPEOF(constant) != LISTSXP)
-        return nullptr;
+    // MoreArgs: a list; GNU R's errors, its other cases (a pairlist is
+    // dropped, an expression vector converted) and odd entries (`...`,
+    // empty) stay with it
+    if (constant != R_NilValue && TYPEOF(constant) != VECSXP) return nullptr;
     R_xlen_t nconst = Rf_xlength(constant);
     for (R_xlen_t k = 0; k < nconst; k++) {
-        SEXP a =
-            TYPEOF(constant) == VECSXP ? VECTOR_ELT(constant, k) : CAR(Rf_nthcdr(constant, int(k)));
+        SEXP a = VECTOR_ELT(constant, k);
         if (a == R_DotsSymbol || a == R_MissingArg) return nullptr;
     }
     // varying arguments: plain vectors (objects dispatch on length()) or NULL
@@ -329,9 +331,7 @@ SEXP mapplyInternal(SEXP args, SEXP env, SEXP tramp) {
     // varying arguments tagged by the names of dots and the indices i_j
     // integers updated in place, as GNU R builds it
     SEXP vnames = PROTECT(Rf_getAttrib(varying, R_NamesSymbol));
-    SEXP fcall = constant == R_NilValue       ? R_NilValue
-                 : TYPEOF(constant) == VECSXP ? Rf_VectorToPairList(constant)
-                                              : constant;
+    SEXP fcall = constant == R_NilValue ? R_NilValue : Rf_VectorToPairList(constant);
     PROTECT_INDEX fpx;
     PROTECT_WITH_INDEX(fcall, &fpx);
     SEXP index = PROTECT(Rf_allocVector(VECSXP, m));
@@ -346,14 +346,23 @@ SEXP mapplyInternal(SEXP args, SEXP env, SEXP tramp) {
             SET_TAG(fcall, Rf_installTrChar(STRING_ELT(vnames, j)));
     }
     REPROTECT(fcall = Rf_lcons(f, fcall), fpx);
+    // the argument vectors as they were (kept alive: FUN may replace them)
+    SEXP orig = PROTECT(Rf_shallow_duplicate(varying));
     SEXP ans = PROTECT(Rf_allocVector(VECSXP, longest));
     for (R_xlen_t i = 0; i < longest; i++) {
         for (int j = 0; j < m; j++) {
             counters[j] = counters[j] + 1 > lengths[j] ? 1 : counters[j] + 1;
             INTEGER(VECTOR_ELT(index, j))[0] = int(counters[j]);
         }
-        SEXP r;
-        if (frameValue(env, dotsSym) != varying) {
+        SEXP r = nullptr;
+        // elements taken directly only while dots and its vectors are the
+        // ones measured at the start (FUN may have replaced or changed them)
+        bool same = frameValue(env, dotsSym) == varying;
+        for (int j = 0; same && j < m; j++) {
+            SEXP a = VECTOR_ELT(varying, j);
+            same = a == VECTOR_ELT(orig, j) && !OBJECT(a) && Rf_xlength(a) == lengths[j];
+        }
+        if (!same) {
             r = R_forceAndCall(fcall, m, env);
         } else {
             // the varying arguments as forced promises, MoreArgs' entries
@@ -381,7 +390,7 @@ SEXP mapplyInternal(SEXP args, SEXP env, SEXP tramp) {
     for (int j = 0; j < m; j++)
         if (counters[j] != lengths[j])
             Rf_warning(_("longer argument not a multiple of length of shorter"));
-    UNPROTECT(4);
+    UNPROTECT(5);
     return ans;
 }
 

@@ -302,13 +302,16 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr
     int flag = primPrint(fun);
     if (flag < 2) R_Visible = Rboolean(flag != 1);
     setTrampolineExpr(tramp, expr ? expr : call);
-    // the argument list is protected as GNU R's callers protect it
+    // the argument list is protected as GNU R's callers protect it, and
+    // what the builtin R_alloc()s is released after it (as GNU R does)
     PROTECT(args);
+    const void* vmax = vmaxget();
     static SEXP mapplyFun = INTERNAL(Rf_install("mapply"));
     SEXP r = fun == mapplyFun ? mapplyInternal(args, env, tramp) : nullptr;
     if (!r)
         r = primForeign(fun) ? callForeign(call, fun, args, env)
                              : primFun(fun)(call, fun, args, env);
+    vmaxset(vmax);
     UNPROTECT(1);
     if (flag < 2) R_Visible = Rboolean(flag != 1);
     return r;
@@ -345,7 +348,9 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
             int flag = primPrint(fun);
             setTrampolineExpr(tramp, call);
             R_Visible = Rboolean(flag != 1);
+            const void* vmax = vmaxget();
             SEXP r = primFun(fun)(call, fun, CDR(call), env);
+            vmaxset(vmax);
             if (flag < 2) R_Visible = Rboolean(flag != 1);
             return r;
         }

@@ -600,7 +600,9 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
     SEXP op = SYMVALUE(Rf_install(kind == 1 ? "&&" : "||"));
     SEXP args = PROTECT(Rf_list2(first, second));
     setTrampolineExpr(tramp, call);
+    const void* vmax = vmaxget();
     SEXP r = primFun(op)(call, op, args, env);
+    vmaxset(vmax);
     UNPROTECT(3);
     return r;
 }
@@ -694,7 +696,9 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
     REPROTECT(args = consNR(arg(i), args), ipx);
     REPROTECT(args = consNR(x, args), ipx);
     setTrampolineExpr(tramp, VECTOR_ELT(setter, 1));
+    const void* vmax = vmaxget();
     SEXP r = primFun(op)(tmpCall, op, args, env);
+    vmaxset(vmax);
     if (fcar(cell) != r) {
         SETCAR(cell, r);
         hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
@@ -1192,7 +1196,9 @@ L_binop : {
         PUSH(args);
         SYNC();
         setTrampolineExpr(tramp, call);
+        const void* vmax = vmaxget();
         r = primFun(prim)(call, prim, args, env);
+        vmaxset(vmax);
         --sp;
     }
     sp -= 2;
@@ -1214,7 +1220,9 @@ L_unop : {
         PUSH(args);
         SYNC();
         setTrampolineExpr(tramp, call);
+        const void* vmax = vmaxget();
         r = primFun(prim)(call, prim, args, env);
+        vmaxset(vmax);
         --sp;
     }
     sp[-1].u.sxpval = r;
@@ -1367,7 +1375,9 @@ L_subset : {
         SEXP args = PROTECT(slotsToArgs(sp - n - 1, n + 1, cs.args, 1));
         SEXP call = POOL(cs.ast);
         setTrampolineExpr(tramp, call);
+        const void* vmax = vmaxget();
         r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env);
+        vmaxset(vmax);
         UNPROTECT(1);
     }
     sp -= n + 1;
@@ -1490,7 +1500,9 @@ L_subset_obj : {
     PUSH(args);
     SYNC();
     setTrampolineExpr(tramp, call);
+    const void* vmax = vmaxget();
     SEXP r = primFun(op)(call, op, args, env);
+    vmaxset(vmax);
     sp -= 2;
     sp[-1].u.sxpval = r;
     R_Visible = TRUE;
@@ -1693,7 +1705,9 @@ L_apply_internal : {
     if (!r) {
         SEXP f = INTERNAL(CAR(inner));
         R_Visible = TRUE;
+        const void* vmax = vmaxget();
         r = primFun(f)(inner, f, CDR(inner), env);
+        vmaxset(vmax);
         R_Visible = TRUE;
     }
     PUSH(r);

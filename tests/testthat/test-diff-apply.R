@@ -107,3 +107,41 @@ expect_all_same(list(
     h <- function(a) { e <- parent.frame(); if (a == 1) e$dots <- list(c(10, 20, 30)); a }
     mapply(h, c(1, 2, 3))"
 ))
+
+# Found by review (2026-11-23): FUN replacing mapply's argument vectors, a
+# pairlist MoreArgs, and `...` that is not a dots list.
+expect_all_same(list(
+  "mapply: FUN replaces or changes dots in mapply's frame" = "
+    e <- function(expr) tryCatch(expr, error = function(e) list(conditionMessage(e), deparse(conditionCall(e))))
+    f <- function() mapply(function(x) { eval.parent(quote(dots[[1]] <- 1)); x }, 1:3)
+    f5 <- function() mapply(function(x) { eval.parent(quote(dots[[1]] <- list())); x }, 1:5)
+    h <- function() mapply(function(x) { eval.parent(quote(dots[[1]] <- as.complex(11:13))); x }, 1:3)
+    g <- function() mapply(function(x) { eval.parent(quote(dots[[1]] <- factor(c('a', 'b', 'c')))); x }, 1:3, SIMPLIFY = FALSE)
+    k <- function() mapply(function(x) { eval.parent(quote(dots[[1]][3] <- 30L)); x }, 1:3)
+    list(e(f()), e(f5()), h(), g(), k())",
+  "mapply: MoreArgs as a pairlist or an expression" = "
+    e <- function(expr) tryCatch(expr, error = function(e) list(conditionMessage(e), deparse(conditionCall(e))))
+    list(e(mapply(function(x, y) y, 1:2, MoreArgs = pairlist(y = 3))),
+         e(mapply(function(x, y) y, 1:2, MoreArgs = expression(y = 3))))",
+  "lapply / vapply: `...` rebound or missing in the frame" = "
+    e <- function(expr) tryCatch(expr, error = function(e) list(conditionMessage(e), deparse(conditionCall(e))))
+    a5 <- function() lapply(1:3, function(x) { assign('...', 1, envir = parent.frame()); x })
+    v5 <- function() vapply(1:3, function(x) { assign('...', 1, envir = parent.frame()); x }, 1)
+    i6 <- function() { X <- 1:2; FUN <- function(x) x * 2; .Internal(lapply(X, FUN)) }
+    list(e(a5()), e(v5()), e(i6()))"
+))
+
+test_that("R_alloc'd memory of builtins called in rir loops is released", {
+  f <- rir::compile(function(n) {
+    for (k in seq_len(n)) mapply(function(x) x, 1:2)
+    0
+  })
+  max_vcells_mb <- function(n) {
+    invisible(gc(reset = TRUE))
+    f(n)
+    gc()[2, 6]
+  }
+  small <- max_vcells_mb(1e4)
+  large <- max_vcells_mb(1e5)
+  expect_lt(large - small, 0.5)
+})
