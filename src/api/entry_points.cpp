@@ -6,6 +6,7 @@
 
 #include "../bc/calls.h"
 #include "../bc/compiler.h"
+#include "../bc/inplace.h"
 #include "../bc/interp.h"
 #include "../bc/printer.h"
 #include "../runtime/dispatch_table.h"
@@ -22,6 +23,7 @@ SEXP rir_init(SEXP templ) {
     SEXP entry =
         PROTECT(R_MakeExternalPtrFn((DL_FUNC)&rir_entry, Rf_install("native symbol"), R_NilValue));
     trampolineInit(templ, entry);
+    initNodeStackFloor();
     UNPROTECT(1);
     return Rf_mkString("");
 }

@@ -12,6 +12,7 @@
 #include "calls.h"
 #include "compiler.h"
 #include "direct_call.h"
+#include "inplace.h"
 #include "math_fast.h"
 #include "ops.h"
 #include "promises.h"
@@ -295,8 +296,8 @@ void storeAt(int kind, SEXP x, R_xlen_t idx, SEXP v) {
 
 // Stores v at x[i] / x[[i]] / x[i, j] in place when x is a plain vector that
 // nothing but its one binding refers to (see storeIndex for the rest).
-bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
-    if (frefcnt(x) != 1) return false;
+bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v, const InPlaceScope& s) {
+    if (!mayModifyInPlace(x, s)) return false;
     R_xlen_t idx = storeIndex(kind, x, i, j, v);
     if (idx < 0) return false;
     storeAt(kind, x, idx, v);
@@ -309,8 +310,8 @@ bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
 // type (integers into doubles too) whose length divides the number of
 // indices (GNU R recycles it without a warning then). Everything is checked
 // before anything is stored; otherwise GNU R's `[<-` does it.
-bool storeVectorIndex(SEXP x, SEXP i, SEXP v) {
-    if (frefcnt(x) != 1 || hdr(x)->alt || hdr(x)->obj || x == i || x == v || fobject(v) ||
+bool storeVectorIndex(SEXP x, SEXP i, SEXP v, const InPlaceScope& s) {
+    if (!mayModifyInPlace(x, s) || hdr(x)->alt || hdr(x)->obj || x == i || x == v || fobject(v) ||
         fattrib(i) != R_NilValue)
         return false;
     SEXPTYPE xt = ftype(x), vt = ftype(v), it = ftype(i);
@@ -374,12 +375,13 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
 // the field already, in place; el lives in binding `cell` or in slot k of
 // list `parent` and is copied into it first when something else refers to
 // it. NULL (deletion) and everything else: GNU R.
-bool storeField(SEXP el, SEXP field, SEXP v, SEXP cell, SEXP parent, R_xlen_t k) {
+bool storeField(SEXP el, SEXP field, SEXP v, SEXP cell, SEXP parent, R_xlen_t k,
+                const InPlaceScope& s) {
     if (ftype(el) != VECSXP || hdr(el)->obj || hdr(el)->alt || v == R_NilValue || v == el)
         return false;
     R_xlen_t idx = nameIndex(el, field);
     if (idx < 0) return false;
-    if (frefcnt(el) != 1) {
+    if (!mayModifyInPlace(el, s)) {
         el = Rf_shallow_duplicate(el);
         if (cell) {
             SETCAR(cell, el);
@@ -409,9 +411,10 @@ bool storeCopy(int kind, SEXP cell, SEXP x, SEXP i, SEXP j, SEXP v) {
 // as GNU R grows it (EnlargeVector): in place while the vector has spare
 // capacity (a "growable" vector), else into a new one with 5% extra
 // capacity (R_EXPAND_FRAC), bound to `cell`. Not with options(check.bounds).
-bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v) {
+bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v, const InPlaceScope& s) {
     static SEXP checkBounds = Rf_install("check.bounds");
-    if (frefcnt(x) != 1 || fattrib(x) != R_NilValue || !valueFits(kind, x, v)) return false;
+    if (!mayModifyInPlace(x, s) || x == v || fattrib(x) != R_NilValue || !valueFits(kind, x, v))
+        return false;
     R_xlen_t len = XLENGTH(x);
     if (scalarIndex(i, len + 1) != len || len >= R_LEN_T_MAX - 1) return false;
     SEXP cb = Rf_GetOption1(checkBounds);
@@ -459,11 +462,11 @@ bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v) {
 }
 
 // Stores into the value of an ordinary binding, copying it first if shared.
-bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v) {
+bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v, const InPlaceScope& s) {
     SEXP x = fcar(cell);
-    if (frefcnt(x) < 2)
-        return storeInto(kind, x, i, j, v) || (!j && appendTo(kind, cell, x, i, v)) ||
-               (!j && kind == 1 && storeVectorIndex(x, i, v));
+    if (frefcnt(x) < 2 && !s.heldOnStack(x))
+        return storeInto(kind, x, i, j, v, s) || (!j && appendTo(kind, cell, x, i, v, s)) ||
+               (!j && kind == 1 && storeVectorIndex(x, i, v, s));
     return storeCopy(kind, cell, x, i, j, v);
 }
 
@@ -493,7 +496,7 @@ bool storeIntoEnv(SEXP e, SEXP i, SEXP v) {
 // modified; an environment bound through a promise is bound directly.
 // `known`: x's local binding cell when the binding cache has it, or nullptr.
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
-                   SEXP known = nullptr) {
+                   const InPlaceScope& s, SEXP known = nullptr) {
     bool super = kind & kSuperAssign;
     kind &= 3;
     SEXP cell;
@@ -528,7 +531,7 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP t
         return storeCopy(kind, cell, pv, i, j, v);
     }
     if (ftype(x) == ENVSXP) return kind == 2 && !j && storeIntoEnv(x, i, v);
-    return storeIntoBinding(kind, cell, i, j, v);
+    return storeIntoBinding(kind, cell, i, j, v, s);
 }
 
 // The value x[i] <- v starts from when i is evaluated after looking x up
@@ -565,14 +568,15 @@ SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
 // still bound to xv in the local frame (see fastSubassign); otherwise GNU R
 // assigns into xv (x is bound to it again first: the index may have
 // rebound x, but GNU R modifies the value it looked up before).
-bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEXP v) {
+bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEXP v,
+                     const InPlaceScope& s) {
     SEXP cell = R_findVarLocInFrame(env, xsym).cell;
     if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
         hdr(cell)->extra)
         return false;
     if (fcar(cell) == xv) {
         if (ftype(xv) == ENVSXP) return kind == 2 && !j && storeIntoEnv(xv, i, v);
-        return storeIntoBinding(kind, cell, i, j, v);
+        return storeIntoBinding(kind, cell, i, j, v, s);
     }
     if (ftype(fcar(cell)) == PROMSXP && fprvalue(fcar(cell)) == xv) return false;
     SETCAR(cell, xv);
@@ -649,7 +653,8 @@ void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
 // x is modified in place) and `[<-`(x, i, value = v) as the current
 // expression (see setterCalls), and the result is bound to x. Instead of
 // evaluating the whole assignment with the AST interpreter.
-bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP setter, SEXP tramp) {
+bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP setter, SEXP tramp,
+                   const InPlaceScope& s) {
     if (kind & kSuperAssign) return false;
     SEXP cell = R_findVarLocInFrame(env, xsym).cell;
     if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
@@ -657,6 +662,12 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         return false;
     SEXP x = fcar(cell);
     if (fobject(x)) return false;
+    if (s.heldOnStack(x) || x == v) {
+        // an operand slot refers to x: GNU R's [<- must not modify it
+        x = Rf_shallow_duplicate(x);
+        SETCAR(cell, x);
+        hdr(cell)->gp &= ~15u;
+    }
     switch (ftype(x)) {
         case NILSXP:
         case LGLSXP:
@@ -928,6 +939,8 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     }
     NodeStackSlot* base = scratch + c->nScratch;
     NodeStackSlot* sp = base;
+    // The environment was made for this call: see inplace.h.
+    const bool ownFrame = c->kind == CodeKind::Function;
     R_BCNodeStackTop = sp;
     const int32_t* pc = c->bc.data();
     const int32_t* start = pc;
@@ -997,10 +1010,10 @@ L_stvar : {
             // object (as GNU R's SETVAR does), which keeps constants and
             // scratch results unshared and saves the binding update.
             unsigned char kv = headerByte(v);
-            if (kv == headerByte(old) && frefcnt(old) == 1 && fattrib(old) == nil &&
-                fattrib(v) == nil &&
+            if (kv == headerByte(old) && fattrib(old) == nil && fattrib(v) == nil &&
                 (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit) ||
-                 kv == (LGLSXP | kScalarBit))) {
+                 kv == (LGLSXP | kScalarBit)) &&
+                mayModifyInPlace(old, inPlaceScope(base, ownFrame, sp - 1))) {
                 if (kv == (REALSXP | kScalarBit))
                     *static_cast<double*>(fdata(old)) = fdval(v);
                 else
@@ -1166,7 +1179,8 @@ L_binop : {
         if (cell != nil && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
             hdr(cell)->extra == 0) {
             SEXP old = fcar(cell);
-            if (frefcnt(old) == 1 && hdr(old)->scalar && !hdr(old)->alt && fattrib(old) == nil)
+            if (hdr(old)->scalar && !hdr(old)->alt && fattrib(old) == nil &&
+                mayModifyInPlace(old, inPlaceScope(base, ownFrame, sp - 2)))
                 reuse = old;
         }
     }
@@ -1305,8 +1319,9 @@ L_for_step : {
         // Reuse the previous loop value when only this binding refers to it
         // (GNU R's ALLOC_LOOP_VAR does the same).
         SEXP old = fcar(cell);
+        InPlaceScope scope = inPlaceScope(base, ownFrame, sp - 3);
         if (step) {
-            if (simpleScalar(old, INTSXP) && frefcnt(old) == 1) {
+            if (simpleScalar(old, INTSXP) && mayModifyInPlace(old, scope)) {
                 *static_cast<int*>(fdata(old)) = sp[-1].flags + i * step;
                 hdr(cell)->gp &= ~15u;
                 NEXT();
@@ -1314,7 +1329,7 @@ L_for_step : {
         } else {
             int t = ftype(seq);
             if ((t == INTSXP || t == REALSXP || t == LGLSXP) && simpleScalar(old, t) &&
-                frefcnt(old) == 1) {
+                mayModifyInPlace(old, scope)) {
                 if (t == REALSXP)
                     *static_cast<double*>(fdata(old)) = REAL_ELT(seq, i);
                 else if (t == INTSXP)
@@ -1430,14 +1445,16 @@ L_subassign : {
     SEXP j = nidx == 2 ? TOP() : nullptr;
     SYNC();
     recordType(f, v);
+    InPlaceScope scope =
+        inPlaceScope(base, ownFrame && !(kind & kSuperAssign), sp - (1 + nidx + pushedX));
     if (pushedX) {
-        if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v) &&
-            !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp))
+        if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v, scope) &&
+            !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope))
             assignByGnuR(call, v, nidx, i, j, env);
     } else if (!fastSubassign(
-                   kind, xsym, env, i, j, v, tramp,
+                   kind, xsym, env, i, j, v, tramp, scope,
                    (kind & kSuperAssign) ? nullptr : cachedCell(cache, slot, xsym, env, nil)) &&
-               !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp)) {
+               !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope)) {
         assignByGnuR(call, v, nidx, i, j, env);
     }
     sp -= 1 + nidx + pushedX;
@@ -1464,8 +1481,9 @@ L_dollar_assign : {
                 Rf_defineVar(nameSym, v, x);
                 done = true;
             }
-        } else if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt && frefcnt(x) == 1 &&
-                   v != R_NilValue && v != x) {
+        } else if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt &&
+                   mayModifyInPlace(x, inPlaceScope(base, ownFrame, sp - 1)) && v != R_NilValue &&
+                   v != x) {
             SEXP names = Rf_getAttrib(x, R_NamesSymbol);
             if (TYPEOF(names) == STRSXP) {
                 R_xlen_t len = XLENGTH(names);
@@ -1521,13 +1539,17 @@ L_env_subassign : {
     // The environment X (X$name[i] <- v): a local binding, or one found in an
     // enclosing frame, which GNU R's complex assignment then binds locally.
     SEXP E = localAssignTarget(env, xsym, tramp);
+    // an environment's values may be on any frame's stack; a local list's
+    // elements on this frame's
+    InPlaceScope scope = inPlaceScope(base, ownFrame && E && ftype(E) == VECSXP, sp - 2);
     if (E && ftype(E) == ENVSXP && !fobject(E)) {
         R_varloc_t b = R_findVarLocInFrame(E, nameSym);
         if (b.cell && b.cell != R_NilValue &&
             !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
-            done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0)
-                             : storeIntoBinding(kind, b.cell, i, nullptr, v);
-    } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt && frefcnt(E) == 1) {
+            done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0, scope)
+                             : storeIntoBinding(kind, b.cell, i, nullptr, v, scope);
+    } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt &&
+               mayModifyInPlace(E, scope)) {
         // X a local list: its element `name`, updated in place (copied into
         // X first when something else refers to it)
         SEXP nm = PROTECT(Rf_ScalarString(PRINTNAME(nameSym)));
@@ -1536,9 +1558,9 @@ L_env_subassign : {
         if (k >= 0) {
             SEXP el = VECTOR_ELT(E, k);
             if (kind == 3) {
-                done = storeField(el, i, v, nullptr, E, k);
-            } else if (frefcnt(el) == 1) {
-                done = storeInto(kind, el, i, nullptr, v);
+                done = storeField(el, i, v, nullptr, E, k, scope);
+            } else if (mayModifyInPlace(el, scope)) {
+                done = storeInto(kind, el, i, nullptr, v, scope);
             } else {
                 R_xlen_t idx = storeIndex(kind, el, i, nullptr, v);
                 if (idx >= 0) {

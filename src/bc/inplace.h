@@ -1,0 +1,69 @@
+// inplace.h — THE rule for modifying an R object in place. Every path of the
+// interpreter that overwrites an existing object instead of allocating a new
+// one (a scalar binding reused by `x <- v`, `x <- a op b` or a for loop
+// variable; an element stored into a vector or list by `x[i] <- v`,
+// `x[[i]] <- v`, `x$f <- v`, appends, GNU R's `[<-` called on x's value)
+// asks this file first.
+//
+// An object that a binding holds may be modified in place only when nothing
+// else can observe the change. The references that exist are:
+//   - counted ones: bindings, list elements, attributes, promise values,
+//     closure environments ... (GNU R's reference count, `frefcnt`); the
+//     binding that is being assigned accounts for exactly one;
+//   - uncounted ones: operand-stack slots of rir (and of GNU R's byte code)
+//     on R's node stack, and argument lists rir builds with consNR from
+//     those slots before a builtin runs.
+// So: refcount == 1 AND no live operand slot holds the object. Operands of the
+// instruction doing the store are consumed by it and do not count.
+//
+// Which slots can hold the object? When the binding lives in the frame of the
+// function body being run (its environment was made for this call), only
+// that frame's operand stack can: callers cannot have read a variable of an
+// environment that did not exist yet (values passed in are counted by the
+// binding of the argument as well). Any other environment (promise code
+// running in its caller's frame, `<<-` targets, top-level code, environments
+// reached through `$`) may have values on any frame's stack, so the whole
+// node stack is scanned. The scan only compares pointers: a false match
+// (a raw GNU R slot that happens to hold the same bits) only costs a copy.
+//
+//   x <- a * 2; list(x, {x <- x + 1; x})   # x's old 2 is on the stack: the
+//                                          # + result is a new object
+//   x + (x <- 10)                          # idem for the constant store
+//   x[[3]] <- x                            # the value is x itself: copied
+#pragma once
+
+#include "../runtime/rapi.h"
+
+namespace rir {
+
+// The lowest node-stack slot (the stack's base), found at load time.
+extern NodeStackSlot* nodeStackFloor;
+void initNodeStackFloor();
+
+// Does a slot in [lo, hi) hold x?
+inline bool heldBySlot(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi) {
+    for (const NodeStackSlot* p = lo; p < hi; p++)
+        if (p->u.sxpval == x) return true;
+    return false;
+}
+
+// Where uncounted references to values of `target`'s bindings can be.
+struct InPlaceScope {
+    const NodeStackSlot* lo;  // first slot to scan
+    const NodeStackSlot* hi;  // end: the operands of the current instruction excluded
+    bool heldOnStack(SEXP x) const { return heldBySlot(x, lo, hi); }
+};
+
+// `frameBase`: first operand slot of the running code; `ownFrame`: the
+// binding is in the environment created for this function call.
+inline InPlaceScope inPlaceScope(const NodeStackSlot* frameBase, bool ownFrame,
+                                 const NodeStackSlot* hi) {
+    return InPlaceScope{ownFrame ? frameBase : nodeStackFloor, hi};
+}
+
+// May the value x of a binding be overwritten or stored into?
+inline bool mayModifyInPlace(SEXP x, const InPlaceScope& s) {
+    return frefcnt(x) == 1 && !s.heldOnStack(x);
+}
+
+}  // namespace rir

@@ -1,0 +1,59 @@
+# Value semantics: a value that the operand stack (or an argument list being
+# built) still refers to must never change when its variable is assigned
+# (see src/bc/inplace.h). Each snippet is a family member of a wrong answer
+# found earlier; GNU R is the reference.
+
+expect_all_same(list(
+  "alias: list(x, {x <- x + 1; x})" = "
+    k2 <- function(a) { x <- a * 2; list(x, {x <- x + 1; x}) }
+    list(k2(1), k2(1L), k2(2.5))",
+  "alias: x + (x <- 10)" = "
+    f <- function(a) { x <- a + 1; x + (x <- 10) }
+    g <- function(a) { x <- a + 1L; x * (x <- 10L) }
+    list(f(1), f(1), g(1L), g(1L))",
+  "alias: x[[3]] <- x" = "
+    f <- function() { x <- list(1, 2); x[[3]] <- x; x }
+    g <- function() { x <- list(1, 2); x[3] <- list(x); x }
+    h <- function() { x <- c(1, 2); x[2:3] <- x; x }
+    list(f(), f(), g(), h())",
+  "alias: for variable reassigned inside an operand" = "
+    g <- function(v) { for (i in v) cat(format(i + ({ i <- floor(i) })), ''); cat('\\n') }
+    g(c(2.5, 4.5)); g(c(2.5, 4.5))
+    h <- function() { r <- list(); for (i in 1:3) r[[i]] <- list(i, {i <- i + 10L; i}); r }
+    h()",
+  "alias: builtin argument lists" = "
+    f <- function() { x <- 1; y <- c(x, x <- x + 1, x); z <- 5L; list(y, c(z, {z <- z * 2L; z})) }
+    g <- function() { x <- c(1, 2); list(x, { x[[1]] <- 10; x }, x) }
+    h <- function() { x <- c(a = 1, b = 2); c(x, { x['a'] <- 5; x }) }
+    list(f(), g(), h(), f())",
+  "alias: element stores while the value is an operand" = "
+    f <- function() { x <- c(1, 2, 3); x + { x[2] <- 20; x } }
+    g <- function() { l <- list(a = 1, b = 2); list(l, { l$a <- 10; l }) }
+    h <- function() { l <- list(a = c(1, 2)); list(l$a, { l$a[1] <- 10; l$a }) }
+    m <- function() { m <- matrix(1:4, 2); list(m, { m[1, 2] <- 0L; m }) }
+    app <- function() { x <- c(1, 2); list(x, { x[[3]] <- 3; x }) }
+    list(f(), g(), h(), m(), app(), f())",
+  "alias: promise code assigning in its caller's frame" = "
+    id <- function(a) a
+    f <- function() { x <- 1; x + id(x <- 10) }
+    g <- function() { x <- c(1, 2); c(x, id(x[1] <- 5), x) }
+    h <- function() { x <- 1; for (i in 1:3) x <- x + id(x <- 10); x }
+    k <- function() { x <- 2L; x * id({x <- x + 1L; x}) }
+    list(f(), g(), h(), k(), f())",
+  "alias: <<- from a nested closure" = "
+    f <- function() { x <- c(1, 2); h <- function() x[1] <<- 99; c(x, h(), x) }
+    g <- function() { n <- 1; inc <- function() n <<- n + 1; c(n, inc(), n) }
+    list(f(), g(), f())",
+  "alias: environments reached through $" = "
+    f <- function() { e <- new.env(); e$v <- c(1, 2); list(e$v, { e$v[1] <- 9; e$v }) }
+    g <- function() { e <- new.env(); e$l <- list(a = 1); list(e$l, { e$l$a <- 2; e$l }) }
+    list(f(), g())",
+  "alias: values kept by closures and promises" = "
+    f <- function() { x <- c(1, 2); g <- function() x; x[1] <- 5; list(g(), x) }
+    h <- function() { x <- 1; p <- function(v) function() v; q <- p(x); x <- x + 1; list(q(), x) }
+    list(f(), h())",
+  "alias: loops with scalar updates" = "
+    f <- function(n) { s <- 0; t <- 0; for (i in seq_len(n)) { t <- s; s <- s + i }; c(s, t) }
+    g <- function(n) { x <- 0L; v <- integer(0); while (x < n) { v <- c(v, x); x <- x + 1L }; v }
+    list(f(10), g(5), f(10))"
+))
