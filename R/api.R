@@ -59,6 +59,11 @@ status <- function() {
     name = reg[[1]], state = reg[[2]], reason = reg[[3]], calls = reg[[4]],
     stringsAsFactors = FALSE
   )
+  sites <- .Call(C_rir_ast_sites, 20L)
+  attr(df, "ast_sites") <- data.frame(
+    reason = sites[[1]], expression = sites[[2]], evaluations = sites[[3]],
+    stringsAsFactors = FALSE
+  )
   attr(df, "enabled") <- is_enabled()
   attr(df, "settings") <- rir_settings()
   df

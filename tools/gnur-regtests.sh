@@ -527,16 +527,17 @@ for m in $MODES; do
     {
         echo
         echo "== mode $m: $PKG vs stock R $RVER =="
-        printf '%-20s %5s %5s %-9s %12s %12s %7s  %s\n' \
-            file stock rir identical rir_calls gnur_entries secs result
+        printf '%-20s %5s %5s %-9s %12s %12s %10s %7s  %s\n' \
+            file stock rir identical rir_calls gnur_entries ast_evals secs result
     } >> "$summary"
     for f in $FILES; do
         src=$(cat "$STOCK/a/$f.rc" 2>/dev/null || echo "?")
         rrc=$(cat "$res/$f.rc" 2>/dev/null || echo "?")
         same=$(echo "$cmp" | awk -v f="$f" '$1==f{print $2}')
         [ "$same" = 0 ] && ident=yes || ident=no
-        calls=- entries=-
+        calls=- entries=- asts=-
         if [ -s "$res/$f.stats" ]; then
+            asts=$(awk -F'\t' '$2=="ast_evals"{s+=$3;n++} END{if(n) printf "%.0f", s; else print "-"}' "$res/$f.stats")
             calls=$(awk -F'\t' '$2=="rir_calls"{s+=$3;n++} END{if(n) printf "%.0f", s; else print "-"}' "$res/$f.stats")
             entries=$(awk -F'\t' '$2=="gnur_entries"{s+=$3;n++} END{if(n) printf "%.0f", s; else print "-"}' "$res/$f.stats")
         fi
@@ -548,8 +549,8 @@ for m in $MODES; do
         note=""
         [ "$rrc" = 124 ] && note=" (timed out after ${TIMEOUT}s)"
         [ "$src" != 0 ] && note="$note (exits $src under stock R too)"
-        printf '%-20s %5s %5s %-9s %12s %12s %7s  %s\n' "$f" "$src" "$rrc" "$ident" \
-            "$calls" "$entries" "$(cat "$res/$f.time" 2>/dev/null || echo -)" \
+        printf '%-20s %5s %5s %-9s %12s %12s %10s %7s  %s\n' "$f" "$src" "$rrc" "$ident" \
+            "$calls" "$entries" "$asts" "$(cat "$res/$f.time" 2>/dev/null || echo -)" \
             "$result$note" >> "$summary"
     done
 done

@@ -2,6 +2,7 @@
 // The R functions in R/ are thin wrappers around these.
 #include <R_ext/Rdynload.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "../bc/calls.h"
@@ -110,18 +111,26 @@ SEXP rir_disassemble(SEXP f) {
 }
 
 SEXP rir_stats() {
-    const char* names[] = {"compiled",        "refused",           "rir_calls",
-                           "gnur_entries",    "native_calls",      "deopts",
-                           "compile_seconds", "toplevel_compiled", "promises_compiled"};
+    const char* names[] = {"compiled",          "refused",   "rir_calls",       "gnur_entries",
+                           "native_calls",      "deopts",    "compile_seconds", "toplevel_compiled",
+                           "promises_compiled", "ast_evals", "eager_compiled"};
     double vals[] = {stats.compiled,        stats.refused,           stats.rir_calls,
                      stats.gnur_entries,    stats.native_calls,      stats.deopts,
-                     stats.compile_seconds, stats.toplevel_compiled, stats.promises_compiled};
-    int n = sizeof(vals) / sizeof(vals[0]);
+                     stats.compile_seconds, stats.toplevel_compiled, stats.promises_compiled,
+                     stats.ast_evals,       stats.eager_compiled};
+    int nfix = sizeof(vals) / sizeof(vals[0]);
+    int nreason = int(AstReason::Count);
+    int n = nfix + nreason;
     SEXP v = PROTECT(Rf_allocVector(REALSXP, n));
     SEXP nm = PROTECT(Rf_allocVector(STRSXP, n));
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < nfix; i++) {
         REAL(v)[i] = vals[i];
         SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
+    }
+    for (int r = 0; r < nreason; r++) {
+        REAL(v)[nfix + r] = astByReason[r];
+        std::string key = std::string("ast_") + astReasonName(AstReason(r));
+        SET_STRING_ELT(nm, nfix + r, Rf_mkChar(key.c_str()));
     }
     Rf_setAttrib(v, R_NamesSymbol, nm);
     UNPROTECT(2);
@@ -131,6 +140,8 @@ SEXP rir_stats() {
 SEXP rir_reset_stats() {
     stats = Stats();
     registry.clear();
+    for (AstSite& a : astSites) a.count = 0;
+    for (double& d : astByReason) d = 0;
     return R_NilValue;
 }
 
@@ -153,6 +164,31 @@ SEXP rir_status() {
     SET_VECTOR_ELT(out, 2, reason);
     SET_VECTOR_ELT(out, 3, calls);
     UNPROTECT(5);
+    return out;
+}
+
+// The AST-interpreter sites that ran, most frequent first (at most n).
+SEXP rir_ast_sites(SEXP nmax) {
+    std::vector<int> idx;
+    for (size_t i = 0; i < astSites.size(); i++)
+        if (astSites[i].count > 0) idx.push_back(int(i));
+    std::sort(idx.begin(), idx.end(),
+              [](int a, int b) { return astSites[a].count > astSites[b].count; });
+    size_t n = std::min(idx.size(), size_t(std::max(0, Rf_asInteger(nmax))));
+    SEXP reason = PROTECT(Rf_allocVector(STRSXP, n));
+    SEXP label = PROTECT(Rf_allocVector(STRSXP, n));
+    SEXP count = PROTECT(Rf_allocVector(REALSXP, n));
+    for (size_t k = 0; k < n; k++) {
+        const AstSite& a = astSites[idx[k]];
+        SET_STRING_ELT(reason, k, Rf_mkChar(astReasonName(a.reason)));
+        SET_STRING_ELT(label, k, Rf_mkChar(a.label.c_str()));
+        REAL(count)[k] = a.count;
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+    SET_VECTOR_ELT(out, 0, reason);
+    SET_VECTOR_ELT(out, 1, label);
+    SET_VECTOR_ELT(out, 2, count);
+    UNPROTECT(4);
     return out;
 }
 

@@ -69,6 +69,26 @@ void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
         if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out);
 }
 
+// A short label of an expression left to GNU R (for status()), built
+// without calling R: the function named by a call, for assignments the
+// replacement function of the target (`names<-`, `[<-` nested, ...).
+std::string astLabel(SEXP e) {
+    if (TYPEOF(e) == SYMSXP) return e == R_MissingArg ? "<missing>" : CHAR(PRINTNAME(e));
+    if (TYPEOF(e) != LANGSXP) return std::string("<") + Rf_type2char(TYPEOF(e)) + ">";
+    SEXP f = CAR(e);
+    if (TYPEOF(f) != SYMSXP) return "<call of a call>";
+    std::string name = CHAR(PRINTNAME(f));
+    if ((name == "<-" || name == "=" || name == "<<-") && TYPEOF(CADR(e)) == LANGSXP) {
+        SEXP lhs = CADR(e);
+        int depth = 0;
+        std::string target = "?";
+        if (TYPEOF(CAR(lhs)) == SYMSXP) target = CHAR(PRINTNAME(CAR(lhs)));
+        for (SEXP l = lhs; TYPEOF(l) == LANGSXP && CDR(l) != R_NilValue; l = CADR(l)) depth++;
+        return name + " " + target + "<-" + (depth > 1 ? " (nested)" : "");
+    }
+    return name + "()";
+}
+
 // For the assignment x[i] <- v: list(`[<-`(`*tmp*`, i, value = v),
 // `[<-`(x, i, value = v)), the first marked as an assignment call. GNU R
 // passes the first to its `[<-` / `[[<-` (errors name it; an unshared
@@ -252,7 +272,10 @@ class Compiler {
         cachePool_[s] = i;
         return i;
     }
-    void evalAst(SEXP e) { emit(Op::eval_ast, {constant(e)}); }
+    // Leaves e to GNU R's AST interpreter; stats() counts it by `why`.
+    void evalAst(SEXP e, AstReason why) {
+        emit(Op::eval_ast, {constant(e), registerAstSite(why, astLabel(e))});
+    }
 
     // ---- queries --------------------------------------------------------
     // The value of `s` in base. Base closures are lazy-loaded: their
@@ -367,7 +390,7 @@ class Compiler {
         switch (TYPEOF(e)) {
             case SYMSXP:
                 if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
-                    evalAst(e);
+                    evalAst(e, e == R_MissingArg ? AstReason::MissingArg : AstReason::Dots);
                 else
                     emit(Op::ldvar, {sym(e), cache(e)});
                 return;
@@ -378,7 +401,7 @@ class Compiler {
                 if (selfEvaluating(e)) {
                     emit(Op::push, {constant(e)});  // push makes the result visible
                 } else {
-                    evalAst(e);
+                    evalAst(e, AstReason::OddConstant);
                 }
         }
     }
@@ -737,7 +760,7 @@ class Compiler {
         sh_.loops.pop_back();
         if (poisoned) {
             rollback(m);
-            evalAst(e);
+            evalAst(e, AstReason::LoopInPromise);
         }
     }
 
@@ -919,7 +942,7 @@ class Compiler {
             if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                 (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
                 SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
-                if (!asciiName(nm)) return evalAst(e);
+                if (!asciiName(nm)) return evalAst(e, AstReason::ComplexAssign);
                 expr(rhs);
                 keepValue(stmt);
                 emit(Op::dollar_assign,
@@ -961,7 +984,7 @@ class Compiler {
                 return;
             }
         }
-        evalAst(e);
+        evalAst(e, AstReason::ComplexAssign);
     }
 
     // `operand`: the value only feeds a binop, so a per-activation scratch
@@ -1009,7 +1032,7 @@ class Compiler {
                       : after;     // br_obj kept x
         bind(lSlow);
         if (symX)
-            evalAst(e);
+            evalAst(e, AstReason::ObjectSubset);
         else
             emit(Op::subset_obj, {kind, cs.ast});
         bind(lEnd);
@@ -1036,7 +1059,8 @@ class Compiler {
         SEXP args = CDR(e);
         SEXP formals = CAR(args);
         for (SEXP f = formals; f != R_NilValue; f = CDR(f))
-            if (TYPEOF(f) != LISTSXP || TYPEOF(TAG(f)) != SYMSXP) return evalAst(e);
+            if (TYPEOF(f) != LISTSXP || TYPEOF(TAG(f)) != SYMSXP)
+                return evalAst(e, AstReason::OddFunction);
         SEXP body = CADR(args);
         switch (TYPEOF(body)) {
             case CLOSXP:
@@ -1044,7 +1068,7 @@ class Compiler {
             case SPECIALSXP:
             case DOTSXP:
             case ANYSXP:
-                return evalAst(e);
+                return evalAst(e, AstReason::OddFunction);
             default:
                 break;
         }
@@ -1129,7 +1153,9 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
         UNPROTECT(1);
         code = Code::create(kind, body);
         PROTECT(code->container);
-        code->bc = {int32_t(Op::eval_ast), code->addPool(body), int32_t(Op::ret)};
+        code->bc = {int32_t(Op::eval_ast), code->addPool(body),
+                    registerAstSite(AstReason::Other, "<body: stack-model check failed>"),
+                    int32_t(Op::ret)};
         code->maxStack = 1;
     } else if (kind == CodeKind::Function) {
         // Default arguments that are calls become rir promise code, so that

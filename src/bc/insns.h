@@ -30,7 +30,8 @@
       "load up to two operands (kind, a, b per operand: 0 stack, 1 variable sym/slot, 2 "          \
       "constant), then binop")                                                                     \
     V(unop, 4, 1, 1, 1, "unary op on one value (op, prim, call)")                                  \
-    V(eval_ast, 1, 0, 1, 0, "evaluate pool[c] with GNU R's AST interpreter")                       \
+    V(eval_ast, 2, 0, 1, 0,                                                                        \
+      "evaluate pool[c] with GNU R's AST interpreter (c, site: counted per site and reason)")      \
     V(for_init, 2, 1, 3, 0, "pop a sequence; push seq, length and counter")                        \
     V(for_colon, 2, 2, 3, 0,                                                                       \
       "for (v in from:to): pop from, to; push the state of an integer range without building it, " \

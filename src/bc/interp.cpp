@@ -1245,6 +1245,13 @@ L_unop : {
 }
 L_eval_ast : {
     SEXP e = POOL(IMM());
+    int site = IMM();
+    stats.ast_evals++;
+    if (site >= 0) {
+        AstSite& as = astSites[site];
+        as.count++;
+        astByReason[int(as.reason)]++;
+    }
     SYNC();
     PUSH(Rf_eval(e, env));
     NEXT();

@@ -23,6 +23,23 @@ void registerRefused(const std::string& name, const std::string& reason) {
     registry.push_back({name, "refused", reason, nullptr, false});
 }
 
+std::vector<AstSite> astSites;
+double astByReason[int(AstReason::Count)] = {};
+
+const char* astReasonName(AstReason r) {
+    static const char* names[] = {
+        "dots",           "missing_arg",   "odd_constant", "loop_in_promise",
+        "complex_assign", "object_subset", "odd_function", "other"};
+    return names[int(r)];
+}
+
+int registerAstSite(AstReason reason, const std::string& label) {
+    static const size_t kMaxSites = 200000;
+    if (astSites.size() >= kMaxSites) return -1;
+    astSites.push_back({reason, label, 0});
+    return int(astSites.size() - 1);
+}
+
 double nowSeconds() {
     using namespace std::chrono;
     return duration<double>(steady_clock::now().time_since_epoch()).count();

@@ -18,7 +18,34 @@ struct Stats {
     double compile_seconds = 0;  // time spent compiling to RIR
     double toplevel_compiled = 0;
     double promises_compiled = 0;
+    double ast_evals = 0;       // expressions handed to GNU R's AST interpreter
+    double eager_compiled = 0;  // closures compiled before GNU R's JIT offered them
 };
+
+// Why the RIR compiler left an expression to GNU R's AST interpreter. The
+// names (astReasonName) are what stats() and status() report.
+enum class AstReason : int {
+    Dots,           // `...` / ..N used as a value
+    MissingArg,     // the empty symbol as an expression
+    OddConstant,    // a constant that does not evaluate to itself
+    LoopInPromise,  // break/next crossing a promise or function boundary
+    ComplexAssign,  // an assignment form the compiler does not model
+    ObjectSubset,   // x[...] on an object, with x a variable
+    OddFunction,    // `function` with unusual formals or body
+    Other,
+    Count
+};
+const char* astReasonName(AstReason r);
+
+// One eval_ast instruction: its reason, a short label and how often it ran.
+struct AstSite {
+    AstReason reason;
+    std::string label;
+    double count;
+};
+extern std::vector<AstSite> astSites;
+extern double astByReason[int(AstReason::Count)];
+int registerAstSite(AstReason reason, const std::string& label);
 
 extern Stats stats;
 
