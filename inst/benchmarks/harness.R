@@ -91,6 +91,13 @@ ok <- tryCatch({
   FALSE
 })
 emit("compile", format(rir_compile_seconds(), digits = 7))
+# rir's counters: closure bodies run by rir and expressions it left to GNU
+# R's AST interpreter (the runner reports their ratio).
+if ("rir" %in% loadedNamespaces()) {
+  s <- getExportedValue("rir", "stats")()
+  emit("rir_stats", format(s[["rir_calls"]], scientific = FALSE),
+       format(s[["ast_evals"]], scientific = FALSE))
+}
 emit("rss_kb", format(peak_rss_kb()))
 if (ok) {
   emit("status", "ok")

@@ -171,7 +171,10 @@ SEXP dotsValue(SEXP env) {
     return Rf_findVar(R_DotsSymbol, env);
 }
 
-SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp) {
+// `stackArgs`: the values of ArgKind::Stack arguments (complex assignments);
+// for closures `stackExprs` are their promises' expressions.
+SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp,
+               const SEXP* stackArgs = nullptr) {
     ListBuilder b;
     int n = 0;
     for (CallArg& a : cs.args) {
@@ -188,6 +191,9 @@ SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp) {
                 b.add(interpret(child, env, tramp), a.tag);
                 break;
             }
+            case ArgKind::Stack:
+                b.add(stackArgs[a.pool], a.tag);
+                break;
             case ArgKind::Missing:
                 Rf_errorcall(call, _("argument %d is empty"), n);
             case ArgKind::Dots: {
@@ -205,10 +211,15 @@ SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp) {
     return b.done();
 }
 
-SEXP promisedArgs(Code* c, CallSite& cs, SEXP env) {
+SEXP promisedArgs(Code* c, CallSite& cs, SEXP env, const SEXP* stackArgs = nullptr,
+                  const SEXP* stackExprs = nullptr) {
     ListBuilder b;
     for (CallArg& a : cs.args) {
         switch (a.kind) {
+            case ArgKind::Stack:
+                // evaluated promises, as GNU R's setter calls pass them
+                b.add(R_mkEVPROMISE(stackExprs[a.pool], stackArgs[a.pool]), a.tag);
+                break;
             case ArgKind::Const:
                 b.add(c->poolAt(a.pool), a.tag);
                 break;
@@ -362,6 +373,51 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
         }
         case CLOSXP: {
             SEXP args = PROTECT(promisedArgs(c, cs, env));
+            SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
+            UNPROTECT(1);
+            return r;
+        }
+        default:
+            Rf_errorcall(call, _("attempt to apply non-function"));
+    }
+}
+
+SEXP doAssignCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, SEXP lhs, SEXP rhs,
+                  SEXP vexpr) {
+    static SEXP tmpSym = Rf_install("*tmp*");
+    SEXP call = c->poolAt(cs.ast);
+    SEXP expr = cs.expr >= 0 ? c->poolAt(cs.expr) : call;
+    SEXP vals[2] = {lhs, rhs};
+    SEXP exprs[2] = {tmpSym, vexpr};
+    switch (ftype(fun)) {
+        case SPECIALSXP: {
+            // the special gets the call's own arguments, the target and the
+            // value as evaluated promises (GNU R's byte code does the same)
+            SEXP args = PROTECT(Rf_duplicate(CDR(call)));
+            SETCAR(args, R_mkEVPROMISE(tmpSym, lhs));
+            if (rhs) {
+                SEXP last = args;
+                while (CDR(last) != R_NilValue) last = CDR(last);
+                SETCAR(last, R_mkEVPROMISE(vexpr, rhs));
+            }
+            int flag = primPrint(fun);
+            setTrampolineExpr(tramp, expr);
+            R_Visible = Rboolean(flag != 1);
+            const void* vmax = vmaxget();
+            SEXP r = primFun(fun)(call, fun, args, env);
+            vmaxset(vmax);
+            if (flag < 2) R_Visible = Rboolean(flag != 1);
+            UNPROTECT(1);
+            return r;
+        }
+        case BUILTINSXP: {
+            SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp, vals));
+            SEXP r = callBuiltin(call, fun, args, env, tramp, expr);
+            UNPROTECT(1);
+            return r;
+        }
+        case CLOSXP: {
+            SEXP args = PROTECT(promisedArgs(c, cs, env, vals, exprs));
             SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
             UNPROTECT(1);
             return r;

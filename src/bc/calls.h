@@ -21,6 +21,11 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp);
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);
+// A getter (rhs == nullptr) or setter call of a complex assignment: the
+// ArgKind::Stack arguments are `lhs` (as `*tmp*`) and `rhs` (as `value`,
+// its promise showing `vexpr`), as GNU R's byte code passes them.
+SEXP doAssignCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, SEXP lhs, SEXP rhs,
+                  SEXP vexpr);
 // Calls a builtin on an evaluated argument list, as GNU R's eval() does
 // (visibility, builtin context for foreign functions).
 // `expr` (default: call) is the expression errors without a call report.

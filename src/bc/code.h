@@ -12,7 +12,9 @@
 
 namespace rir {
 
-enum class ArgKind : int { Const, Code, Symbol, Missing, Dots };
+// Stack: a value on the operand stack (complex assignments: pool 0 is the
+// target `*tmp*`, pool 1 the `value` argument).
+enum class ArgKind : int { Const, Code, Symbol, Missing, Dots, Stack };
 
 struct CallArg {
     ArgKind kind;

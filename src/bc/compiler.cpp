@@ -942,12 +942,30 @@ class Compiler {
             if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                 (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
                 SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
-                if (!asciiName(nm)) return evalAst(e, AstReason::ComplexAssign);
+                if (!asciiName(nm)) {
+                    if (!complexAssign(e, super, stmt)) evalAst(e, AstReason::ComplexAssign);
+                    return;
+                }
+                // the fast path; when it declines, the value is still on the
+                // stack and the general protocol takes over
                 expr(rhs);
                 keepValue(stmt);
-                emit(Op::dollar_assign,
-                     {sym(x), constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
+                int lSlow = newLabel(), lEnd = newLabel();
+                emitJump(Op::dollar_assign, lSlow,
+                         {sym(x), constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
+                int slowDepth = depth_;  // v still on the stack
+                adjust(-1);              // v consumed on the fast path
                 assigned(stmt);
+                emitJump(Op::br, lEnd);
+                depth_ = slowDepth;
+                bind(lSlow);
+                complexAssign(e, super, true, true);
+                if (!stmt) {
+                    // the kept copy is the assignment's value
+                    emit(Op::pop);
+                    emit(Op::invisible);
+                }
+                bind(lEnd);
                 return;
             }
         }
@@ -984,7 +1002,7 @@ class Compiler {
                 return;
             }
         }
-        evalAst(e, AstReason::ComplexAssign);
+        if (!complexAssign(e, super, stmt)) evalAst(e, AstReason::ComplexAssign);
     }
 
     // `operand`: the value only feeds a binop, so a per-activation scratch
@@ -1093,27 +1111,118 @@ class Compiler {
             expr(fn);
         CallSite cs;
         cs.ast = constant(e);
-        for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a)) {
-            SEXP v = CAR(a);
-            CallArg arg{ArgKind::Const, 0, TAG(a)};
-            if (v == R_DotsSymbol) {
-                arg.kind = ArgKind::Dots;
-            } else if (v == R_MissingArg) {
-                arg.kind = ArgKind::Missing;
-            } else if (selfEvaluating(v)) {
-                arg.kind = ArgKind::Const;
-                arg.pool = constant(v);
-            } else if (TYPEOF(v) == SYMSXP && !DDVAL(v)) {
-                arg.kind = ArgKind::Symbol;
-                arg.pool = sym(v);
-            } else {
-                arg.kind = ArgKind::Code;
-                arg.pool = promise(v);
-            }
-            cs.args.push_back(arg);
-        }
+        for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a))
+            cs.args.push_back(callArg(CAR(a), TAG(a)));
         code_->calls.push_back(cs);
         emit(Op::call, {int32_t(code_->calls.size() - 1), fb()});
+    }
+
+    // An argument of a call: a constant, a variable, a promise, `...` or empty.
+    CallArg callArg(SEXP v, SEXP tag) {
+        CallArg arg{ArgKind::Const, 0, tag};
+        if (v == R_DotsSymbol) {
+            arg.kind = ArgKind::Dots;
+        } else if (v == R_MissingArg) {
+            arg.kind = ArgKind::Missing;
+        } else if (selfEvaluating(v)) {
+            arg.kind = ArgKind::Const;
+            arg.pool = constant(v);
+        } else if (TYPEOF(v) == SYMSXP && !DDVAL(v)) {
+            arg.kind = ArgKind::Symbol;
+            arg.pool = sym(v);
+        } else {
+            arg.kind = ArgKind::Code;
+            arg.pool = promise(v);
+        }
+        return arg;
+    }
+
+    // Any complex assignment f(g(x, b), a) <- v (or <<-) with the protocol
+    // of GNU R's byte code: v is evaluated, then x's value (start_assign:
+    // bound locally first, as GNU R's EnsureLocal), the getters from the
+    // inside out, then the setters from the outside in, each called with the
+    // target as `*tmp*` and the new value as `value`, and x is bound to the
+    // result. The value of the assignment is v, invisible.
+    //
+    //   names(x)[2] <- "b"   =>   push "b"; start_assign x
+    //                             ldfun names; getter_call names(*tmp*)
+    //                             pick 2; ldfun `[<-`;
+    //                             setter_call `[<-`(*tmp*, 2, value = "b")
+    //                             ldfun `names<-`;
+    //                             setter_call `names<-`(*tmp*, value = *vtmp*)
+    //                             end_assign x
+    // `rhsPushed`: the value is on the stack already.
+    bool complexAssign(SEXP e, bool super, bool stmt, bool rhsPushed = false) {
+        static SEXP tmpSym = Rf_install("*tmp*"), vtmpSym = Rf_install("*vtmp*"),
+                    valueSym = Rf_install("value");
+        SEXP lhs = CADR(e), rhs = CADDR(e);
+        std::vector<SEXP> levels;  // outermost first
+        SEXP t = lhs;
+        while (TYPEOF(t) == LANGSXP) {
+            if (TYPEOF(CAR(t)) != SYMSXP || CDR(t) == R_NilValue || TAG(CDR(t)) != R_NilValue)
+                return false;
+            levels.push_back(t);
+            t = CADR(t);
+        }
+        if (levels.empty()) return false;
+        if (TYPEOF(t) == STRSXP && XLENGTH(t) == 1) t = Rf_installTrChar(STRING_ELT(t, 0));
+        if (TYPEOF(t) != SYMSXP || t == R_MissingArg || t == R_DotsSymbol || DDVAL(t)) return false;
+        int n = int(levels.size());
+        if (!rhsPushed) expr(rhs);
+        emit(super ? Op::start_assign_super : Op::start_assign, {sym(t), constant(e)});
+        for (int j = n - 1; j >= 1; j--) {
+            SEXP lv = levels[j];
+            emit(Op::ldfun, {sym(CAR(lv)), constant(lv)});
+            CallSite cs;
+            cs.ast = constant(Rf_lcons(CAR(lv), Rf_cons(tmpSym, CDDR(lv))));
+            cs.expr = constant(lv);
+            cs.args.push_back({ArgKind::Stack, 0, R_NilValue});
+            for (SEXP a = CDDR(lv); a != R_NilValue; a = CDR(a))
+                cs.args.push_back(callArg(CAR(a), TAG(a)));
+            code_->calls.push_back(cs);
+            emit(Op::getter_call, {int32_t(code_->calls.size() - 1), fb()});
+        }
+        for (int j = 0; j < n; j++) {
+            SEXP lv = levels[j];
+            SEXP vexpr = j == 0 ? rhs : vtmpSym;
+            if (j == 0) emit(Op::pick, {n});
+            SEXP fsym = Rf_install((std::string(CHAR(PRINTNAME(CAR(lv)))) + "<-").c_str());
+            emit(Op::ldfun, {sym(fsym), constant(e)});
+            // `f<-`(`*tmp*`, args, value = vexpr), marked as an assignment
+            // call, and `f<-`(target, args, value = vexpr) as the current
+            // expression (conditions name the assignment as written)
+            SEXP tail = PROTECT(Rf_cons(vexpr, R_NilValue));
+            SET_TAG(tail, valueSym);
+            std::vector<SEXP> rest;
+            for (SEXP a = CDDR(lv); a != R_NilValue; a = CDR(a)) rest.push_back(a);
+            for (size_t k = rest.size(); k-- > 0;) {
+                tail = Rf_cons(CAR(rest[k]), tail);
+                SET_TAG(tail, TAG(rest[k]));
+                UNPROTECT(1);
+                PROTECT(tail);
+            }
+            SEXP setCall = PROTECT(Rf_lcons(fsym, Rf_cons(tmpSym, tail)));
+            SETLEVELS(setCall, LEVELS(setCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
+            SEXP shown = PROTECT(Rf_lcons(fsym, Rf_cons(CADR(lv), tail)));
+            CallSite cs;
+            cs.ast = constant(setCall);
+            cs.expr = constant(shown);
+            UNPROTECT(3);
+            cs.args.push_back({ArgKind::Stack, 0, R_NilValue});
+            for (SEXP a : rest) cs.args.push_back(callArg(CAR(a), TAG(a)));
+            cs.args.push_back({ArgKind::Stack, 1, valueSym});
+            code_->calls.push_back(cs);
+            emit(Op::setter_call, {int32_t(code_->calls.size() - 1), constant(vexpr),
+                                   (3 + (n - 1 - j)) | (super ? kSetterSuper : 0), fb()});
+        }
+        emit(Op::end_assign, {sym(t), cache(t), super ? 1 : 0});
+        if (stmt) {
+            emit(Op::pop);
+            emit(Op::push_null);
+        } else {
+            emit(Op::invisible);
+        }
+        return true;
     }
 
     int promise(SEXP ast) {

@@ -45,8 +45,9 @@
     V(lgl_first, 4, 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)")      \
     V(lgl_second, 2, 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                           \
     V(lgl_slow, 2, 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)")         \
-    V(dollar_assign, 5, 1, 0, 1,                                                                   \
-      "x$name <- v on a local list or environment (x, char, sym, call)")                           \
+    V(dollar_assign, 6, -1, 0, 1,                                                                  \
+      "x$name <- v on a local list or environment: pops v, or keeps it and jumps to the fail "     \
+      "label (fail, x, char, sym, call)")                                                          \
     V(br_obj, 1, 0, 0, 0, "jump to label when the top of stack is an object (keeps it)")           \
     V(subset_obj, 2, 1, 1, 0,                                                                      \
       "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)")                       \
@@ -65,9 +66,24 @@
     V(use_method, 3, -1, 1, 0,                                                                     \
       "UseMethod(generic[, obj]) in a function body: dispatch and return the method's value, "     \
       "else GNU R's UseMethod (generic, nobj, call)")                                              \
+    V(pick, 1, 0, 1, 0, "push a copy of the value k slots below the top (0 = top)")                \
+    V(start_assign_super, 2, 0, 1, 0,                                                              \
+      "push the value of x (looked up from the enclosing environment on) for f(x) <<- v (sym, "    \
+      "call)")                                                                                     \
+    V(getter_call, 2, 1, 1, 1,                                                                     \
+      "complex assignment: pop a function, call it on the value below it as `*tmp*` (site), "      \
+      "push the result")                                                                           \
+    V(setter_call, 4, 3, 1, 1,                                                                     \
+      "complex assignment: pop f<-, value and target, push f<-(`*tmp*`, ..., value = value) "      \
+      "(site, value expression, slots of the assignment below, fb)")                               \
+    V(end_assign, 3, 1, 0, 0,                                                                      \
+      "complex assignment: pop the new value of x and bind it (sym, cache slot, super)")           \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {
+
+// setter_call: flag in its `below` operand for an assignment with <<-.
+const int kSetterSuper = 1 << 30;
 
 enum class Op : int32_t {
 #define RIR_ENUM(name, ops, pop, push, fb, doc) name,

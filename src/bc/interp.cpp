@@ -1468,6 +1468,7 @@ L_subassign : {
     NEXT();
 }
 L_dollar_assign : {
+    int fail = IMM();
     SEXP xsym = POOL(IMM());
     SEXP name = POOL(IMM());
     SEXP nameSym = POOL(IMM());
@@ -1503,7 +1504,12 @@ L_dollar_assign : {
             }
         }
     }
-    if (!done) assignByGnuR(call, v, 0, nullptr, nullptr, env);
+    (void)call;
+    if (!done) {
+        // the general complex assignment at `fail` (v stays on the stack)
+        pc = start + fail;
+        NEXT();
+    }
     --sp;
     NEXT();
 }
@@ -1763,6 +1769,88 @@ L_use_method : {
     r = primFun(useMethodFun)(call, useMethodFun, CDR(call), env);
     sp -= nobj;
     PUSH(r);
+    NEXT();
+}
+L_pick : {
+    int k = IMM();
+    SEXP v = sp[-1 - k].u.sxpval;
+    PUSH(v);
+    NEXT();
+}
+L_start_assign_super : {
+    // f(x) <<- v: x's value from the enclosing environment on (GNU R's
+    // STARTASSIGN2); an unbound x is GNU R's error
+    SEXP xsym = POOL(IMM());
+    SEXP call = POOL(IMM());
+    SYNC();
+    SEXP v = Rf_findVar(xsym, ENCLOS(env));
+    if (v == unbound) {
+        setTrampolineExpr(tramp, call);
+        v = Rf_eval(xsym, ENCLOS(env));
+    } else if (ftype(v) == PROMSXP) {
+        PROTECT(v);
+        v = forcePromise(v, tramp);
+        UNPROTECT(1);
+    }
+    PUSH(v);
+    NEXT();
+}
+L_getter_call : {
+    CallSite& cs = c->calls[IMM()];
+    Feedback& f = c->feedback[IMM()];
+    SEXP fun = TOP();
+    SEXP lhs = AT(1);
+    SYNC();
+    recordCallee(c, &f - c->feedback.data(), f, fun);
+    sp[-1].u.sxpval = doAssignCall(c, cs, fun, env, tramp, lhs, nullptr, nullptr);
+    NEXT();
+}
+L_setter_call : {
+    CallSite& cs = c->calls[IMM()];
+    SEXP vexpr = POOL(IMM());
+    // slots of this assignment from its target's value up; +kSetterSuper for <<-
+    int below = IMM();
+    bool super = below & kSetterSuper;
+    below &= ~kSetterSuper;
+    Feedback& f = c->feedback[IMM()];
+    SEXP fun = TOP();
+    SEXP rhs = AT(1);
+    SEXP lhs = AT(2);
+    SYNC();
+    recordCallee(c, &f - c->feedback.data(), f, fun);
+    // The target is modified in place unless something else refers to it:
+    // counted references (GNU R's MAYBE_SHARED) or an operand slot below the
+    // assignment (inplace.h); otherwise the setter gets a copy.
+    InPlaceScope scope = inPlaceScope(base, ownFrame && !super, sp - below);
+    if (frefcnt(lhs) > 1 || scope.heldOnStack(lhs)) {
+        lhs = Rf_shallow_duplicate(lhs);
+        sp[-3].u.sxpval = lhs;
+    }
+    SEXP r = doAssignCall(c, cs, fun, env, tramp, lhs, rhs, vexpr);
+    sp -= 2;
+    sp[-1].u.sxpval = r;
+    NEXT();
+}
+L_end_assign : {
+    SEXP sym = POOL(IMM());
+    int k = IMM();
+    bool super = IMM();
+    SEXP v = TOP();
+    SYNC();
+    if (super) {
+        Rf_setVar(sym, v, ENCLOS(env));
+    } else {
+        SEXP cell = cachedCell(cache, k, sym, env, nil);
+        if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
+            fcar(cell) != unbound) {
+            if (fcar(cell) != v) SETCAR(cell, v);
+            hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+        } else {
+            Rf_defineVar(sym, v, env);
+            cache[k].u.sxpval = R_NilValue;
+        }
+    }
+    --sp;
     NEXT();
 }
 L_ret:

@@ -111,8 +111,10 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
                 line << " " << deparseShort(c->poolAt(ops[2]));
                 break;
             case Op::env_subassign:
-            case Op::dollar_assign:
                 line << " " << deparseShort(c->poolAt(ops[3]));
+                break;
+            case Op::dollar_assign:
+                line << " " << deparseShort(c->poolAt(ops[4]));
                 break;
             case Op::subassign:
                 line << " " << deparseShort(c->poolAt(ops[3]));

@@ -1,0 +1,86 @@
+# Complex assignments compiled with GNU R's `*tmp*` protocol (getters from
+# the inside out, setters from the outside in): every form GNU R's compiler
+# compiles, with its values, warnings, errors and calls.
+
+expect_all_same(list(
+  "cassign: replacement functions of one level" = "
+    x <- 1:6
+    names(x) <- letters[1:6]; attr(x, 'u') <- 'm'; dim(x) <- c(2, 3)
+    dimnames(x) <- list(c('r1', 'r2'), NULL); class(x) <- 'foo'
+    y <- unclass(x); storage.mode(y) <- 'double'; diag(y) <- 0
+    f <- factor(c('a', 'b', 'a')); levels(f) <- c('A', 'B')
+    l <- list(a = 1); attributes(l) <- list(names = 'z'); is.na(l) <- 1
+    s <- 'hello'; substr(s, 1, 1) <- 'J'
+    list(x, y, f, l, s)",
+  "cassign: nested targets" = "
+    x <- list(a = list(b = list(c = 1)), v = 1:3)
+    x$a$b$c <- 2; x[['a']][['b']]$d <- 3; names(x$v)[2] <- 'two'
+    x$v[2] <- 20L; attr(x$a, 'k') <- TRUE; x[['v']][[3]] <- 30L
+    m <- matrix(0, 2, 2); m[2, ][1] <- 5; dimnames(m)[[1]] <- c('p', 'q')
+    list(x, m)",
+  "cassign: indexing forms" = "
+    m <- matrix(1:6, 2); m[1, ] <- 0L; m[, 2] <- 9L; m[] <- m * 2L
+    a <- array(1:24, c(2, 3, 4)); a[1, 2, 3] <- 0L; a[2, , 1] <- -1L
+    v <- c(a = 1, b = 2); v[c('b', 'c')] <- c(20, 30); v[['a']] <- 10
+    l <- list(); l[['k']] <- 1; l$m <- 2; l[c('p', 'q')] <- list(3, 4)
+    list(m, a, v, l)",
+  "cassign: <<- forms" = "
+    x <- list(a = 1:3); n <- c(p = 1)
+    f <- function() { names(x$a) <<- c('u', 'v', 'w'); x$b <<- 2; names(n) <<- 'q'; x$a[2] <<- 9L }
+    r <- f()
+    list(r, x, n)",
+  "cassign: value, visibility and statement position" = "
+    x <- 1:3
+    v <- (names(x) <- c('a', 'b', 'c'))
+    w <- withVisible(attr(x, 'k') <- 5)
+    list(v, w, x)",
+  "cassign: user-defined replacement functions" = "
+    `second<-` <- function(x, value) { x[2] <- value; x }
+    `field<-` <- function(obj, name, value) { obj[[name]] <- value; obj }
+    x <- 1:4; second(x) <- 99L
+    y <- list(); field(y, 'k') <- 'v'; field(y, 'n') <- 1
+    z <- list(a = 1:3); second(z$a) <- 0L
+    list(x, y, z)",
+  "cassign: S3 replacement methods" = "
+    `$<-.rec` <- function(x, name, value) { cl <- oldClass(x); x <- unclass(x); x[[name]] <- value * 10; class(x) <- cl; x }
+    `[<-.rec` <- function(x, i, value) { cl <- oldClass(x); x <- unclass(x); x[[i]] <- -value; class(x) <- cl; x }
+    r <- structure(list(a = 1), class = 'rec')
+    r$b <- 2; r['a'] <- 5; names(r)[1] <- 'A'
+    unclass(r)",
+  "cassign: copies when the value is shared" = "
+    x <- list(a = c(1, 2)); y <- x; z <- x$a
+    names(x$a) <- c('p', 'q'); x$a[1] <- 100
+    e <- 1:3; g <- e; names(g) <- c('a', 'b', 'c')
+    list(x, y, z, e, g)",
+  "cassign: value kept on the stack is not modified" = "
+    x <- c(a = 1, b = 2)
+    r <- list(x, { names(x) <- c('p', 'q'); x }, x)
+    l <- list(k = 1:2)
+    s <- list(l$k, { names(l$k) <- c('u', 'v'); l$k })
+    q <- list(a = 1); q2 <- list(q, { q$a$b <- 2; q })
+    list(r, s, q2)",
+  "cassign: target variable from an enclosing frame" = "
+    x <- c(1, 2, 3)
+    f <- function() { names(x) <- c('a', 'b', 'c'); x }
+    list(f(), x)",
+  "cassign: warnings and errors name the assignment" = "
+    f <- function(a) { x <- c(p = 1); b <- c(1, 2); x$b <- as.character(append(b, a, after = 1)); x }
+    g <- function() { x <- 1:3; dim(x) <- c(2, 2); x }
+    h <- function() { x <- 1:3; levels(x)[5] <- 'z'; x }
+    k <- function() { x <- list(); undefined_fn(x) <- 1; x }
+    m <- function() { names(nope) <- 'a' }
+    list(f(NA), tryCatch(g(), error = function(e) conditionCall(e)),
+         tryCatch(k(), error = function(e) conditionMessage(e)),
+         tryCatch(m(), error = function(e) conditionMessage(e)), h())",
+  "cassign: arguments evaluated as GNU R evaluates them" = "
+    i <- 0; idx <- function() { i <<- i + 1; i }
+    x <- list(a = 1:3, b = 4:6)
+    names(x[[idx()]])[idx()] <- 'n'
+    x$a[idx()] <- -1L
+    list(x, i)",
+  "cassign: `*tmp*` seen by a replacement function" = "
+    `tag<-` <- function(x, value) { attr(x, 'src') <- deparse(substitute(x)); attr(x, 'v') <- deparse(substitute(value)); x }
+    y <- 1; tag(y) <- 1 + 1
+    z <- list(a = 1); tag(z$a) <- 3
+    list(y, z)"
+))
