@@ -279,6 +279,7 @@ bool compileInPlace(SEXP f, const char* name, const char** reason) {
             break;
     }
     SEXP tramp = PROTECT(makeFunctionBody(FORMALS(f), src, name, body));
+    DispatchTable::unpack(trampolineTarget(tramp))->setCompileEnv(CLOENV(f));
     SET_BODY(f, tramp);
     UNPROTECT(2);
     return true;

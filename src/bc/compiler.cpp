@@ -29,10 +29,35 @@ struct Loop {
 
 struct Shared {
     SEXP env;
+    // the code's top-level environment is a namespace (GNU R: the base and
+    // imported functions it finds are the namespace's, never guarded)
+    bool nsCode = false;
     std::unordered_set<SEXP> locals;
+    // Nested functions: the language functions shadowed where the enclosing
+    // function was compiled.
+    bool nested = false;
+    std::unordered_set<SEXP> outer;
     std::unordered_map<SEXP, bool> baseCache;
     std::vector<Loop> loops;
 };
+
+// GNU R's compiler (optimize level 2, the JIT's) inlines these "language"
+// functions without a run-time check when no local binding shadows them at
+// compile time (a later redefinition, even in the global environment, is not
+// seen by compiled code); every other base function it inlines is guarded
+// (BASEGUARD) unless the code lives in a namespace.
+bool languageFun(SEXP s) {
+    static const char* const names[] = {
+        "^",    "~",      "<",     "<<-",   "<=",     "<-",    "=",     "==",  ">",        ">=",
+        "|",    "||",     "-",     ":",     "!",      "!=",    "/",     "(",   "[",        "[<-",
+        "[[",   "[[<-",   "{",     "@",     "$",      "$<-",   "*",     "&",   "&&",       "%/%",
+        "%*%",  "%%",     "+",     "::",    ":::",    "@<-",   "break", "for", "function", "if",
+        "next", "repeat", "while", "local", "return", "switch"};
+    static std::unordered_set<SEXP> set;
+    if (set.empty())
+        for (const char* n : names) set.insert(Rf_install(n));
+    return set.count(s) != 0;
+}
 
 bool selfEvaluating(SEXP e) {
     switch (TYPEOF(e)) {
@@ -54,7 +79,14 @@ void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
     SEXP fn = CAR(e);
     if (TYPEOF(fn) == SYMSXP) {
         const char* n = CHAR(PRINTNAME(fn));
-        if (!strcmp(n, "quote") || !strcmp(n, "function") || !strcmp(n, "~")) return;
+        if (!strcmp(n, "quote") || !strcmp(n, "function") || !strcmp(n, "~") ||
+            !strcmp(n, "expression") || (!strcmp(n, "local") && Rf_length(e) == 2))
+            return;
+        // assign("x", v) and delayedAssign("x", v) define x (as for GNU R's
+        // compiler)
+        if ((!strcmp(n, "assign") || !strcmp(n, "delayedAssign")) && Rf_length(e) == 3 &&
+            TYPEOF(CADR(e)) == STRSXP && XLENGTH(CADR(e)) == 1)
+            out.insert(Rf_installTrChar(STRING_ELT(CADR(e), 0)));
         if ((!strcmp(n, "<-") || !strcmp(n, "=")) && Rf_length(e) == 3) {
             SEXP lhs = CADR(e);
             while (TYPEOF(lhs) == LANGSXP && CDR(lhs) != R_NilValue) lhs = CADR(lhs);
@@ -67,6 +99,29 @@ void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
     }
     for (SEXP a = e; a != R_NilValue; a = CDR(a))
         if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out);
+}
+
+// The language functions (see languageFun) called by symbol in e, also in
+// nested functions.
+void languageCalls(SEXP e, std::unordered_set<SEXP>& out) {
+    if (TYPEOF(e) != LANGSXP) return;
+    if (TYPEOF(CAR(e)) == SYMSXP) {
+        if (languageFun(CAR(e))) out.insert(CAR(e));
+        if (CAR(e) == Rf_install("quote")) return;
+        // x[i] <- v calls `[<-`
+        if ((CAR(e) == Rf_install("<-") || CAR(e) == Rf_install("=") ||
+             CAR(e) == Rf_install("<<-")) &&
+            Rf_length(e) == 3)
+            for (SEXP lhs = CADR(e); TYPEOF(lhs) == LANGSXP;
+                 lhs = CDR(lhs) == R_NilValue ? R_NilValue : CADR(lhs))
+                if (TYPEOF(CAR(lhs)) == SYMSXP) {
+                    std::string n = std::string(CHAR(PRINTNAME(CAR(lhs)))) + "<-";
+                    SEXP setter = Rf_install(n.c_str());
+                    if (languageFun(setter)) out.insert(setter);
+                }
+    }
+    for (SEXP a = e; a != R_NilValue; a = CDR(a))
+        if (TYPEOF(CAR(a)) == LANGSXP) languageCalls(CAR(a), out);
 }
 
 // For the assignment x[i] <- v: list(`[<-`(`*tmp*`, i, value = v),
@@ -266,7 +321,9 @@ class Compiler {
     }
     // Does `s` name the base function at compile time (not shadowed)?
     bool isBase(SEXP s) {
-        if (sh_.locals.count(s)) return false;
+        if (sh_.locals.count(s) || sh_.outer.count(s)) return false;
+        // a nested function: decided when the enclosing one was compiled
+        if (sh_.nested && languageFun(s)) return true;
         auto it = sh_.baseCache.find(s);
         if (it != sh_.baseCache.end()) return it->second;
         SEXP base = baseValue(s);
@@ -314,6 +371,35 @@ class Compiler {
             return v == def ? def : nullptr;
         }
         return nullptr;
+    }
+    // A run-time check that `s` still names `def` before code inlined for
+    // the call e (see guard_fun); returns the label to bind after that
+    // code, or -1 when GNU R does not guard `s` either.
+    int guard(SEXP s, SEXP def, SEXP e) {
+        if (languageFun(s) || (sh_.nsCode && def == baseValue(s))) return -1;
+        int l = newLabel();
+        starts_.push_back(code_->bc.size());
+        code_->bc.push_back(int32_t(Op::guard_fun));
+        code_->bc.push_back(sym(s));
+        code_->bc.push_back(constant(def));
+        code_->bc.push_back(constant(e));
+        patches_.push_back({code_->bc.size(), l});
+        code_->bc.push_back(-1);
+        adjust(1);  // the value of the call when the guard fails
+        expectDepth(l, depth_);
+        adjust(-1);
+        return l;
+    }
+    void endGuard(int l) {
+        if (l >= 0) bind(l);
+    }
+    // `[<-` for `[` etc.: the function a complex assignment calls
+    bool isBaseSetter(SEXP getter) {
+        char buf[8];
+        const char* n = CHAR(PRINTNAME(getter));
+        if (strlen(n) > 3) return false;
+        snprintf(buf, sizeof buf, "%s<-", n);
+        return isBase(Rf_install(buf));
     }
     static bool hasNames(SEXP args) {
         for (SEXP a = args; a != R_NilValue; a = CDR(a))
@@ -392,31 +478,65 @@ class Compiler {
         bool operand = binopOperand_;
         binopOperand_ = false;
         SEXP fn = CAR(e);
+        if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
+            Mark m = mark();
+            int l = guard(fn, baseValue(fn), e);
+            if (inlineBase(e, target, stmt, operand)) {
+                endGuard(l);
+                return;
+            }
+            rollback(m);
+        }
+        // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
+        // inlines them (see inline_internals.cpp)
+        if (TYPEOF(fn) == SYMSXP)
+            if (SEXP inl = inlineSimpleInternal(e, &Compiler::definitionOfCb, this)) {
+                // GNU R passes f(args) to the internal; errors name the call e
+                PROTECT(inl);
+                int l = guard(fn, definitionOf(fn), e);
+                builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
+                endGuard(l);
+                UNPROTECT(1);
+                return;
+            }
+        genericCall(e);
+    }
+
+    static SEXP definitionOfCb(SEXP s, void* self) {
+        return static_cast<Compiler*>(self)->definitionOf(s);
+    }
+
+    // Code for a call of the base function CAR(e) (not shadowed at compile
+    // time) inlined as GNU R's compiler does; false (nothing emitted) when
+    // this call is not inlined.
+    bool inlineBase(SEXP e, int target, bool stmt, bool operand) {
+        SEXP fn = CAR(e);
         SEXP args = CDR(e);
         int nargs = Rf_length(args);
-        if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
+        {
             const char* n = CHAR(PRINTNAME(fn));
             bool named = hasNames(args);
             bool plain = !named && !hasDotsOrMissing(args);
-            if (!strcmp(n, "{")) return block(args, stmt);
+            if (!strcmp(n, "{")) return (block(args, stmt)), true;
             if (!strcmp(n, "(") && nargs == 1 && plain) {
                 expr(CAR(args));
                 emit(Op::visible);
-                return;
+                return true;
             }
-            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain) return ifThenElse(e, stmt);
+            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain)
+                return (ifThenElse(e, stmt)), true;
             if (!strcmp(n, "for") && nargs == 3 && plain && TYPEOF(CAR(args)) == SYMSXP)
-                return forLoop(e);
-            if (!strcmp(n, "while") && nargs == 2 && plain) return whileLoop(e);
-            if (!strcmp(n, "repeat") && nargs == 1 && plain) return repeatLoop(e);
+                return (forLoop(e)), true;
+            if (!strcmp(n, "while") && nargs == 2 && plain) return (whileLoop(e)), true;
+            if (!strcmp(n, "repeat") && nargs == 1 && plain) return (repeatLoop(e)), true;
             if ((!strcmp(n, "break") || !strcmp(n, "next")) && nargs == 0)
-                if (breakNext(e, n[0] == 'b')) return;
+                if (breakNext(e, n[0] == 'b')) return true;
             if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 && !named)
-                return assign(e, n[1] == '<', stmt);
-            if (!strcmp(n, "function") && nargs >= 2) return function(e);
+                return (assign(e, n[1] == '<', stmt)), true;
+            if (!strcmp(n, "function") && nargs >= 2) return (function(e)), true;
             if (!strcmp(n, "quote") && nargs == 1 && plain) {
                 emit(Op::push, {constant(CAR(args))});
-                return;
+                return true;
             }
             if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 && plain) {
                 if (nargs == 0)
@@ -425,7 +545,7 @@ class Compiler {
                     expr(CAR(args));
                 emit(Op::ret);
                 adjust(1);  // unreachable continuation keeps the depth model
-                return;
+                return true;
             }
             if (!strcmp(n, "UseMethod") && code_->kind == CodeKind::Function && !named &&
                 (nargs == 1 || nargs == 2) && TYPEOF(CAR(args)) == STRSXP &&
@@ -438,13 +558,13 @@ class Compiler {
                     if (nargs == 2) emit(Op::ldvar, {sym(obj), cache(obj)});
                     emit(Op::use_method, {constant(CAR(args)), nargs - 1, constant(e)});
                     adjust(-(nargs - 1));
-                    return;
+                    return true;
                 }
             }
             if ((!strcmp(n, "&&") || !strcmp(n, "||")) && nargs == 2 && plain)
-                return logic2(e, n[0] == '&' ? 1 : 2);
+                return (logic2(e, n[0] == '&' ? 1 : 2)), true;
             if (!strcmp(n, "switch") && nargs >= 1 && !hasDots(args))
-                if (switchCall(e)) return;
+                if (switchCall(e)) return true;
             ArithOp aop;
             if (plain && nargs == 2 && binaryOp(n, &aop)) {
                 // A binop whose value only feeds another binop keeps a scratch
@@ -478,7 +598,7 @@ class Compiler {
                 } else {
                     emit(Op::binop, {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]});
                 }
-                return;
+                return true;
             }
             if (plain && nargs == 1 && unaryOp(n, &aop)) {
                 // -<number literal> folded (as GNU R's compiler folds it)
@@ -490,51 +610,42 @@ class Compiler {
                                                             : Rf_ScalarInteger(-INTEGER(a)[0]));
                     emit(Op::push, {constant(neg)});
                     UNPROTECT(1);
-                    return;
+                    return true;
                 }
                 expr(CAR(args));
                 emit(Op::unop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
-                return;
+                return true;
             }
             if ((!strcmp(n, "[") || !strcmp(n, "[[")) && nargs >= 2 && nargs <= 3 &&
                 ((TYPEOF(CAR(args)) == SYMSXP && CAR(args) != R_DotsSymbol &&
                   CAR(args) != R_MissingArg && !DDVAL(CAR(args))) ||
                  TYPEOF(CAR(args)) == LANGSXP) &&
                 TAG(args) == R_NilValue)
-                if (subset(e, n[1] == '[' ? 2 : 1, operand)) return;
+                if (subset(e, n[1] == '[' ? 2 : 1, operand)) return true;
             if (!strcmp(n, "$") && nargs == 2 && !named && TYPEOF(CAR(args)) == SYMSXP &&
                 CAR(args) != R_DotsSymbol && !DDVAL(CAR(args)) &&
                 (TYPEOF(CADR(args)) == SYMSXP ||
                  (TYPEOF(CADR(args)) == STRSXP && XLENGTH(CADR(args)) == 1)))
-                return dollar(e);
+                return (dollar(e)), true;
             // Base builtins (as GNU R's compiler does): arguments evaluated
             // inline, no promises, no run-time function lookup.
             if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
-                return builtinCall(e, nullptr, nullptr, operand);
+                return (builtinCall(e, nullptr, nullptr, operand)), true;
             // .Internal(lapply(X, FUN)), .Internal(vapply(X, FUN, FUN.VALUE,
             // USE.NAMES)) (base's lapply, vapply): see apply_internals.cpp
             if (!strcmp(n, ".Internal") && nargs == 1 && plain && isApplyInternal(CAR(args))) {
                 emit(Op::apply_internal, {constant(CAR(args)), constant(e)});
-                return;
+                return true;
             }
             // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
             // compiler passes f(args) to f; errors without a call name e).
             if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
                 TYPEOF(CAR(CAR(args))) == SYMSXP &&
                 TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP && !hasDotsOrMissing(CDR(CAR(args))))
-                return builtinCall(CAR(args), CAR(args), INTERNAL(CAR(CAR(args))), false, e);
+                return (builtinCall(CAR(args), CAR(args), INTERNAL(CAR(CAR(args))), false, e)),
+                       true;
         }
-        // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
-        // inlines them (see inline_internals.cpp)
-        if (TYPEOF(fn) == SYMSXP)
-            if (SEXP inl = inlineSimpleInternal(e, [&](SEXP s) { return definitionOf(s); })) {
-                // GNU R passes f(args) to the internal; errors name the call e
-                PROTECT(inl);
-                builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
-                UNPROTECT(1);
-                return;
-            }
-        genericCall(e);
+        return false;
     }
 
     // `e` is the call reported in errors; the arguments are those of `inner`
@@ -877,11 +988,13 @@ class Compiler {
                                                                   : STRING_ELT(CADDR(lhs), 0));
         if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && Rf_length(lhs) == 3 &&
             (outerDollar || CAR(lhs) == Rf_install("[") || CAR(lhs) == Rf_install("[[")) &&
-            isBase(CAR(lhs)) && !hasNames(CDR(lhs)) && (outerDollar || simpleIndex(CADDR(lhs))) &&
-            CADDR(lhs) != R_MissingArg && CADDR(lhs) != R_DotsSymbol) {
+            isBase(CAR(lhs)) && isBaseSetter(CAR(lhs)) && !hasNames(CDR(lhs)) &&
+            (outerDollar || simpleIndex(CADDR(lhs))) && CADDR(lhs) != R_MissingArg &&
+            CADDR(lhs) != R_DotsSymbol) {
             SEXP inner = CADR(lhs);
             if (TYPEOF(inner) == LANGSXP && CAR(inner) == Rf_install("$") &&
-                Rf_length(inner) == 3 && isBase(CAR(inner)) && !hasNames(CDR(inner))) {
+                Rf_length(inner) == 3 && isBase(CAR(inner)) && isBaseSetter(CAR(inner)) &&
+                !hasNames(CDR(inner))) {
                 SEXP x = CADR(inner), name = CADDR(inner);
                 if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                     (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
@@ -914,7 +1027,8 @@ class Compiler {
         }
         // x$name <- v on a local symbol.
         if (!super && TYPEOF(lhs) == LANGSXP && CAR(lhs) == Rf_install("$") &&
-            Rf_length(lhs) == 3 && isBase(CAR(lhs)) && !hasNames(CDR(lhs))) {
+            Rf_length(lhs) == 3 && isBase(CAR(lhs)) && isBaseSetter(CAR(lhs)) &&
+            !hasNames(CDR(lhs))) {
             SEXP x = CADR(lhs), name = CADDR(lhs);
             if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                 (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
@@ -934,8 +1048,8 @@ class Compiler {
             const char* n = CHAR(PRINTNAME(CAR(lhs)));
             SEXP x = CADR(lhs);
             bool ok = (!strcmp(n, "[") || !strcmp(n, "[[")) && isBase(CAR(lhs)) &&
-                      TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
-                      !hasNames(CDR(lhs));
+                      isBaseSetter(CAR(lhs)) && TYPEOF(x) == SYMSXP && x != R_DotsSymbol &&
+                      !DDVAL(x) && x != R_MissingArg && !hasNames(CDR(lhs));
             bool simple = true;
             for (SEXP a = CDDR(lhs); ok && a != R_NilValue; a = CDR(a)) {
                 ok = CAR(a) != R_MissingArg && CAR(a) != R_DotsSymbol;
@@ -1050,6 +1164,24 @@ class Compiler {
         }
         SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
         SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));
+        // GNU R compiles a nested function with the enclosing function's
+        // local variables as its compile-time environment: a language
+        // function one of them shadows is never inlined there, whatever the
+        // frame holds when the nested function is first called.
+        // GNU R compiles a nested function together with the enclosing one:
+        // whether a language function it calls is shadowed is decided now
+        // (by the enclosing function's locals and this environment), not
+        // by what the frame holds when the nested function is first called.
+        std::unordered_set<SEXP> used;
+        languageCalls(body, used);
+        int nshadow = 0;
+        for (SEXP v : used) nshadow += !isBase(v);
+        SEXP list = PROTECT(Rf_allocVector(VECSXP, nshadow));
+        int k = 0;
+        for (SEXP v : used)
+            if (!isBase(v)) SET_VECTOR_ELT(list, k++, v);
+        DispatchTable::unpack(trampolineTarget(tramp))->setOuterLocals(list);
+        UNPROTECT(1);
         SEXP spec = PROTECT(Rf_allocVector(VECSXP, 3));
         SET_VECTOR_ELT(spec, 0, formals);
         SET_VECTOR_ELT(spec, 1, tramp);
@@ -1110,10 +1242,19 @@ class Compiler {
 
 }  // namespace
 
-static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
+static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP outer) {
     double t0 = nowSeconds();
     Shared sh;
     sh.env = env;
+    sh.nested = TYPEOF(outer) == VECSXP;
+    if (sh.nested)
+        for (R_xlen_t i = 0; i < XLENGTH(outer); i++) sh.outer.insert(VECTOR_ELT(outer, i));
+    // GNU R's topenv(): the first global, base or namespace environment
+    SEXP top = env;
+    while (top != R_EmptyEnv && top != R_NilValue && top != R_GlobalEnv && top != R_BaseEnv &&
+           top != R_BaseNamespace && !R_IsNamespaceEnv(top))
+        top = ENCLOS(top);
+    sh.nsCode = top == R_BaseNamespace || (top != R_NilValue && R_IsNamespaceEnv(top));
     for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
         sh.locals.insert(TAG(f));
         if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals);
@@ -1144,13 +1285,14 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
     return code;
 }
 
-Code* compileFunction(SEXP formals, SEXP body, SEXP env) {
-    return compileWith(CodeKind::Function, formals, body, env);
+Code* compileFunction(DispatchTable* t, SEXP cloenv) {
+    SEXP env = t->compileEnv() != R_NilValue ? t->compileEnv() : cloenv;
+    return compileWith(CodeKind::Function, t->formals(), t->body(), env, t->outerLocals());
 }
 
 Code* compileToplevel(SEXP expr, SEXP env) {
     stats.toplevel_compiled++;
-    return compileWith(CodeKind::TopLevel, R_NilValue, expr, env);
+    return compileWith(CodeKind::TopLevel, R_NilValue, expr, env, R_NilValue);
 }
 
 SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name, SEXP originalBody) {

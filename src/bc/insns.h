@@ -64,6 +64,9 @@
     V(use_method, 3, -1, 1, 0,                                                                     \
       "UseMethod(generic[, obj]) in a function body: dispatch and return the method's value, "     \
       "else GNU R's UseMethod (generic, nobj, call)")                                              \
+    V(guard_fun, 4, 0, 0, 0,                                                                       \
+      "unless pool[s] still names the function pool[f] here (findFun), evaluate call pool[c] as "  \
+      "GNU R does, push its value and jump to label (s, f, c, label)")                             \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

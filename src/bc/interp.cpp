@@ -1736,6 +1736,21 @@ L_use_method : {
     PUSH(r);
     NEXT();
 }
+L_guard_fun : {
+    // GNU R's BASEGUARD: the inlined code below assumed that the symbol
+    // names this function; if it names another one now, the call runs as
+    // an ordinary call (GNU R evaluates the call AST).
+    SEXP sym = POOL(IMM());
+    SEXP expected = POOL(IMM());
+    SEXP call = POOL(IMM());
+    int label = IMM();
+    SYNC();
+    if (findFunction(sym, env, call, tramp) != expected) {
+        PUSH(Rf_eval(call, env));
+        pc = start + label;
+    }
+    NEXT();
+}
 L_ret:
     res = TOP();
     R_BCNodeStackTop = frame;

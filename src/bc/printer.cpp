@@ -72,6 +72,9 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
             case Op::brfalse:
                 line << " -> " << ops[0] << (ops[1] < 0 ? " (if object)" : "");
                 break;
+            case Op::guard_fun:
+                line << " " << deparseShort(c->poolAt(ops[0])) << " else -> " << ops[3];
+                break;
             case Op::apply_internal:
                 line << " " << deparseShort(c->poolAt(ops[1]));
                 break;
