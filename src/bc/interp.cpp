@@ -1745,7 +1745,7 @@ L_guard_fun : {
     SEXP call = POOL(IMM());
     int label = IMM();
     SYNC();
-    if (findFunction(sym, env, call, tramp) != expected) {
+    if (!stillNames(sym, expected, env, call, tramp)) {
         PUSH(Rf_eval(call, env));
         pc = start + label;
     }
