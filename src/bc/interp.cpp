@@ -1591,6 +1591,7 @@ L_lgl_first : {
     }
     int x = fival(a);
     if ((kind == 1 && x == FALSE) || (kind == 2 && x == TRUE)) {
+        SYNC();  // values below a may not be published yet
         sp[-1].u.sxpval = Rf_ScalarLogical(x);
         R_Visible = TRUE;
         pc = start + lEnd;
@@ -1623,11 +1624,15 @@ L_lgl_second : {
             }
             NEXT();
         }
+        SYNC();
         r = Rf_ScalarLogical(ans);
     } else {
         SYNC();
-        r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), R_mkEVPROMISE(CADDR(call), b), env,
-                      tramp);
+        // the first promise stays protected while the second is allocated
+        SEXP pa = PROTECT(R_mkEVPROMISE(CADR(call), a));
+        SEXP pb = R_mkEVPROMISE(CADDR(call), b);
+        r = logicSlow(kind, call, pa, pb, env, tramp);
+        UNPROTECT(1);
     }
     sp -= 2;
     PUSH(r);
