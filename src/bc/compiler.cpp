@@ -38,6 +38,10 @@ struct Shared {
     bool nested = false;
     std::unordered_set<SEXP> outer;
     std::unordered_map<SEXP, bool> baseCache;
+    std::unordered_set<SEXP> scratchSet;
+    // the C stack got too deep (see cStackTooDeep): the body is left to GNU
+    // R's evaluator
+    bool tooDeep = false;
     std::vector<Loop> loops;
 };
 
@@ -74,8 +78,12 @@ bool selfEvaluating(SEXP e) {
 
 // Symbols bound locally by the function (formals, `<-`, `=`, for variables,
 // complex assignment targets). Nested function bodies and quote() are skipped.
-void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
-    if (TYPEOF(e) != LANGSXP) return;
+void findLocals(SEXP e, std::unordered_set<SEXP>& out, bool& tooDeep) {
+    if (TYPEOF(e) != LANGSXP || tooDeep) return;
+    if (cStackTooDeep()) {
+        tooDeep = true;
+        return;
+    }
     SEXP fn = CAR(e);
     if (TYPEOF(fn) == SYMSXP) {
         const char* n = CHAR(PRINTNAME(fn));
@@ -98,13 +106,17 @@ void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
             out.insert(CADR(e));
     }
     for (SEXP a = e; a != R_NilValue; a = CDR(a))
-        if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out);
+        if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out, tooDeep);
 }
 
 // The language functions (see languageFun) called by symbol in e, also in
 // nested functions.
-void languageCalls(SEXP e, std::unordered_set<SEXP>& out) {
-    if (TYPEOF(e) != LANGSXP) return;
+void languageCalls(SEXP e, std::unordered_set<SEXP>& out, bool& tooDeep) {
+    if (TYPEOF(e) != LANGSXP || tooDeep) return;
+    if (cStackTooDeep()) {
+        tooDeep = true;
+        return;
+    }
     if (TYPEOF(CAR(e)) == SYMSXP) {
         if (languageFun(CAR(e))) out.insert(CAR(e));
         if (CAR(e) == Rf_install("quote")) return;
@@ -115,13 +127,18 @@ void languageCalls(SEXP e, std::unordered_set<SEXP>& out) {
             for (SEXP lhs = CADR(e); TYPEOF(lhs) == LANGSXP;
                  lhs = CDR(lhs) == R_NilValue ? R_NilValue : CADR(lhs))
                 if (TYPEOF(CAR(lhs)) == SYMSXP) {
-                    std::string n = std::string(CHAR(PRINTNAME(CAR(lhs)))) + "<-";
-                    SEXP setter = Rf_install(n.c_str());
+                    // only short names can be language setters (no
+                    // std::string: Rf_install may longjmp)
+                    const char* n = CHAR(PRINTNAME(CAR(lhs)));
+                    char buf[8];
+                    if (strlen(n) > 3) continue;
+                    snprintf(buf, sizeof buf, "%s<-", n);
+                    SEXP setter = Rf_install(buf);
                     if (languageFun(setter)) out.insert(setter);
                 }
     }
     for (SEXP a = e; a != R_NilValue; a = CDR(a))
-        if (TYPEOF(CAR(a)) == LANGSXP) languageCalls(CAR(a), out);
+        if (TYPEOF(CAR(a)) == LANGSXP) languageCalls(CAR(a), out, tooDeep);
 }
 
 // For the assignment x[i] <- v: list(`[<-`(`*tmp*`, i, value = v),
@@ -313,11 +330,22 @@ class Compiler {
     // The value of `s` in base. Base closures are lazy-loaded: their
     // binding is a promise until first used, which is forced here (as GNU
     // R's compiler does when it looks base functions up).
+    // Forcing runs R code (the lazy-load), under R_tryCatchError: an R
+    // error must not longjmp over the compiler's C++ objects; a binding
+    // that cannot be forced is treated as not base's function.
+    static SEXP forceBody(void* v) { return Rf_eval(static_cast<SEXP>(v), R_BaseEnv); }
+    static SEXP unboundOnError(SEXP, void*) { return R_UnboundValue; }
     static SEXP baseValue(SEXP s) {
         SEXP v = SYMVALUE(s);
         if (TYPEOF(v) != PROMSXP) return v;
         if (PRVALUE(v) != R_UnboundValue) return PRVALUE(v);
-        return Rf_eval(v, R_BaseEnv);
+        return R_tryCatchError(forceBody, v, unboundOnError, nullptr);
+    }
+    static SEXP statsNamespace(void*) {
+        SEXP name = PROTECT(Rf_mkString("stats"));
+        SEXP ns = R_FindNamespace(name);  // loads stats if needed
+        UNPROTECT(1);
+        return ns;
     }
     // Does `s` name the base function at compile time (not shadowed)?
     bool isBase(SEXP s) {
@@ -356,15 +384,18 @@ class Compiler {
         if (isBase(s)) return baseValue(s);
         static SEXP statsNs = nullptr;
         if (!statsNs) {
-            SEXP name = PROTECT(Rf_mkString("stats"));
-            SEXP ns = R_FindNamespace(name);  // loads stats if needed
-            UNPROTECT(1);
+            // loading stats runs R code: see baseValue
+            SEXP ns = R_tryCatchError(statsNamespace, nullptr, unboundOnError, nullptr);
+            if (TYPEOF(ns) != ENVSXP) return nullptr;
             R_PreserveObject(ns);
             statsNs = ns;
         }
         SEXP def = Rf_findVarInFrame3(statsNs, s, TRUE);
         if (TYPEOF(def) != CLOSXP || sh_.locals.count(s)) return nullptr;
         for (SEXP rho = sh_.env; rho != R_EmptyEnv && rho != R_NilValue; rho = ENCLOS(rho)) {
+            if (!R_existsVarInFrame(rho, s)) continue;
+            // an active binding would run R code (which may fail) here
+            if (R_BindingIsActive(s, rho)) return nullptr;
             SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
             if (v == R_UnboundValue) continue;
             if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
@@ -421,6 +452,7 @@ class Compiler {
     // before looking the vector up, as x[i] <- v does here, is unobservable).
     bool simpleIndex(SEXP e) {
         if (selfEvaluating(e)) return true;
+        if (cStackTooDeep()) return false;
         if (TYPEOF(e) == SYMSXP) return e != R_DotsSymbol && e != R_MissingArg && !DDVAL(e);
         if (TYPEOF(e) != LANGSXP || TYPEOF(CAR(e)) != SYMSXP || Rf_length(e) != 3) return false;
         const char* n = CHAR(PRINTNAME(CAR(e)));
@@ -450,6 +482,11 @@ class Compiler {
 
     // ---- expressions ----------------------------------------------------
     void expr(SEXP e) {
+        if (sh_.tooDeep || cStackTooDeep()) {
+            sh_.tooDeep = broken = true;
+            adjust(1);  // as if the value were pushed; the code is dropped
+            return;
+        }
         switch (TYPEOF(e)) {
             case SYMSXP:
                 if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
@@ -1164,16 +1201,18 @@ class Compiler {
         }
         SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
         SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));
-        // GNU R compiles a nested function with the enclosing function's
-        // local variables as its compile-time environment: a language
-        // function one of them shadows is never inlined there, whatever the
-        // frame holds when the nested function is first called.
         // GNU R compiles a nested function together with the enclosing one:
         // whether a language function it calls is shadowed is decided now
         // (by the enclosing function's locals and this environment), not
         // by what the frame holds when the nested function is first called.
-        std::unordered_set<SEXP> used;
-        languageCalls(body, used);
+        std::unordered_set<SEXP>& used = sh_.scratchSet;
+        used.clear();
+        languageCalls(body, used, sh_.tooDeep);
+        if (sh_.tooDeep) {
+            broken = true;
+            UNPROTECT(1);
+            return evalAst(e);
+        }
         int nshadow = 0;
         for (SEXP v : used) nshadow += !isBase(v);
         SEXP list = PROTECT(Rf_allocVector(VECSXP, nshadow));
@@ -1257,16 +1296,22 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP 
     sh.nsCode = top == R_BaseNamespace || (top != R_NilValue && R_IsNamespaceEnv(top));
     for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
         sh.locals.insert(TAG(f));
-        if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals);
+        if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals, sh.tooDeep);
     }
-    findLocals(body, sh.locals);
+    findLocals(body, sh.locals, sh.tooDeep);
     Code* code = Code::create(kind, body);
     PROTECT(code->container);
     Compiler c(code, sh);
-    c.compileBody(body);
-    if (c.broken) {
-        // Internal inconsistency: run this body with GNU R's evaluator instead.
-        registerRefused("<body>", "rir compiler stack-model check failed; using GNU R's evaluator");
+    if (!sh.tooDeep) c.compileBody(body);
+    if (sh.tooDeep || c.broken) {
+        // Internal inconsistency, or an expression nested too deeply for the
+        // C stack: run this body with GNU R's evaluator instead (for the
+        // latter, its own error "evaluation nested too deeply", as GNU R's
+        // compiler gives up on it too).
+        registerRefused("<body>", sh.tooDeep ? "expression nested too deeply for rir's compiler; "
+                                               "using GNU R's evaluator"
+                                             : "rir compiler stack-model check failed; using GNU "
+                                               "R's evaluator");
         UNPROTECT(1);
         code = Code::create(kind, body);
         PROTECT(code->container);

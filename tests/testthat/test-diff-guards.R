@@ -173,3 +173,19 @@ expect_all_same(list(
     sep = "\n"
   )
 ))
+
+# A deeply nested expression: rir's compiler gives up (as GNU R's does) and
+# GNU R's evaluator reports its own, catchable, error; R does not crash.
+test_that("deeply nested expressions give GNU R's catchable error", {
+  e <- quote(x)
+  for (i in 1:30000) e <- call("+", 1, call("(", e))
+  ff <- eval(call("function", as.pairlist(alist(x = )), e))
+  msg <- function() conditionMessage(tryCatch(ff(1), error = function(c) c))
+  got <- msg()
+  rir::disable()
+  ref <- tryCatch(msg(), finally = rir::enable())
+  expect_identical(got, ref)
+  expect_true(is.character(rir::disassemble(ff)))
+  g <- eval(call("function", as.pairlist(alist(x = )), call("function", as.pairlist(alist(y = )), e)))
+  expect_error(g(1)(2), "nested too deeply")
+})
