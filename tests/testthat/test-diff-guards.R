@@ -179,7 +179,7 @@ expect_all_same(list(
 test_that("deeply nested expressions give GNU R's catchable error", {
   e <- quote(x)
   for (i in 1:30000) e <- call("+", 1, call("(", e))
-  ff <- eval(call("function", as.pairlist(alist(x = )), e))
+  ff <- rir::compile(eval(call("function", as.pairlist(alist(x = )), e)))
   msg <- function() conditionMessage(tryCatch(ff(1), error = function(c) c))
   got <- msg()
   rir::disable()
