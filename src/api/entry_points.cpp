@@ -92,7 +92,7 @@ SEXP rir_disassemble(SEXP f) {
     DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
     if (!t) Rf_error("not a rir-compiled function");
     if (!t->baseline) {
-        Code* code = compileFunction(t->formals(), t->body(), CLOENV(f));
+        Code* code = compileFunction(t, CLOENV(f));
         PROTECT(code->container);
         code->trampoline = t->trampoline();
         t->setBaseline(code, code->container);

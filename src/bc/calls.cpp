@@ -130,6 +130,27 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp) {
     return Rf_findFun(sym, env);
 }
 
+bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp) {
+    // Fast: no binding of sym in the (unhashed, plain) frames up to the
+    // global environment, and GNU R's global cache has sym resolved to
+    // base's binding (its BASE_SYM_CACHED flag: set by a global lookup that
+    // found base's binding, cleared when a global frame gains or loses a
+    // binding of sym) whose value is `expected`.
+    for (SEXP rho = env; rho != R_GlobalEnv; rho = fcdr(rho)) {  // ENCLOS
+        if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho) ||
+            ftag(rho) != R_NilValue)  // HASHTAB: a hashed or special frame
+            goto slow;
+        for (SEXP f = fcar(rho); f != R_NilValue; f = fcdr(f))  // FRAME
+            if (ftag(f) == sym) goto slow;
+    }
+    if (hdr(sym)->gp & (1 << 13)) {
+        SEXP v = fsymvalue(sym);
+        if (v == expected || (ftype(v) == PROMSXP && fprvalue(v) == expected)) return true;
+    }
+slow:
+    return findFunction(sym, env, call, tramp) == expected;
+}
+
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {
     f.count++;
     SEXP list = c->calleeList();
@@ -290,6 +311,7 @@ bool compileInPlace(SEXP f, const char* name, const char** reason) {
             break;
     }
     SEXP tramp = PROTECT(makeFunctionBody(FORMALS(f), src, name, body));
+    DispatchTable::unpack(trampolineTarget(tramp))->setCompileEnv(CLOENV(f));
     SET_BODY(f, tramp);
     UNPROTECT(2);
     return true;

@@ -18,6 +18,9 @@ SEXP getVariable(SEXP sym, SEXP env, SEXP tramp);
 // missing, active, locked-special or unevaluated).
 SEXP frameValue(SEXP env, SEXP sym);
 SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp);
+// findFunction(sym, env, ...) == expected (GNU R's BASEGUARD), usually
+// without a lookup.
+bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp);
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);

@@ -29,10 +29,39 @@ struct Loop {
 
 struct Shared {
     SEXP env;
+    // the code's top-level environment is a namespace (GNU R: the base and
+    // imported functions it finds are the namespace's, never guarded)
+    bool nsCode = false;
     std::unordered_set<SEXP> locals;
+    // Nested functions: the language functions shadowed where the enclosing
+    // function was compiled.
+    bool nested = false;
+    std::unordered_set<SEXP> outer;
     std::unordered_map<SEXP, bool> baseCache;
+    std::unordered_set<SEXP> scratchSet;
+    // the C stack got too deep (see cStackTooDeep): the body is left to GNU
+    // R's evaluator
+    bool tooDeep = false;
     std::vector<Loop> loops;
 };
+
+// GNU R's compiler (optimize level 2, the JIT's) inlines these "language"
+// functions without a run-time check when no local binding shadows them at
+// compile time (a later redefinition, even in the global environment, is not
+// seen by compiled code); every other base function it inlines is guarded
+// (BASEGUARD) unless the code lives in a namespace.
+bool languageFun(SEXP s) {
+    static const char* const names[] = {
+        "^",    "~",      "<",     "<<-",   "<=",     "<-",    "=",     "==",  ">",        ">=",
+        "|",    "||",     "-",     ":",     "!",      "!=",    "/",     "(",   "[",        "[<-",
+        "[[",   "[[<-",   "{",     "@",     "$",      "$<-",   "*",     "&",   "&&",       "%/%",
+        "%*%",  "%%",     "+",     "::",    ":::",    "@<-",   "break", "for", "function", "if",
+        "next", "repeat", "while", "local", "return", "switch"};
+    static std::unordered_set<SEXP> set;
+    if (set.empty())
+        for (const char* n : names) set.insert(Rf_install(n));
+    return set.count(s) != 0;
+}
 
 bool selfEvaluating(SEXP e) {
     switch (TYPEOF(e)) {
@@ -49,12 +78,23 @@ bool selfEvaluating(SEXP e) {
 
 // Symbols bound locally by the function (formals, `<-`, `=`, for variables,
 // complex assignment targets). Nested function bodies and quote() are skipped.
-void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
-    if (TYPEOF(e) != LANGSXP) return;
+void findLocals(SEXP e, std::unordered_set<SEXP>& out, bool& tooDeep) {
+    if (TYPEOF(e) != LANGSXP || tooDeep) return;
+    if (cStackTooDeep()) {
+        tooDeep = true;
+        return;
+    }
     SEXP fn = CAR(e);
     if (TYPEOF(fn) == SYMSXP) {
         const char* n = CHAR(PRINTNAME(fn));
-        if (!strcmp(n, "quote") || !strcmp(n, "function") || !strcmp(n, "~")) return;
+        if (!strcmp(n, "quote") || !strcmp(n, "function") || !strcmp(n, "~") ||
+            !strcmp(n, "expression") || (!strcmp(n, "local") && Rf_length(e) == 2))
+            return;
+        // assign("x", v) and delayedAssign("x", v) define x (as for GNU R's
+        // compiler)
+        if ((!strcmp(n, "assign") || !strcmp(n, "delayedAssign")) && Rf_length(e) == 3 &&
+            TYPEOF(CADR(e)) == STRSXP && XLENGTH(CADR(e)) == 1)
+            out.insert(Rf_installTrChar(STRING_ELT(CADR(e), 0)));
         if ((!strcmp(n, "<-") || !strcmp(n, "=")) && Rf_length(e) == 3) {
             SEXP lhs = CADR(e);
             while (TYPEOF(lhs) == LANGSXP && CDR(lhs) != R_NilValue) lhs = CADR(lhs);
@@ -66,7 +106,39 @@ void findLocals(SEXP e, std::unordered_set<SEXP>& out) {
             out.insert(CADR(e));
     }
     for (SEXP a = e; a != R_NilValue; a = CDR(a))
-        if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out);
+        if (TYPEOF(CAR(a)) == LANGSXP) findLocals(CAR(a), out, tooDeep);
+}
+
+// The language functions (see languageFun) called by symbol in e, also in
+// nested functions.
+void languageCalls(SEXP e, std::unordered_set<SEXP>& out, bool& tooDeep) {
+    if (TYPEOF(e) != LANGSXP || tooDeep) return;
+    if (cStackTooDeep()) {
+        tooDeep = true;
+        return;
+    }
+    if (TYPEOF(CAR(e)) == SYMSXP) {
+        if (languageFun(CAR(e))) out.insert(CAR(e));
+        if (CAR(e) == Rf_install("quote")) return;
+        // x[i] <- v calls `[<-`
+        if ((CAR(e) == Rf_install("<-") || CAR(e) == Rf_install("=") ||
+             CAR(e) == Rf_install("<<-")) &&
+            Rf_length(e) == 3)
+            for (SEXP lhs = CADR(e); TYPEOF(lhs) == LANGSXP;
+                 lhs = CDR(lhs) == R_NilValue ? R_NilValue : CADR(lhs))
+                if (TYPEOF(CAR(lhs)) == SYMSXP) {
+                    // only short names can be language setters (no
+                    // std::string: Rf_install may longjmp)
+                    const char* n = CHAR(PRINTNAME(CAR(lhs)));
+                    char buf[8];
+                    if (strlen(n) > 3) continue;
+                    snprintf(buf, sizeof buf, "%s<-", n);
+                    SEXP setter = Rf_install(buf);
+                    if (languageFun(setter)) out.insert(setter);
+                }
+    }
+    for (SEXP a = e; a != R_NilValue; a = CDR(a))
+        if (TYPEOF(CAR(a)) == LANGSXP) languageCalls(CAR(a), out, tooDeep);
 }
 
 // A short label of an expression left to GNU R (for status()), built
@@ -281,15 +353,28 @@ class Compiler {
     // The value of `s` in base. Base closures are lazy-loaded: their
     // binding is a promise until first used, which is forced here (as GNU
     // R's compiler does when it looks base functions up).
+    // Forcing runs R code (the lazy-load), under R_tryCatchError: an R
+    // error must not longjmp over the compiler's C++ objects; a binding
+    // that cannot be forced is treated as not base's function.
+    static SEXP forceBody(void* v) { return Rf_eval(static_cast<SEXP>(v), R_BaseEnv); }
+    static SEXP unboundOnError(SEXP, void*) { return R_UnboundValue; }
     static SEXP baseValue(SEXP s) {
         SEXP v = SYMVALUE(s);
         if (TYPEOF(v) != PROMSXP) return v;
         if (PRVALUE(v) != R_UnboundValue) return PRVALUE(v);
-        return Rf_eval(v, R_BaseEnv);
+        return R_tryCatchError(forceBody, v, unboundOnError, nullptr);
+    }
+    static SEXP statsNamespace(void*) {
+        SEXP name = PROTECT(Rf_mkString("stats"));
+        SEXP ns = R_FindNamespace(name);  // loads stats if needed
+        UNPROTECT(1);
+        return ns;
     }
     // Does `s` name the base function at compile time (not shadowed)?
     bool isBase(SEXP s) {
-        if (sh_.locals.count(s)) return false;
+        if (sh_.locals.count(s) || sh_.outer.count(s)) return false;
+        // a nested function: decided when the enclosing one was compiled
+        if (sh_.nested && languageFun(s)) return true;
         auto it = sh_.baseCache.find(s);
         if (it != sh_.baseCache.end()) return it->second;
         SEXP base = baseValue(s);
@@ -322,21 +407,53 @@ class Compiler {
         if (isBase(s)) return baseValue(s);
         static SEXP statsNs = nullptr;
         if (!statsNs) {
-            SEXP name = PROTECT(Rf_mkString("stats"));
-            SEXP ns = R_FindNamespace(name);  // loads stats if needed
-            UNPROTECT(1);
+            // loading stats runs R code: see baseValue
+            SEXP ns = R_tryCatchError(statsNamespace, nullptr, unboundOnError, nullptr);
+            if (TYPEOF(ns) != ENVSXP) return nullptr;
             R_PreserveObject(ns);
             statsNs = ns;
         }
         SEXP def = Rf_findVarInFrame3(statsNs, s, TRUE);
         if (TYPEOF(def) != CLOSXP || sh_.locals.count(s)) return nullptr;
         for (SEXP rho = sh_.env; rho != R_EmptyEnv && rho != R_NilValue; rho = ENCLOS(rho)) {
+            if (!R_existsVarInFrame(rho, s)) continue;
+            // an active binding would run R code (which may fail) here
+            if (R_BindingIsActive(s, rho)) return nullptr;
             SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
             if (v == R_UnboundValue) continue;
             if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
             return v == def ? def : nullptr;
         }
         return nullptr;
+    }
+    // A run-time check that `s` still names `def` before code inlined for
+    // the call e (see guard_fun); returns the label to bind after that
+    // code, or -1 when GNU R does not guard `s` either.
+    int guard(SEXP s, SEXP def, SEXP e) {
+        if (languageFun(s) || (sh_.nsCode && def == baseValue(s))) return -1;
+        int l = newLabel();
+        starts_.push_back(code_->bc.size());
+        code_->bc.push_back(int32_t(Op::guard_fun));
+        code_->bc.push_back(sym(s));
+        code_->bc.push_back(constant(def));
+        code_->bc.push_back(constant(e));
+        patches_.push_back({code_->bc.size(), l});
+        code_->bc.push_back(-1);
+        adjust(1);  // the value of the call when the guard fails
+        expectDepth(l, depth_);
+        adjust(-1);
+        return l;
+    }
+    void endGuard(int l) {
+        if (l >= 0) bind(l);
+    }
+    // `[<-` for `[` etc.: the function a complex assignment calls
+    bool isBaseSetter(SEXP getter) {
+        char buf[8];
+        const char* n = CHAR(PRINTNAME(getter));
+        if (strlen(n) > 3) return false;
+        snprintf(buf, sizeof buf, "%s<-", n);
+        return isBase(Rf_install(buf));
     }
     static bool hasNames(SEXP args) {
         for (SEXP a = args; a != R_NilValue; a = CDR(a))
@@ -358,6 +475,7 @@ class Compiler {
     // before looking the vector up, as x[i] <- v does here, is unobservable).
     bool simpleIndex(SEXP e) {
         if (selfEvaluating(e)) return true;
+        if (cStackTooDeep()) return false;
         if (TYPEOF(e) == SYMSXP) return e != R_DotsSymbol && e != R_MissingArg && !DDVAL(e);
         if (TYPEOF(e) != LANGSXP || TYPEOF(CAR(e)) != SYMSXP || Rf_length(e) != 3) return false;
         const char* n = CHAR(PRINTNAME(CAR(e)));
@@ -387,6 +505,11 @@ class Compiler {
 
     // ---- expressions ----------------------------------------------------
     void expr(SEXP e) {
+        if (sh_.tooDeep || cStackTooDeep()) {
+            sh_.tooDeep = broken = true;
+            adjust(1);  // as if the value were pushed; the code is dropped
+            return;
+        }
         switch (TYPEOF(e)) {
             case SYMSXP:
                 if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
@@ -415,31 +538,65 @@ class Compiler {
         bool operand = binopOperand_;
         binopOperand_ = false;
         SEXP fn = CAR(e);
+        if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
+            Mark m = mark();
+            int l = guard(fn, baseValue(fn), e);
+            if (inlineBase(e, target, stmt, operand)) {
+                endGuard(l);
+                return;
+            }
+            rollback(m);
+        }
+        // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
+        // inlines them (see inline_internals.cpp)
+        if (TYPEOF(fn) == SYMSXP)
+            if (SEXP inl = inlineSimpleInternal(e, &Compiler::definitionOfCb, this)) {
+                // GNU R passes f(args) to the internal; errors name the call e
+                PROTECT(inl);
+                int l = guard(fn, definitionOf(fn), e);
+                builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
+                endGuard(l);
+                UNPROTECT(1);
+                return;
+            }
+        genericCall(e);
+    }
+
+    static SEXP definitionOfCb(SEXP s, void* self) {
+        return static_cast<Compiler*>(self)->definitionOf(s);
+    }
+
+    // Code for a call of the base function CAR(e) (not shadowed at compile
+    // time) inlined as GNU R's compiler does; false (nothing emitted) when
+    // this call is not inlined.
+    bool inlineBase(SEXP e, int target, bool stmt, bool operand) {
+        SEXP fn = CAR(e);
         SEXP args = CDR(e);
         int nargs = Rf_length(args);
-        if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
+        {
             const char* n = CHAR(PRINTNAME(fn));
             bool named = hasNames(args);
             bool plain = !named && !hasDotsOrMissing(args);
-            if (!strcmp(n, "{")) return block(args, stmt);
+            if (!strcmp(n, "{")) return (block(args, stmt)), true;
             if (!strcmp(n, "(") && nargs == 1 && plain) {
                 expr(CAR(args));
                 emit(Op::visible);
-                return;
+                return true;
             }
-            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain) return ifThenElse(e, stmt);
+            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain)
+                return (ifThenElse(e, stmt)), true;
             if (!strcmp(n, "for") && nargs == 3 && plain && TYPEOF(CAR(args)) == SYMSXP)
-                return forLoop(e);
-            if (!strcmp(n, "while") && nargs == 2 && plain) return whileLoop(e);
-            if (!strcmp(n, "repeat") && nargs == 1 && plain) return repeatLoop(e);
+                return (forLoop(e)), true;
+            if (!strcmp(n, "while") && nargs == 2 && plain) return (whileLoop(e)), true;
+            if (!strcmp(n, "repeat") && nargs == 1 && plain) return (repeatLoop(e)), true;
             if ((!strcmp(n, "break") || !strcmp(n, "next")) && nargs == 0)
-                if (breakNext(e, n[0] == 'b')) return;
+                if (breakNext(e, n[0] == 'b')) return true;
             if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 && !named)
-                return assign(e, n[1] == '<', stmt);
-            if (!strcmp(n, "function") && nargs >= 2) return function(e);
+                return (assign(e, n[1] == '<', stmt)), true;
+            if (!strcmp(n, "function") && nargs >= 2) return (function(e)), true;
             if (!strcmp(n, "quote") && nargs == 1 && plain) {
                 emit(Op::push, {constant(CAR(args))});
-                return;
+                return true;
             }
             if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 && plain) {
                 if (nargs == 0)
@@ -448,7 +605,7 @@ class Compiler {
                     expr(CAR(args));
                 emit(Op::ret);
                 adjust(1);  // unreachable continuation keeps the depth model
-                return;
+                return true;
             }
             if (!strcmp(n, "UseMethod") && code_->kind == CodeKind::Function && !named &&
                 (nargs == 1 || nargs == 2) && TYPEOF(CAR(args)) == STRSXP &&
@@ -461,13 +618,13 @@ class Compiler {
                     if (nargs == 2) emit(Op::ldvar, {sym(obj), cache(obj)});
                     emit(Op::use_method, {constant(CAR(args)), nargs - 1, constant(e)});
                     adjust(-(nargs - 1));
-                    return;
+                    return true;
                 }
             }
             if ((!strcmp(n, "&&") || !strcmp(n, "||")) && nargs == 2 && plain)
-                return logic2(e, n[0] == '&' ? 1 : 2);
+                return (logic2(e, n[0] == '&' ? 1 : 2)), true;
             if (!strcmp(n, "switch") && nargs >= 1 && !hasDots(args))
-                if (switchCall(e)) return;
+                if (switchCall(e)) return true;
             ArithOp aop;
             if (plain && nargs == 2 && binaryOp(n, &aop)) {
                 // A binop whose value only feeds another binop keeps a scratch
@@ -501,7 +658,7 @@ class Compiler {
                 } else {
                     emit(Op::binop, {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]});
                 }
-                return;
+                return true;
             }
             if (plain && nargs == 1 && unaryOp(n, &aop)) {
                 // -<number literal> folded (as GNU R's compiler folds it)
@@ -513,51 +670,42 @@ class Compiler {
                                                             : Rf_ScalarInteger(-INTEGER(a)[0]));
                     emit(Op::push, {constant(neg)});
                     UNPROTECT(1);
-                    return;
+                    return true;
                 }
                 expr(CAR(args));
                 emit(Op::unop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
-                return;
+                return true;
             }
             if ((!strcmp(n, "[") || !strcmp(n, "[[")) && nargs >= 2 && nargs <= 3 &&
                 ((TYPEOF(CAR(args)) == SYMSXP && CAR(args) != R_DotsSymbol &&
                   CAR(args) != R_MissingArg && !DDVAL(CAR(args))) ||
                  TYPEOF(CAR(args)) == LANGSXP) &&
                 TAG(args) == R_NilValue)
-                if (subset(e, n[1] == '[' ? 2 : 1, operand)) return;
+                if (subset(e, n[1] == '[' ? 2 : 1, operand)) return true;
             if (!strcmp(n, "$") && nargs == 2 && !named && TYPEOF(CAR(args)) == SYMSXP &&
                 CAR(args) != R_DotsSymbol && !DDVAL(CAR(args)) &&
                 (TYPEOF(CADR(args)) == SYMSXP ||
                  (TYPEOF(CADR(args)) == STRSXP && XLENGTH(CADR(args)) == 1)))
-                return dollar(e);
+                return (dollar(e)), true;
             // Base builtins (as GNU R's compiler does): arguments evaluated
             // inline, no promises, no run-time function lookup.
             if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
-                return builtinCall(e, nullptr, nullptr, operand);
+                return (builtinCall(e, nullptr, nullptr, operand)), true;
             // .Internal(lapply(X, FUN)), .Internal(vapply(X, FUN, FUN.VALUE,
             // USE.NAMES)) (base's lapply, vapply): see apply_internals.cpp
             if (!strcmp(n, ".Internal") && nargs == 1 && plain && isApplyInternal(CAR(args))) {
                 emit(Op::apply_internal, {constant(CAR(args)), constant(e)});
-                return;
+                return true;
             }
             // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
             // compiler passes f(args) to f; errors without a call name e).
             if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
                 TYPEOF(CAR(CAR(args))) == SYMSXP &&
                 TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP && !hasDotsOrMissing(CDR(CAR(args))))
-                return builtinCall(CAR(args), CAR(args), INTERNAL(CAR(CAR(args))), false, e);
+                return (builtinCall(CAR(args), CAR(args), INTERNAL(CAR(CAR(args))), false, e)),
+                       true;
         }
-        // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
-        // inlines them (see inline_internals.cpp)
-        if (TYPEOF(fn) == SYMSXP)
-            if (SEXP inl = inlineSimpleInternal(e, [&](SEXP s) { return definitionOf(s); })) {
-                // GNU R passes f(args) to the internal; errors name the call e
-                PROTECT(inl);
-                builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
-                UNPROTECT(1);
-                return;
-            }
-        genericCall(e);
+        return false;
     }
 
     // `e` is the call reported in errors; the arguments are those of `inner`
@@ -900,11 +1048,13 @@ class Compiler {
                                                                   : STRING_ELT(CADDR(lhs), 0));
         if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && Rf_length(lhs) == 3 &&
             (outerDollar || CAR(lhs) == Rf_install("[") || CAR(lhs) == Rf_install("[[")) &&
-            isBase(CAR(lhs)) && !hasNames(CDR(lhs)) && (outerDollar || simpleIndex(CADDR(lhs))) &&
-            CADDR(lhs) != R_MissingArg && CADDR(lhs) != R_DotsSymbol) {
+            isBase(CAR(lhs)) && isBaseSetter(CAR(lhs)) && !hasNames(CDR(lhs)) &&
+            (outerDollar || simpleIndex(CADDR(lhs))) && CADDR(lhs) != R_MissingArg &&
+            CADDR(lhs) != R_DotsSymbol) {
             SEXP inner = CADR(lhs);
             if (TYPEOF(inner) == LANGSXP && CAR(inner) == Rf_install("$") &&
-                Rf_length(inner) == 3 && isBase(CAR(inner)) && !hasNames(CDR(inner))) {
+                Rf_length(inner) == 3 && isBase(CAR(inner)) && isBaseSetter(CAR(inner)) &&
+                !hasNames(CDR(inner))) {
                 SEXP x = CADR(inner), name = CADDR(inner);
                 if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                     (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
@@ -937,7 +1087,8 @@ class Compiler {
         }
         // x$name <- v on a local symbol.
         if (!super && TYPEOF(lhs) == LANGSXP && CAR(lhs) == Rf_install("$") &&
-            Rf_length(lhs) == 3 && isBase(CAR(lhs)) && !hasNames(CDR(lhs))) {
+            Rf_length(lhs) == 3 && isBase(CAR(lhs)) && isBaseSetter(CAR(lhs)) &&
+            !hasNames(CDR(lhs))) {
             SEXP x = CADR(lhs), name = CADDR(lhs);
             if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
                 (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
@@ -975,8 +1126,8 @@ class Compiler {
             const char* n = CHAR(PRINTNAME(CAR(lhs)));
             SEXP x = CADR(lhs);
             bool ok = (!strcmp(n, "[") || !strcmp(n, "[[")) && isBase(CAR(lhs)) &&
-                      TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
-                      !hasNames(CDR(lhs));
+                      isBaseSetter(CAR(lhs)) && TYPEOF(x) == SYMSXP && x != R_DotsSymbol &&
+                      !DDVAL(x) && x != R_MissingArg && !hasNames(CDR(lhs));
             bool simple = true;
             for (SEXP a = CDDR(lhs); ok && a != R_NilValue; a = CDR(a)) {
                 ok = CAR(a) != R_MissingArg && CAR(a) != R_DotsSymbol;
@@ -1092,6 +1243,26 @@ class Compiler {
         }
         SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
         SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));
+        // GNU R compiles a nested function together with the enclosing one:
+        // whether a language function it calls is shadowed is decided now
+        // (by the enclosing function's locals and this environment), not
+        // by what the frame holds when the nested function is first called.
+        std::unordered_set<SEXP>& used = sh_.scratchSet;
+        used.clear();
+        languageCalls(body, used, sh_.tooDeep);
+        if (sh_.tooDeep) {
+            broken = true;
+            UNPROTECT(1);
+            return evalAst(e, AstReason::Other);
+        }
+        int nshadow = 0;
+        for (SEXP v : used) nshadow += !isBase(v);
+        SEXP list = PROTECT(Rf_allocVector(VECSXP, nshadow));
+        int k = 0;
+        for (SEXP v : used)
+            if (!isBase(v)) SET_VECTOR_ELT(list, k++, v);
+        DispatchTable::unpack(trampolineTarget(tramp))->setOuterLocals(list);
+        UNPROTECT(1);
         SEXP spec = PROTECT(Rf_allocVector(VECSXP, 3));
         SET_VECTOR_ELT(spec, 0, formals);
         SET_VECTOR_ELT(spec, 1, tramp);
@@ -1243,22 +1414,37 @@ class Compiler {
 
 }  // namespace
 
-static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
+static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP outer) {
     double t0 = nowSeconds();
     Shared sh;
     sh.env = env;
+    sh.nested = TYPEOF(outer) == VECSXP;
+    if (sh.nested)
+        for (R_xlen_t i = 0; i < XLENGTH(outer); i++) sh.outer.insert(VECTOR_ELT(outer, i));
+    // GNU R's topenv(): the first global, base or namespace environment
+    SEXP top = env;
+    while (top != R_EmptyEnv && top != R_NilValue && top != R_GlobalEnv && top != R_BaseEnv &&
+           top != R_BaseNamespace && !R_IsNamespaceEnv(top))
+        top = ENCLOS(top);
+    sh.nsCode = top == R_BaseNamespace || (top != R_NilValue && R_IsNamespaceEnv(top));
     for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
         sh.locals.insert(TAG(f));
-        if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals);
+        if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals, sh.tooDeep);
     }
-    findLocals(body, sh.locals);
+    findLocals(body, sh.locals, sh.tooDeep);
     Code* code = Code::create(kind, body);
     PROTECT(code->container);
     Compiler c(code, sh);
-    c.compileBody(body);
-    if (c.broken) {
-        // Internal inconsistency: run this body with GNU R's evaluator instead.
-        registerRefused("<body>", "rir compiler stack-model check failed; using GNU R's evaluator");
+    if (!sh.tooDeep) c.compileBody(body);
+    if (sh.tooDeep || c.broken) {
+        // Internal inconsistency, or an expression nested too deeply for the
+        // C stack: run this body with GNU R's evaluator instead (for the
+        // latter, its own error "evaluation nested too deeply", as GNU R's
+        // compiler gives up on it too).
+        registerRefused("<body>", sh.tooDeep ? "expression nested too deeply for rir's compiler; "
+                                               "using GNU R's evaluator"
+                                             : "rir compiler stack-model check failed; using GNU "
+                                               "R's evaluator");
         UNPROTECT(1);
         code = Code::create(kind, body);
         PROTECT(code->container);
@@ -1279,13 +1465,14 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env) {
     return code;
 }
 
-Code* compileFunction(SEXP formals, SEXP body, SEXP env) {
-    return compileWith(CodeKind::Function, formals, body, env);
+Code* compileFunction(DispatchTable* t, SEXP cloenv) {
+    SEXP env = t->compileEnv() != R_NilValue ? t->compileEnv() : cloenv;
+    return compileWith(CodeKind::Function, t->formals(), t->body(), env, t->outerLocals());
 }
 
 Code* compileToplevel(SEXP expr, SEXP env) {
     stats.toplevel_compiled++;
-    return compileWith(CodeKind::TopLevel, R_NilValue, expr, env);
+    return compileWith(CodeKind::TopLevel, R_NilValue, expr, env, R_NilValue);
 }
 
 SEXP makeFunctionBody(SEXP formals, SEXP body, const char* name, SEXP originalBody) {

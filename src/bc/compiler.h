@@ -23,9 +23,11 @@
 
 namespace rir {
 
-// Compiles a closure body. `env` is the closure environment (used to check
-// which base functions are shadowed).
-Code* compileFunction(SEXP formals, SEXP body, SEXP env);
+struct DispatchTable;
+// Compiles the body of t's closures. `cloenv` is the closure environment of
+// the first call (used to check which base functions are shadowed when t
+// has no compile environment of its own).
+Code* compileFunction(DispatchTable* t, SEXP cloenv);
 // Compiles a top-level expression (a loop handed over by R's JIT).
 Code* compileToplevel(SEXP expr, SEXP env);
 

@@ -240,7 +240,7 @@ void addSuppliedVars(SEXP rho, SEXP vars) {
 // The baseline code of t, compiled at its first use.
 static Code* baselineOf(DispatchTable* t, SEXP cloenv) {
     if (!t->baseline) {
-        Code* code = compileFunction(t->formals(), t->body(), cloenv);
+        Code* code = compileFunction(t, cloenv);
         PROTECT(code->container);
         code->trampoline = t->trampoline();
         t->setBaseline(code, code->container);

@@ -77,14 +77,14 @@ SEXP simpleInternalBody(SEXP def) {
 
 }  // namespace
 
-SEXP inlineSimpleInternal(SEXP e, const std::function<SEXP(SEXP)>& definitionOf) {
+SEXP inlineSimpleInternal(SEXP e, SEXP (*definitionOf)(SEXP, void*), void* data) {
     SEXP fn = CAR(e);
     if (TYPEOF(fn) != SYMSXP) return nullptr;
     const char* n = CHAR(PRINTNAME(fn));
     if (!listed(kSafeBase, n) && !listed(kSafeStats, n)) return nullptr;
     for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a))
         if (CAR(a) == R_DotsSymbol || CAR(a) == R_MissingArg) return nullptr;
-    SEXP def = definitionOf(fn);
+    SEXP def = definitionOf(fn, data);
     if (!def) return nullptr;
     SEXP body = simpleInternalBody(def);
     if (!body) return nullptr;

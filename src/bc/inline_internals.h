@@ -2,8 +2,6 @@
 // inlined as GNU R's compiler does (see inline_internals.cpp).
 #pragma once
 
-#include <functional>
-
 #include "../runtime/rapi.h"
 
 namespace rir {
@@ -15,6 +13,6 @@ namespace rir {
 // match.call does) and the defaults substituted, or nullptr when GNU R's
 // compiler would not inline it. `resolves(sym, def)` must say whether `sym`
 // names `def` where the call is compiled.
-SEXP inlineSimpleInternal(SEXP e, const std::function<SEXP(SEXP sym)>& definitionOf);
+SEXP inlineSimpleInternal(SEXP e, SEXP (*definitionOf)(SEXP sym, void* data), void* data);
 
 }  // namespace rir

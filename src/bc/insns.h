@@ -78,6 +78,9 @@
       "(site, value expression, slots of the assignment below, fb)")                               \
     V(end_assign, 3, 1, 0, 0,                                                                      \
       "complex assignment: pop the new value of x and bind it (sym, cache slot, super)")           \
+    V(guard_fun, 4, 0, 0, 0,                                                                       \
+      "unless pool[s] still names the function pool[f] here (findFun), evaluate call pool[c] as "  \
+      "GNU R does, push its value and jump to label (s, f, c, label)")                             \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

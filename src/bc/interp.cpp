@@ -1626,6 +1626,7 @@ L_lgl_first : {
     }
     int x = fival(a);
     if ((kind == 1 && x == FALSE) || (kind == 2 && x == TRUE)) {
+        SYNC();  // values below a may not be published yet
         sp[-1].u.sxpval = Rf_ScalarLogical(x);
         R_Visible = TRUE;
         pc = start + lEnd;
@@ -1658,11 +1659,15 @@ L_lgl_second : {
             }
             NEXT();
         }
+        SYNC();
         r = Rf_ScalarLogical(ans);
     } else {
         SYNC();
-        r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), R_mkEVPROMISE(CADDR(call), b), env,
-                      tramp);
+        // the first promise stays protected while the second is allocated
+        SEXP pa = PROTECT(R_mkEVPROMISE(CADR(call), a));
+        SEXP pb = R_mkEVPROMISE(CADDR(call), b);
+        r = logicSlow(kind, call, pa, pb, env, tramp);
+        UNPROTECT(1);
     }
     sp -= 2;
     PUSH(r);
@@ -1851,6 +1856,21 @@ L_end_assign : {
         }
     }
     --sp;
+    NEXT();
+}
+L_guard_fun : {
+    // GNU R's BASEGUARD: the inlined code below assumed that the symbol
+    // names this function; if it names another one now, the call runs as
+    // an ordinary call (GNU R evaluates the call AST).
+    SEXP sym = POOL(IMM());
+    SEXP expected = POOL(IMM());
+    SEXP call = POOL(IMM());
+    int label = IMM();
+    SYNC();
+    if (!stillNames(sym, expected, env, call, tramp)) {
+        PUSH(Rf_eval(call, env));
+        pc = start + label;
+    }
     NEXT();
 }
 L_ret:

@@ -17,8 +17,28 @@ const InsnInfo insnInfo[] = {
 #undef RIR_INFO
 };
 
+// deparse under R_tryCatchError: an R error (a too deeply nested
+// expression, ...) must not longjmp over the printer's C++ objects.
+static SEXP deparseBody(void* e) {
+    return Rf_deparse1line(static_cast<SEXP>(e), FALSE);
+}
+static SEXP deparseFailed(SEXP, void*) {
+    return R_NilValue;
+}
+
+// Whether a call nests deeper than `limit` (GNU R's deparser has no C
+// stack check of its own and overflows on very deep expressions).
+static bool deeperThan(SEXP e, int limit) {
+    if (TYPEOF(e) != LANGSXP && TYPEOF(e) != LISTSXP) return false;
+    if (limit <= 0) return true;
+    for (SEXP a = e; a != R_NilValue && (TYPEOF(a) == LANGSXP || TYPEOF(a) == LISTSXP); a = CDR(a))
+        if (deeperThan(CAR(a), limit - 1)) return true;
+    return false;
+}
+
 static std::string deparseShort(SEXP e) {
-    SEXP d = PROTECT(Rf_deparse1line(e, FALSE));
+    if (deeperThan(e, 200)) return "<deeply nested expression>";
+    SEXP d = PROTECT(R_tryCatchError(deparseBody, e, deparseFailed, nullptr));
     std::string s = TYPEOF(d) == STRSXP && XLENGTH(d) > 0 ? CHAR(STRING_ELT(d, 0)) : "?";
     UNPROTECT(1);
     if (s.size() > 50) s = s.substr(0, 47) + "...";
@@ -35,6 +55,10 @@ static std::string typesStr(uint32_t t) {
 }
 
 static void printCode(Code* c, std::vector<std::string>& out, const std::string& indent) {
+    if (cStackTooDeep()) {
+        out.push_back(indent + "... (promises nested too deeply to print)");
+        return;
+    }
     const int32_t* pc = c->bc.data();
     const int32_t* end = pc + c->bc.size();
     std::vector<Code*> children;
@@ -71,6 +95,9 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
                 break;
             case Op::brfalse:
                 line << " -> " << ops[0] << (ops[1] < 0 ? " (if object)" : "");
+                break;
+            case Op::guard_fun:
+                line << " " << deparseShort(c->poolAt(ops[0])) << " else -> " << ops[3];
                 break;
             case Op::apply_internal:
                 line << " " << deparseShort(c->poolAt(ops[1]));

@@ -233,7 +233,10 @@ SEXP useMethod(SEXP call, SEXP generic, SEXP obj, SEXP env, SEXP tramp) {
     }
     PROTECT(obj);
     static SEXP class2 = SYMVALUE(Rf_install(".class2"));
-    SEXP klass = PROTECT(primFun(class2)(call, class2, consNR(obj, R_NilValue), env));
+    SEXP class2Args = PROTECT(consNR(obj, R_NilValue));
+    SEXP klass = primFun(class2)(call, class2, class2Args, env);
+    UNPROTECT(1);
+    PROTECT(klass);
     static SEXP sortList = Rf_install("sort.list");
     static SEXP previous = Rf_install("previous");
     static SEXP dflt = nullptr;

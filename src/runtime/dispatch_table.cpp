@@ -24,7 +24,7 @@ static void tableFinalizer(SEXP ptr) {
 }
 
 DispatchTable* DispatchTable::create(SEXP formals, SEXP body, const std::string& name) {
-    SEXP prot = PROTECT(Rf_allocVector(VECSXP, 6));
+    SEXP prot = PROTECT(Rf_allocVector(VECSXP, 8));
     SET_VECTOR_ELT(prot, 0, formals);
     SET_VECTOR_ELT(prot, 1, body);
     SET_VECTOR_ELT(prot, 3, Rf_allocVector(VECSXP, kMaxVersions));

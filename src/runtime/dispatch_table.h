@@ -42,6 +42,29 @@ struct DispatchTable {
     // alive: an invocation of the old (GNU R byte-code) body may still be
     // running when the closure is switched to rir.
     void keepOriginalBody(SEXP b) { SET_VECTOR_ELT(R_ExternalPtrProtected(container), 5, b); }
+    // Slot 6: the environment the baseline is compiled for (the closure's
+    // when rir took it over; GNU R's JIT cache may hand this body to other
+    // closures whose local bindings are a subset of it), or NULL: the
+    // environment of the first call (nested functions).
+    SEXP compileEnv() const {
+        SEXP p = R_ExternalPtrProtected(container);
+        return XLENGTH(p) > 6 ? VECTOR_ELT(p, 6) : R_NilValue;
+    }
+    void setCompileEnv(SEXP env) {
+        SEXP p = R_ExternalPtrProtected(container);
+        if (XLENGTH(p) > 6) SET_VECTOR_ELT(p, 6, env);
+    }
+    // Slot 7: a list of the language functions (`+`, `if`, ...) that are
+    // local variables of the functions this one is nested in (known when
+    // the enclosing function was compiled), or NULL: not inlined here.
+    SEXP outerLocals() const {
+        SEXP p = R_ExternalPtrProtected(container);
+        return XLENGTH(p) > 7 ? VECTOR_ELT(p, 7) : R_NilValue;
+    }
+    void setOuterLocals(SEXP l) {
+        SEXP p = R_ExternalPtrProtected(container);
+        if (XLENGTH(p) > 7) SET_VECTOR_ELT(p, 7, l);
+    }
     // What GNU R runs for this closure while rir is disabled: the body it
     // had before (byte code or AST), else the source.
     SEXP originalBody() const {

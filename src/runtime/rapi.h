@@ -96,6 +96,10 @@ enum { PP_FOREIGN = 9 };
 }  // namespace rir
 
 extern "C" {
+// GNU R's C stack bounds (Rinterface.h, behind CSTACK_DEFNS)
+extern uintptr_t R_CStackLimit;
+extern uintptr_t R_CStackStart;
+extern int R_CStackDir;
 typedef struct {
     SEXP cell;
 } R_varloc_t;
@@ -225,6 +229,19 @@ inline int frefcnt(SEXP x) {
 // GNU R's INCREMENT_REFCNT (saturating at REFCNTMAX).
 inline void incRefcnt(SEXP x) {
     if (hdr(x)->named < 0xFFFFu) hdr(x)->named++;
+}
+
+// True when the C stack is so deep that a recursive walk of R code (the
+// compiler, the disassembler) must stop instead of recursing further:
+// beyond `fraction` of GNU R's limit, which R_CheckStack() enforces at 95%
+// with an error (a longjmp, not allowed while C++ objects are alive). The
+// walk then gives up in an orderly way (the compiler leaves the body to GNU
+// R's evaluator, which reports its own, catchable, error).
+inline bool cStackTooDeep(double fraction = 0.5) {
+    char here;
+    if (R_CStackLimit == uintptr_t(-1)) return false;
+    intptr_t usage = intptr_t(R_CStackStart - uintptr_t(&here)) * R_CStackDir;
+    return usage > intptr_t(double(R_CStackLimit) * fraction);
 }
 
 // Returns an empty string when the layout assumptions hold, else a reason.

@@ -34,7 +34,16 @@ test_that("core constructs survive gctorture", {
     "list(vapply(1:4, function(x) c(a = x, b = -x), c(a = 0, b = 0)), vapply(c(p = 1, q = 2), function(x) x > 1, NA))",
     "list(Map(function(a, b) a * b, 1:3, c(x = 2, y = 3, z = 4)), mapply(function(x, y, z) paste(x, y, z), 1:2, 'r', MoreArgs = list(z = '!')))",
     "x <- 1:6; x[2:4] <- c(9L, 8L, 7L); s <- letters[1:4]; s[c(4, 1)] <- c('z', 'y'); l <- list(1, 2); l[2:1] <- list('u', 'v'); list(x, s, l)",
-    "x <- 1:3; x[5:6] <- 2.5; y <- NULL; y[2:3] <- 'a'; z <- 1:4; z[z > 2] <- 0L; cnt <- integer(5); for (r in 2:5) cnt[2:r] <- 2:r; list(x, y, z, cnt)"
+    "x <- 1:3; x[5:6] <- 2.5; y <- NULL; y[2:3] <- 'a'; z <- 1:4; z[z > 2] <- 0L; cnt <- integer(5); for (r in 2:5) cnt[2:r] <- 2:r; list(x, y, z, cnt)",
+    # && / || fast and slow paths (non-logical operands, NA, objects), with
+    # computed values below them on the stack
+    "v <- c(1, 2); a <- list(); for (i in 1:3) a[[i]] <- list(sum(v) * i, i > 1 && v[1] > 0, i > 5 || i < 2, 1 && 2, NA && FALSE, NA || TRUE, i && 0, (i > 1) || 2L); a",
+    "f <- function(x) c(x * 2, x > 0 && x < 10, x == 0 || x > 5); list(f(1), f(20), f(0))",
+    # guarded base functions: the fallback call after a redefinition
+    "h <- function(x) c(length(x) * 2, sqrt(x[1]), is.null(x)); r1 <- h(4); length <- function(x) 99; r2 <- h(4); list(r1, r2)",
+    "g <- function() { assign('sum', function(...) 'mine'); sum(1:3) }; list(g(), sum(1:3))",
+    # S3 dispatch with .class2 (implicit classes)
+    "k <- function(x) UseMethod('k'); k.integer <- function(x) 'int'; k.numeric <- function(x) 'num'; k.matrix <- function(x) 'mat'; k.default <- function(x) 'dflt'; list(k(1L), k(1.5), k(matrix(1:4, 2)), k('a'))"
   )
   for (s in snippets) {
     f <- eval(parse(text = paste0("function() {", s, "}"), keep.source = FALSE)[[1]])
