@@ -37,10 +37,9 @@ namespace rir {
 namespace {
 
 const int kMaxArgs = 64;
-const unsigned kNoSpecialSymbols = 1u << 12;
 
 inline void setMissing(SEXP cell, unsigned v) {
-    hdr(cell)->gp = (hdr(cell)->gp & ~15u) | v;
+    hdr(cell)->gp = (hdr(cell)->gp & ~kMissingMask) | v;
 }
 
 // Is `tag` a proper prefix of one of the first n formal names (GNU R would
@@ -305,12 +304,12 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
         // exiting handler, return() in on.exit code) brings its value; an
         // intermediate one (we have on.exit code to run) continues in
         // endcontext.
-        cntxt.returnValue = cntxt.jumptarget ? nullptr : returnedValue();
+        setContextReturnValue(&cntxt, cntxt.jumptarget ? nullptr : returnedValue());
     } else {
-        cntxt.returnValue = runFunctionBody(t, newrho, tramp);
+        setContextReturnValue(&cntxt, runFunctionBody(t, newrho, tramp));
     }
     Rf_endcontext(&cntxt);
-    SEXP val = cntxt.returnValue;
+    SEXP val = contextReturnValue(&cntxt);
     releaseFrame(newrho, val);  // does not allocate
     R_BCNodeStackTop = slot;
     return val;

@@ -27,12 +27,8 @@ static unsigned backEdges = 0;
 namespace {
 
 // Binding-cell flag bits (gp field of the frame cons cell).
-const unsigned kActiveBinding = 1u << 15;
-const unsigned kBindingLock = 1u << 14;
-const unsigned kAsciiMask = 1u << 6;
 const int kSuperAssign = 4;  // subassign kind flag: x[i] <<- v
-const int kPushedX =
-    8;  // subassign kind flag: x's value pushed by start_assign  // CHARSXP gp bit: pure ASCII
+const int kPushedX = 8;      // subassign kind flag: x's value pushed by start_assign
 
 inline void incRefcnt(SEXP x) {
     if (hdr(x)->named < 65535) hdr(x)->named++;
@@ -399,7 +395,7 @@ bool storeCopy(int kind, SEXP cell, SEXP x, SEXP i, SEXP j, SEXP v) {
     if (idx < 0) return false;
     SEXP copy = Rf_shallow_duplicate(x);
     SETCAR(cell, copy);
-    hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+    hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
     if (frefcnt(copy) != 1) return false;
     storeAt(kind, copy, idx, v);
     return true;
@@ -416,7 +412,6 @@ bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v) {
     if (scalarIndex(i, len + 1) != len || len >= R_LEN_T_MAX - 1) return false;
     SEXP cb = Rf_GetOption1(checkBounds);
     if (TYPEOF(cb) != LGLSXP || XLENGTH(cb) < 1 || LOGICAL(cb)[0] != FALSE) return false;
-    const unsigned kGrowable = 1u << 5;
     if ((hdr(x)->gp & kGrowable) && XTRUELENGTH(x) > len) {
         SETLENGTH(x, len + 1);
         storeAt(kind, x, len, v);
@@ -453,7 +448,7 @@ bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v) {
     }
     storeAt(kind, nx, len, v);
     SETCAR(cell, nx);
-    hdr(cell)->gp &= ~15u;
+    hdr(cell)->gp &= ~kMissingMask;
     UNPROTECT(1);
     return true;
 }
@@ -521,7 +516,7 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP t
         if (ftype(pv) == ENVSXP && kind == 2 && !j) {
             if (!storeIntoEnv(pv, i, v)) return false;
             SETCAR(cell, pv);
-            hdr(cell)->gp &= ~15u;
+            hdr(cell)->gp &= ~kMissingMask;
             return true;
         }
         if (frefcnt(pv) < 2) return false;  // GNU R would modify the promise's value
@@ -545,7 +540,7 @@ SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
         if (frefcnt(v) > 1 && fcar(cell) == x && !(hdr(cell)->gp & kBindingLock)) {
             v = Rf_shallow_duplicate(v);
             SETCAR(cell, v);
-            hdr(cell)->gp &= ~15u;
+            hdr(cell)->gp &= ~kMissingMask;
         }
         UNPROTECT(2);
         return v;
@@ -701,7 +696,7 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
     vmaxset(vmax);
     if (fcar(cell) != r) {
         SETCAR(cell, r);
-        hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+        hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
     }
     UNPROTECT(1);
     R_Visible = FALSE;
@@ -729,7 +724,7 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
         if (ftype(pv) != ENVSXP || fobject(pv)) return nullptr;
         if (R_findVarLocInFrame(env, xsym).cell != cell || fcar(cell) != x) return nullptr;
         SETCAR(cell, pv);
-        hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+        hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
         return pv;
     }
     if (env == R_GlobalEnv) return nullptr;
@@ -1009,7 +1004,7 @@ L_stvar : {
                 SETCAR(cell, v);
             }
         }
-        hdr(cell)->gp &= ~15u;  // SET_MISSING(cell, 0), as defineVar does
+        hdr(cell)->gp &= ~kMissingMask;  // SET_MISSING(cell, 0), as defineVar does
     } else {
         Rf_defineVar(sym, v, env);
         cache[k].u.sxpval = R_NilValue;
@@ -1308,7 +1303,7 @@ L_for_step : {
         if (step) {
             if (simpleScalar(old, INTSXP) && frefcnt(old) == 1) {
                 *static_cast<int*>(fdata(old)) = sp[-1].flags + i * step;
-                hdr(cell)->gp &= ~15u;
+                hdr(cell)->gp &= ~kMissingMask;
                 NEXT();
             }
         } else {
@@ -1321,7 +1316,7 @@ L_for_step : {
                     *static_cast<int*>(fdata(old)) = INTEGER_ELT(seq, i);
                 else
                     *static_cast<int*>(fdata(old)) = LOGICAL_ELT(seq, i);
-                hdr(cell)->gp &= ~15u;
+                hdr(cell)->gp &= ~kMissingMask;
                 NEXT();
             }
         }
@@ -1332,7 +1327,7 @@ L_for_step : {
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
         fcar(cell) != R_UnboundValue) {
         SETCAR(cell, v);
-        hdr(cell)->gp &= ~15u;
+        hdr(cell)->gp &= ~kMissingMask;
     } else {
         Rf_defineVar(sym, v, env);
         cache[k].u.sxpval = R_NilValue;

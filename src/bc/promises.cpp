@@ -26,8 +26,6 @@ namespace rir {
 
 namespace {
 
-const unsigned kActiveBinding = 1u << 15;
-
 inline unsigned prseen(SEXP p) {
     return hdr(p)->gp;
 }
