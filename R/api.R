@@ -73,3 +73,9 @@ status <- function() {
 rir.compile <- function(f) compile(f)
 rir.disassemble <- function(f) disassemble(f)
 rir.isValidFunction <- function(f) is_compiled(f)
+
+# For the tests: a pending interrupt, as if the user had pressed Ctrl-C.
+set_interrupt_pending <- function() invisible(.Call(C_rir_set_interrupt_pending))
+
+# For the tests: evaluation depth rir counts beyond GNU R's R_EvalDepth.
+extra_depth <- function() .Call(C_rir_extra_depth)

@@ -1,10 +1,10 @@
 // init.cpp — registration of rir's native routines (R_init_rir). The
 // implementations live in api/ (the .Call entry points) and bc/ (the
 // trampoline entry, rir_entry).
+#include <R_ext/Rdynload.h>
+
 #include "bc/interp.h"
 #include "runtime/trampoline.h"
-
-#include <R_ext/Rdynload.h>
 
 using namespace rir;
 
@@ -26,6 +26,8 @@ SEXP rir_context_smaller(SEXP, SEXP);
 SEXP rir_context_str(SEXP);
 SEXP rir_table_test(SEXP, SEXP);
 SEXP rir_insn_table();
+SEXP rir_set_interrupt_pending();
+SEXP rir_extra_depth();
 
 static const R_CallMethodDef callMethods[] = {
     {"rir_init", (DL_FUNC)&rir_init, 1},
@@ -44,10 +46,12 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_context_str", (DL_FUNC)&rir_context_str, 1},
     {"rir_table_test", (DL_FUNC)&rir_table_test, 2},
     {"rir_insn_table", (DL_FUNC)&rir_insn_table, 0},
+    {"rir_set_interrupt_pending", (DL_FUNC)&rir_set_interrupt_pending, 0},
+    {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},
     {nullptr, nullptr, 0}};
 
-static const R_ExternalMethodDef externalMethods[] = {
-    {"rir_entry", (DL_FUNC)&rir_entry, -1}, {nullptr, nullptr, 0}};
+static const R_ExternalMethodDef externalMethods[] = {{"rir_entry", (DL_FUNC)&rir_entry, -1},
+                                                      {nullptr, nullptr, 0}};
 
 void R_init_rir(DllInfo* dll) {
     R_registerRoutines(dll, nullptr, callMethods, nullptr, externalMethods);

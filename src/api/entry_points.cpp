@@ -11,6 +11,7 @@
 #include "../bc/interp.h"
 #include "../bc/printer.h"
 #include "../runtime/dispatch_table.h"
+#include "../runtime/eval_depth.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 
@@ -21,12 +22,26 @@ extern "C" {
 SEXP rir_init(SEXP templ) {
     const char* problem = rapi_selftest();
     if (*problem) return Rf_mkString(problem);
+    initEvalDepth();
     SEXP entry =
         PROTECT(R_MakeExternalPtrFn((DL_FUNC)&rir_entry, Rf_install("native symbol"), R_NilValue));
     trampolineInit(templ, entry);
     initNodeStackFloor();
     UNPROTECT(1);
     return Rf_mkString("");
+}
+
+// For the tests: an interrupt as if the user had pressed Ctrl-C (GNU R's
+// SIGINT handler sets this flag; evaluation polls it).
+SEXP rir_set_interrupt_pending() {
+    R_interrupts_pending = 1;
+    return R_NilValue;
+}
+
+// For the tests: the evaluation depth GNU R would count beyond R_EvalDepth
+// (0 whenever no rir call is active).
+SEXP rir_extra_depth() {
+    return Rf_ScalarInteger(extraDepth);
 }
 
 SEXP rir_bc_version(SEXP bc) {

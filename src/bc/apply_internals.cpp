@@ -36,8 +36,6 @@ namespace rir {
 
 namespace {
 
-const unsigned kActiveBinding = 1u << 15;
-
 // X[[i]] for a vector X that is not an object, as `[[` gives it.
 SEXP element(SEXP x, R_xlen_t i) {
     switch (TYPEOF(x)) {

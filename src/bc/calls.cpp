@@ -59,7 +59,6 @@ SEXP mkPromise(SEXP code, SEXP env) {
 }
 
 SEXP frameValue(SEXP env, SEXP sym) {
-    const unsigned kActiveBinding = 1u << 15;
     if (TYPEOF(env) != ENVSXP) return nullptr;
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
     if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
@@ -317,20 +316,6 @@ bool compileInPlace(SEXP f, const char* name, const char** reason) {
     return true;
 }
 
-// Foreign builtins (.Call and friends) run inside a builtin context, as in
-// GNU R's eval(); kept out of doCall so the context does not grow every
-// frame of the call path (deep recursion).
-static __attribute__((noinline)) SEXP callForeign(SEXP call, SEXP fun, SEXP args, SEXP env) {
-    RContext cntxt;
-    SEXP oldref = R_Srcref;
-    Rf_begincontext(&cntxt, CTXT_BUILTIN, call, R_BaseEnv, R_BaseEnv, R_NilValue, R_NilValue);
-    R_Srcref = nullptr;
-    SEXP r = primFun(fun)(call, fun, args, env);
-    R_Srcref = oldref;
-    Rf_endcontext(&cntxt);
-    return r;
-}
-
 SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr) {
     int flag = primPrint(fun);
     if (flag < 2) R_Visible = Rboolean(flag != 1);
@@ -341,9 +326,9 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr
     const void* vmax = vmaxget();
     static SEXP mapplyFun = INTERNAL(Rf_install("mapply"));
     SEXP r = fun == mapplyFun ? mapplyInternal(args, env, tramp) : nullptr;
-    if (!r)
-        r = primForeign(fun) ? callForeign(call, fun, args, env)
-                             : primFun(fun)(call, fun, args, env);
+    // (no builtin context for foreign functions: GNU R's byte code pushes
+    // none for .Call and friends, only its AST interpreter does)
+    if (!r) r = primFun(fun)(call, fun, args, env);
     vmaxset(vmax);
     UNPROTECT(1);
     if (flag < 2) R_Visible = Rboolean(flag != 1);

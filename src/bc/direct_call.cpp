@@ -23,6 +23,7 @@
 
 #include <cstring>
 
+#include "../runtime/eval_depth.h"
 #include "../runtime/stats.h"
 #include "../runtime/unwind.h"
 #include "calls.h"
@@ -37,10 +38,10 @@ namespace rir {
 namespace {
 
 const int kMaxArgs = 64;
-const unsigned kNoSpecialSymbols = 1u << 12;
+unsigned callsSincePoll = 0;
 
 inline void setMissing(SEXP cell, unsigned v) {
-    hdr(cell)->gp = (hdr(cell)->gp & ~15u) | v;
+    hdr(cell)->gp = (hdr(cell)->gp & ~kMissingMask) | v;
 }
 
 // Is `tag` a proper prefix of one of the first n formal names (GNU R would
@@ -295,22 +296,32 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     if (R_envHasNoSpecialSymbols(newrho)) hdr(newrho)->gp |= kNoSpecialSymbols;
 
     SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;
+    int savedDepth = extraDepth;
     RContext cntxt;
     Rf_begincontext(&cntxt, CTXT_RETURN, call, newrho, sysparent, promargs, fun);
     cntxt.cend = markInterruptedFrom;  // promises forced with this context on top
-    cntxt.cenddata = pendingMark();
+    cntxt.cenddata = frameMark(pendingMark(), savedDepth);
     if (sigsetjmp(cntxt.cjmpbuf, 0)) {
         markInterruptedFrom(cntxt.cenddata);
         // A jump aimed at this call (return() in a promise, UseMethod, an
         // exiting handler, return() in on.exit code) brings its value; an
         // intermediate one (we have on.exit code to run) continues in
         // endcontext.
-        cntxt.returnValue = cntxt.jumptarget ? nullptr : returnedValue();
+        setContextReturnValue(&cntxt, cntxt.jumptarget ? nullptr : returnedValue());
     } else {
-        cntxt.returnValue = runFunctionBody(t, newrho, tramp);
+        // What GNU R's eval() of the body does first: count one level of
+        // evaluation depth and poll for interrupts (bcEval polls every so
+        // many calls; rir at once when one is pending).
+        enterEval(cntxt.evaldepth);
+        if (R_interrupts_pending || ++callsSincePoll > 1000) {
+            callsSincePoll = 0;
+            R_CheckUserInterrupt();
+        }
+        setContextReturnValue(&cntxt, runFunctionBody(t, newrho, tramp));
     }
+    extraDepth = savedDepth;  // on.exit code runs at the caller's depth
     Rf_endcontext(&cntxt);
-    SEXP val = cntxt.returnValue;
+    SEXP val = contextReturnValue(&cntxt);
     releaseFrame(newrho, val);  // does not allocate
     R_BCNodeStackTop = slot;
     return val;

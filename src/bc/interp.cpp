@@ -28,12 +28,8 @@ static unsigned backEdges = 0;
 namespace {
 
 // Binding-cell flag bits (gp field of the frame cons cell).
-const unsigned kActiveBinding = 1u << 15;
-const unsigned kBindingLock = 1u << 14;
-const unsigned kAsciiMask = 1u << 6;
 const int kSuperAssign = 4;  // subassign kind flag: x[i] <<- v
-const int kPushedX =
-    8;  // subassign kind flag: x's value pushed by start_assign  // CHARSXP gp bit: pure ASCII
+const int kPushedX = 8;      // subassign kind flag: x's value pushed by start_assign
 
 inline void incRefcnt(SEXP x) {
     if (hdr(x)->named < 65535) hdr(x)->named++;
@@ -401,7 +397,7 @@ bool storeCopy(int kind, SEXP cell, SEXP x, SEXP i, SEXP j, SEXP v) {
     if (idx < 0) return false;
     SEXP copy = Rf_shallow_duplicate(x);
     SETCAR(cell, copy);
-    hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+    hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
     if (frefcnt(copy) != 1) return false;
     storeAt(kind, copy, idx, v);
     return true;
@@ -419,7 +415,6 @@ bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v, const InPlaceScope& s
     if (scalarIndex(i, len + 1) != len || len >= R_LEN_T_MAX - 1) return false;
     SEXP cb = Rf_GetOption1(checkBounds);
     if (TYPEOF(cb) != LGLSXP || XLENGTH(cb) < 1 || LOGICAL(cb)[0] != FALSE) return false;
-    const unsigned kGrowable = 1u << 5;
     if ((hdr(x)->gp & kGrowable) && XTRUELENGTH(x) > len) {
         SETLENGTH(x, len + 1);
         storeAt(kind, x, len, v);
@@ -456,7 +451,7 @@ bool appendTo(int kind, SEXP cell, SEXP x, SEXP i, SEXP v, const InPlaceScope& s
     }
     storeAt(kind, nx, len, v);
     SETCAR(cell, nx);
-    hdr(cell)->gp &= ~15u;
+    hdr(cell)->gp &= ~kMissingMask;
     UNPROTECT(1);
     return true;
 }
@@ -524,7 +519,7 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP t
         if (ftype(pv) == ENVSXP && kind == 2 && !j) {
             if (!storeIntoEnv(pv, i, v)) return false;
             SETCAR(cell, pv);
-            hdr(cell)->gp &= ~15u;
+            hdr(cell)->gp &= ~kMissingMask;
             return true;
         }
         if (frefcnt(pv) < 2) return false;  // GNU R would modify the promise's value
@@ -548,7 +543,7 @@ SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
         if (frefcnt(v) > 1 && fcar(cell) == x && !(hdr(cell)->gp & kBindingLock)) {
             v = Rf_shallow_duplicate(v);
             SETCAR(cell, v);
-            hdr(cell)->gp &= ~15u;
+            hdr(cell)->gp &= ~kMissingMask;
         }
         UNPROTECT(2);
         return v;
@@ -712,7 +707,7 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
     vmaxset(vmax);
     if (fcar(cell) != r) {
         SETCAR(cell, r);
-        hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+        hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
     }
     UNPROTECT(1);
     R_Visible = FALSE;
@@ -740,7 +735,7 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
         if (ftype(pv) != ENVSXP || fobject(pv)) return nullptr;
         if (R_findVarLocInFrame(env, xsym).cell != cell || fcar(cell) != x) return nullptr;
         SETCAR(cell, pv);
-        hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+        hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
         return pv;
     }
     if (env == R_GlobalEnv) return nullptr;
@@ -1022,7 +1017,7 @@ L_stvar : {
                 SETCAR(cell, v);
             }
         }
-        hdr(cell)->gp &= ~15u;  // SET_MISSING(cell, 0), as defineVar does
+        hdr(cell)->gp &= ~kMissingMask;  // SET_MISSING(cell, 0), as defineVar does
     } else {
         Rf_defineVar(sym, v, env);
         cache[k].u.sxpval = R_NilValue;
@@ -1330,7 +1325,7 @@ L_for_step : {
         if (step) {
             if (simpleScalar(old, INTSXP) && mayModifyInPlace(old, scope)) {
                 *static_cast<int*>(fdata(old)) = sp[-1].flags + i * step;
-                hdr(cell)->gp &= ~15u;
+                hdr(cell)->gp &= ~kMissingMask;
                 NEXT();
             }
         } else {
@@ -1343,7 +1338,7 @@ L_for_step : {
                     *static_cast<int*>(fdata(old)) = INTEGER_ELT(seq, i);
                 else
                     *static_cast<int*>(fdata(old)) = LOGICAL_ELT(seq, i);
-                hdr(cell)->gp &= ~15u;
+                hdr(cell)->gp &= ~kMissingMask;
                 NEXT();
             }
         }
@@ -1354,7 +1349,7 @@ L_for_step : {
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
         fcar(cell) != R_UnboundValue) {
         SETCAR(cell, v);
-        hdr(cell)->gp &= ~15u;
+        hdr(cell)->gp &= ~kMissingMask;
     } else {
         Rf_defineVar(sym, v, env);
         cache[k].u.sxpval = R_NilValue;

@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "../runtime/eval_depth.h"
 #include "../runtime/trampoline.h"
 #include "calls.h"
 #include "interp.h"
@@ -26,8 +27,6 @@ namespace rir {
 
 namespace {
 
-const unsigned kActiveBinding = 1u << 15;
-
 inline unsigned prseen(SEXP p) {
     return hdr(p)->gp;
 }
@@ -35,10 +34,19 @@ inline void setPrseen(SEXP p, unsigned v) {
     hdr(p)->gp = v;
 }
 
+// The data of a guard context: the promise and the evaluation depth to
+// restore.
+struct Guarded {
+    SEXP p;
+    int savedDepth;
+};
+
 // A jump out of a promise's evaluation passes the guard context: GNU R
 // runs its cend function on the way.
-void markInterrupted(void* p) {
-    setPrseen(static_cast<SEXP>(p), 2);
+void markInterrupted(void* data) {
+    Guarded* g = static_cast<Guarded*>(data);
+    setPrseen(g->p, 2);
+    restoreDepth(g->savedDepth);
 }
 
 void setValue(SEXP p, SEXP v) {
@@ -55,25 +63,31 @@ std::vector<SEXP> pending;
 }  // namespace
 
 void markInterruptedFrom(void* mark) {
-    size_t m = reinterpret_cast<uintptr_t>(mark);
+    size_t m = reinterpret_cast<uintptr_t>(mark) & 0xffffffffu;
+    restoreDepth(int(uint32_t(reinterpret_cast<uintptr_t>(mark) >> 32)));
     for (size_t i = m; i < pending.size(); i++) setPrseen(pending[i], 2);
     if (m < pending.size()) pending.resize(m);
 }
 
-void* pendingMark() {
-    return reinterpret_cast<void*>(uintptr_t(pending.size()));
+uint32_t pendingMark() {
+    return uint32_t(pending.size());
 }
 
 namespace {
 
 // Runs eval() for p (PRSEEN already 1) so that a jump out of it leaves p
-// marked as interrupted.
+// marked as interrupted. Counts one level of evaluation depth, as GNU R's
+// eval() of the promise's code would (R_EvalDepth taken from the innermost
+// context: exact when that is the function context forcing the promise).
 template <class Eval>
 SEXP evalGuarded(SEXP p, Eval eval) {
+    int savedDepth = extraDepth;
     if (R_GlobalContext->cend == markInterruptedFrom) {
         // the innermost context is a rir function context: it does it
         pending.push_back(p);
+        enterEval(R_GlobalContext->evaldepth);
         SEXP v = eval();
+        extraDepth = savedDepth;
         pending.pop_back();
         return v;
     }
@@ -81,9 +95,12 @@ SEXP evalGuarded(SEXP p, Eval eval) {
     // (its call: what errors raised in C code below it report)
     Rf_begincontext(&guard, CTXT_CCODE, R_GlobalContext->call, R_GlobalEnv, R_BaseEnv, R_NilValue,
                     R_NilValue);
+    Guarded data{p, savedDepth};
     guard.cend = markInterrupted;
-    guard.cenddata = p;
+    guard.cenddata = &data;
+    enterEval(guard.evaldepth);
     SEXP v = eval();
+    extraDepth = savedDepth;
     Rf_endcontext(&guard);
     return v;
 }
@@ -109,6 +126,13 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
         if (ftype(code) == SYMSXP) {
             v = frameValue(env, code);
             if (v) {
+                // (GNU R's eval() of the symbol counts a level too: at the
+                // limit, let evalGuarded raise the error)
+                if (R_GlobalContext->evaldepth + extraDepth >= depthLimit()) {
+                    setPrseen(p, 1);
+                    evalGuarded(p, [&]() { return v; });
+                    setPrseen(p, 0);
+                }
                 setValue(p, v);
                 return v;
             }

@@ -12,9 +12,14 @@ SEXP forcePromise(SEXP p, SEXP tramp);
 
 // A function context rir pushes (direct calls) guards the promises forced
 // while it is the innermost context: its cend is markInterruptedFrom with
-// pendingMark() as data, so a jump leaving it marks them interrupted, and a
-// jump landing in it must call markInterruptedFrom itself.
+// frameMark(pendingMark(), extraDepth before the call) as data, so a jump
+// leaving it marks them interrupted and restores the evaluation depth
+// (eval_depth.h), and a jump landing in it must call markInterruptedFrom
+// itself.
 void markInterruptedFrom(void* mark);
-void* pendingMark();
+uint32_t pendingMark();
+inline void* frameMark(uint32_t pending, int savedDepth) {
+    return reinterpret_cast<void*>((uintptr_t(uint32_t(savedDepth)) << 32) | pending);
+}
 
 }  // namespace rir

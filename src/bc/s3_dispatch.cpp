@@ -145,8 +145,7 @@ SEXP makeSymbol(const char* a, const char* b) {
 // makeSymbol for a generic and a class given as cached CHARSXPs, memoized
 // (symbols live forever; CHARSXPs in the cache are unique).
 SEXP methodSymbol(SEXP generic, SEXP klass) {
-    const unsigned kAscii = 1u << 6;
-    if (!(hdr(generic)->gp & kAscii) || !(hdr(klass)->gp & kAscii))
+    if (!(hdr(generic)->gp & kAsciiMask) || !(hdr(klass)->gp & kAsciiMask))
         return makeSymbol(Rf_translateChar(generic), Rf_translateChar(klass));
     struct Entry {
         SEXP generic, klass, sym;
@@ -187,7 +186,7 @@ SEXP methodVars(RContext* cptr, SEXP generic, SEXP dotClass, SEXP method, SEXP c
         if (p.first == sMethod) val = Rf_ScalarString(PRINTNAME(method));
         if (p.first == sGeneric) {
             SEXP g = STRING_ELT(generic, 0);
-            val = (hdr(g)->gp & (1u << 6)) ? Rf_ScalarString(g) : Rf_mkString(Rf_translateChar(g));
+            val = (hdr(g)->gp & kAsciiMask) ? Rf_ScalarString(g) : Rf_mkString(Rf_translateChar(g));
         }
         PROTECT(val);
         v = Rf_cons(val, v);

@@ -1,8 +1,26 @@
 // rapi.h — the parts of GNU R's internals that rir relies on but that the
-// installed headers do not declare. Everything here is a fact about R 4.2.x
-// (layouts of R_bcstack_t, RCNTXT and FUNTAB, and symbols that libR exports
-// without declaring them). rapi_selftest() checks the layout assumptions at
-// load time; on a mismatch rir disables itself instead of crashing.
+// installed headers do not declare: layouts of RCNTXT, R_bcstack_t, FUNTAB
+// rows and the SEXPREC header, sxpinfo.gp bits, and symbols that libR
+// exports without declaring them. This file is the one definition of these
+// facts in rir.
+//
+// The layouts differ between R releases, so there is one mirror per layout,
+// chosen at build time from R_VERSION (Rversion.h). The facts come from
+// src/include/Defn.h and src/main/context.c of GNU R at each release:
+//
+//   R 4.2, 4.3   layout "4.2": tags R-4-2-0, R-4-3-0 and the R-4-2-branch
+//                (4.2.3) are identical.
+//   R 4.4, 4.5   layout "4.4": from R-4-4-0 the context has `relpc` (after
+//                bcpc) and `bcframe` (after bcprottop), and `returnValue`
+//                is an R_bcstack_t instead of a SEXP. R 4.5's facts are those
+//                of trunk as 4.5.0-devel (r87263; the mirror has no R-4-5-0
+//                tag) and of R-devel's Defn.h, both identical to R-4-4-0.
+//
+// Any other version compiles with a placeholder layout, and rapi_selftest()
+// refuses it: rir then disables itself (one startup message) and leaves GNU
+// R alone. The self-test also compares the running R's version with the one
+// rir was built for and checks every layout empirically (a context pushed by
+// Rf_begincontext must have its known fields where the mirror says).
 #pragma once
 
 #define R_NO_REMAP
@@ -10,14 +28,31 @@
 #include <R.h>
 #include <R_ext/Rdynload.h>
 #include <Rinternals.h>
+#include <Rversion.h>
 
 #include <csetjmp>
+#include <cstddef>
 #include <cstdint>
+
+#if R_VERSION >= R_Version(4, 2, 0) && R_VERSION < R_Version(4, 4, 0)
+#define RIR_R_LAYOUT 42
+#elif R_VERSION >= R_Version(4, 4, 0) && R_VERSION < R_Version(4, 6, 0)
+#define RIR_R_LAYOUT 44
+#else
+#define RIR_R_LAYOUT 0  // unknown: compiled with the 4.4 mirror, refused at load
+#endif
 
 namespace rir {
 
-// One slot of GNU R's byte-code node stack. The GC marks slots whose tag is 0
-// (a SEXP), so rir keeps its operand stack there with tag 0 everywhere.
+// The R version whose internals this build mirrors ("4.2" ...), and whether
+// that layout is one rir knows.
+const int kBuiltForMajor = R_VERSION >> 16;
+const int kBuiltForMinor = (R_VERSION >> 8) & 0xff;
+const bool kLayoutKnown = RIR_R_LAYOUT != 0;
+
+// One slot of GNU R's byte-code node stack (R_bcstack_t, the same in 4.2 to
+// 4.5). The GC marks slots whose tag is 0 (a SEXP), so rir keeps its
+// operand stack there with tag 0 everywhere.
 struct NodeStackSlot {
     int tag;
     int flags;
@@ -27,8 +62,15 @@ struct NodeStackSlot {
         SEXP sxpval;
     } u;
 };
+static_assert(sizeof(NodeStackSlot) == 16, "R_bcstack_t is 16 bytes");
+static_assert(offsetof(NodeStackSlot, flags) == 4 && offsetof(NodeStackSlot, u) == 8,
+              "R_bcstack_t layout");
+// R_BCNODESTACKSIZE: the number of slots of GNU R's node stack.
+const long kNodeStackSlots = RIR_R_LAYOUT == 42 ? 200000 : 300000;
 
-// GNU R's evaluation context (RCNTXT in Defn.h of R 4.2).
+// GNU R's evaluation context (RCNTXT in Defn.h), for the layout chosen
+// above, followed by padding: every RContext rir allocates is bigger than
+// the real RCNTXT, so a layout mistake can never make GNU R write past it.
 struct RContext {
     RContext* nextcontext;
     int callflag;
@@ -49,17 +91,76 @@ struct RContext {
     int bcintactive;
     SEXP bcbody;
     void* bcpc;
+#if RIR_R_LAYOUT != 42
+    ptrdiff_t relpc;
+#endif
     SEXP handlerstack;
     SEXP restartstack;
     void* prstack;
     NodeStackSlot* nodestack;
     NodeStackSlot* bcprottop;
+#if RIR_R_LAYOUT != 42
+    void* bcframe;
+#endif
     SEXP srcref;
     int browserfinish;
+#if RIR_R_LAYOUT == 42
     SEXP returnValue;
+#else
+    NodeStackSlot returnValue;
+#endif
     RContext* jumptarget;
     int jumpmask;
+    // not GNU R's: room for fields a future R might add
+    alignas(8) unsigned char rirPadding[128];
 };
+
+// The size of the real RCNTXT (everything before the padding).
+const size_t kRContextSize = offsetof(RContext, rirPadding);
+
+#if defined(__x86_64__) && defined(__GLIBC__)
+// Offsets on x86-64 Linux (sigjmp_buf is 200 bytes), worked out by hand from
+// the declarations in Defn.h.
+static_assert(sizeof(sigjmp_buf) == 200, "glibc sigjmp_buf");
+static_assert(offsetof(RContext, cjmpbuf) == 16 && offsetof(RContext, cstacktop) == 216 &&
+                  offsetof(RContext, evaldepth) == 220 && offsetof(RContext, promargs) == 224 &&
+                  offsetof(RContext, cend) == 272 && offsetof(RContext, bcpc) == 320,
+              "RCNTXT layout up to bcpc (all versions)");
+#if RIR_R_LAYOUT == 42
+static_assert(offsetof(RContext, handlerstack) == 328 && offsetof(RContext, nodestack) == 352 &&
+                  offsetof(RContext, srcref) == 368 && offsetof(RContext, returnValue) == 384 &&
+                  offsetof(RContext, jumptarget) == 392 && offsetof(RContext, jumpmask) == 400 &&
+                  kRContextSize == 408,
+              "RCNTXT layout of R 4.2 and 4.3");
+#else
+static_assert(offsetof(RContext, relpc) == 328 && offsetof(RContext, handlerstack) == 336 &&
+                  offsetof(RContext, nodestack) == 360 && offsetof(RContext, bcframe) == 376 &&
+                  offsetof(RContext, srcref) == 384 && offsetof(RContext, returnValue) == 400 &&
+                  offsetof(RContext, jumptarget) == 416 && offsetof(RContext, jumpmask) == 424 &&
+                  kRContextSize == 432,
+              "RCNTXT layout of R 4.4 and 4.5");
+#endif
+#endif
+
+// The value a function context returns (set before Rf_endcontext so that
+// returnValue() in on.exit code sees it): a SEXP up to R 4.3, an
+// R_bcstack_t with tag 0 from R 4.4.
+inline void setContextReturnValue(RContext* c, SEXP v) {
+#if RIR_R_LAYOUT == 42
+    c->returnValue = v;
+#else
+    c->returnValue.tag = 0;
+    c->returnValue.flags = 0;
+    c->returnValue.u.sxpval = v;
+#endif
+}
+inline SEXP contextReturnValue(const RContext* c) {
+#if RIR_R_LAYOUT == 42
+    return c->returnValue;
+#else
+    return c->returnValue.tag == 0 ? c->returnValue.u.sxpval : nullptr;
+#endif
+}
 
 enum ContextFlag {
     CTXT_TOPLEVEL = 0,
@@ -78,7 +179,8 @@ enum ContextFlag {
 
 typedef SEXP (*CCODE)(SEXP, SEXP, SEXP, SEXP);
 
-// One row of R_FunTab (names.c).
+// One row of R_FunTab (FUNTAB in Defn.h; the same in 4.2 to 4.5): name,
+// cfun, code, eval, arity and PPinfo {kind, precedence, rightassoc}.
 struct FunTabRow {
     const char* name;
     CCODE cfun;
@@ -89,9 +191,21 @@ struct FunTabRow {
     int ppprec;
     unsigned int rightassoc;
 };
+static_assert(sizeof(void*) != 8 || sizeof(FunTabRow) == 40, "FUNTAB row is 40 bytes");
+static_assert(offsetof(FunTabRow, eval) == 2 * sizeof(void*) + 4 &&
+                  offsetof(FunTabRow, ppkind) == 2 * sizeof(void*) + 12,
+              "FUNTAB row layout");
 
-// Kinds of PPinfo.kind that matter to rir.
-enum { PP_FOREIGN = 9 };
+// PPkind values (Defn.h) the self-test checks.
+enum { PP_BINARY = 3, PP_IF = 10, PP_FOREIGN = 19 };
+
+// Bits of sxpinfo.gp (Defn.h; the same in 4.2 to 4.5).
+const unsigned kMissingMask = 15;             // MISSING_MASK: binding cells of a frame
+const unsigned kGrowable = 1u << 5;           // GROWABLE_MASK: vectors
+const unsigned kAsciiMask = 1u << 6;          // ASCII_MASK: CHARSXPs
+const unsigned kNoSpecialSymbols = 1u << 12;  // SPECIAL_SYMBOL_MASK: symbols, environments
+const unsigned kBindingLock = 1u << 14;       // BINDING_LOCK_MASK: binding cells
+const unsigned kActiveBinding = 1u << 15;     // ACTIVE_BINDING_MASK: binding cells
 
 }  // namespace rir
 
@@ -111,6 +225,8 @@ extern rir::NodeStackSlot* R_BCNodeStackEnd;
 extern rir::RContext* R_GlobalContext;
 extern Rboolean R_Visible;
 extern int R_interrupts_pending;
+extern Rboolean R_interrupts_suspended;
+extern int R_PPStackTop;
 extern SEXP R_Srcref;
 SEXP Rf_applyClosure(SEXP call, SEXP op, SEXP arglist, SEXP rho, SEXP suppliedvars);
 void Rf_begincontext(rir::RContext*, int, SEXP, SEXP, SEXP, SEXP, SEXP);
@@ -141,9 +257,6 @@ inline CCODE primFun(SEXP prim) {
 }
 inline int primPrint(SEXP prim) {
     return (primRow(prim).eval / 100) % 10;
-}
-inline bool primForeign(SEXP prim) {
-    return primRow(prim).ppkind == PP_FOREIGN;
 }
 
 // Node stack helpers (the GC marks [base, top) for tag 0 slots).
