@@ -512,7 +512,9 @@ class Compiler {
         }
         switch (TYPEOF(e)) {
             case SYMSXP:
-                if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e))
+                if (DDVAL(e) && e != R_DotsSymbol)
+                    emit(Op::ldddvar, {sym(e)});
+                else if (e == R_MissingArg || e == R_DotsSymbol)
                     evalAst(e, e == R_MissingArg ? AstReason::MissingArg : AstReason::Dots);
                 else
                     emit(Op::ldvar, {sym(e), cache(e)});
@@ -1200,10 +1202,10 @@ class Compiler {
         depth_ = symX ? after - 1  // the object test popped x
                       : after;     // br_obj kept x
         bind(lSlow);
-        if (symX)
-            evalAst(e, AstReason::ObjectSubset);
-        else
-            emit(Op::subset_obj, {kind, cs.ast});
+        // an object: GNU R's operator (dispatch) with x as an evaluated
+        // promise; the object test popped a variable x, which is read again
+        if (symX) emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
+        emit(Op::subset_obj, {kind, cs.ast});
         bind(lEnd);
         return true;
     }

@@ -578,6 +578,35 @@ bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEX
     return false;
 }
 
+// The value of ..N (see L_ldddvar).
+SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp) {
+    const char* name = CHAR(PRINTNAME(sym));
+    int n = atoi(name + 2);
+    SEXP dots = Rf_findVar(R_DotsSymbol, env);
+    if (n >= 1 && TYPEOF(dots) == DOTSXP) {
+        SEXP d = dots;
+        for (int k = 1; k < n && d != R_NilValue; k++) d = CDR(d);
+        if (d != R_NilValue) {
+            SEXP v = CAR(d);
+            if (ftype(v) == PROMSXP) {
+                SEXP pv = fprvalue(v);
+                if (pv != R_UnboundValue) return pv;
+                setTrampolineExpr(tramp, sym);
+                PROTECT(v);
+                v = forcePromise(v, tramp);
+                UNPROTECT(1);
+                return v;
+            }
+            if (v != R_MissingArg) return v;
+        }
+    }
+    setTrampolineExpr(tramp, sym);
+    SEXP v = Rf_eval(sym, env);
+    if (v == R_MissingArg)
+        Rf_error(_("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(sym)));
+    return v;
+}
+
 // The binding cell of `sym` in env's own frame, cached in slot k; nullptr
 // when it is not bound there (or env is the global env, whose bindings are
 // shared with R's global cache and are always looked up).
@@ -624,6 +653,8 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
 // indices of lhs) passed as already evaluated promises, so nothing is
 // evaluated twice. `call` is the original assignment.
 void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
+    stats.ast_evals++;
+    astByReason[int(AstReason::AssignFallback)]++;
     SEXP prom = PROTECT(R_mkEVPROMISE(CADDR(call), v));
     SEXP lhs = CADR(call);
     if (nidx > 0) {
@@ -989,6 +1020,15 @@ L_ld2_binop : {
         }
     }
     goto L_binop;
+}
+L_ldddvar : {
+    // ..N: element N of `...` (GNU R's ddfindVar); errors (no `...`, too
+    // few elements, a missing element) are GNU R's own, from its lookup
+    SEXP sym = POOL(IMM());
+    SYNC();
+    R_Visible = TRUE;
+    PUSH(dotsElement(sym, env, tramp));
+    NEXT();
 }
 L_stvar : {
     SEXP sym = POOL(IMM());

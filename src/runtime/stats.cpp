@@ -29,7 +29,8 @@ double astByReason[int(AstReason::Count)] = {};
 const char* astReasonName(AstReason r) {
     static const char* names[] = {
         "dots",           "missing_arg",   "odd_constant", "loop_in_promise",
-        "complex_assign", "object_subset", "odd_function", "other"};
+        "complex_assign", "object_subset", "odd_function", "assign_fallback",
+        "other"};
     return names[int(r)];
 }
 

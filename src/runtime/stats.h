@@ -25,13 +25,14 @@ struct Stats {
 // Why the RIR compiler left an expression to GNU R's AST interpreter. The
 // names (astReasonName) are what stats() and status() report.
 enum class AstReason : int {
-    Dots,           // `...` / ..N used as a value
-    MissingArg,     // the empty symbol as an expression
-    OddConstant,    // a constant that does not evaluate to itself
-    LoopInPromise,  // break/next crossing a promise or function boundary
-    ComplexAssign,  // an assignment form the compiler does not model
-    ObjectSubset,   // x[...] on an object, with x a variable
-    OddFunction,    // `function` with unusual formals or body
+    Dots,            // `...` / ..N used as a value
+    MissingArg,      // the empty symbol as an expression
+    OddConstant,     // a constant that does not evaluate to itself
+    LoopInPromise,   // break/next crossing a promise or function boundary
+    ComplexAssign,   // an assignment form the compiler does not model
+    ObjectSubset,    // x[...] on an object, with x a variable
+    OddFunction,     // `function` with unusual formals or body
+    AssignFallback,  // a compiled element assignment that GNU R finished
     Other,
     Count
 };
