@@ -687,6 +687,12 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         hdr(cell)->extra)
         return false;
     SEXP x = fcar(cell);
+    if (ftype(x) == PROMSXP) {
+        // an argument: forced, and copied and bound locally when shared
+        // (GNU R's STARTASSIGN); the assignment then replaces the promise
+        x = startAssign(xsym, env, tramp);
+        if (R_findVarLocInFrame(env, xsym).cell != cell) return false;
+    }
     if (fobject(x)) return false;
     if (s.heldOnStack(x) || x == v) {
         // an operand slot refers to x: GNU R's [<- must not modify it

@@ -84,3 +84,15 @@ expect_all_same(list(
     z <- list(a = 1); tag(z$a) <- 3
     list(y, z)"
 ))
+
+expect_all_same(list(
+  "cassign: element assignment to an argument" = "
+    f <- function(d) { d['next'] <- list(1); d[['k']] <- 'v'; d }
+    g <- function(v, i) { v[i] <- 0; v }
+    a <- list(size = 1); b <- c(1, 2, 3)
+    list(f(a), a, f(list(size = 2)), g(b, 2), b, g(b + 1, 3:4))",
+  "cassign: argument forced by the assignment" = "
+    n <- 0; mk <- function() { n <<- n + 1; list(p = n) }
+    f <- function(d) { d['q'] <- list(n); d }
+    list(f(mk()), n)"
+))
