@@ -7,12 +7,14 @@ enable <- function() {
   install_hook()
   .Call(C_rir_set_enabled, TRUE)
   .rir$enabled <- TRUE
+  install_eager()
   invisible(TRUE)
 }
 
 disable <- function() {
   .Call(C_rir_set_enabled, FALSE)
   remove_hook()
+  remove_eager()
   .rir$enabled <- FALSE
   invisible(TRUE)
 }

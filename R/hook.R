@@ -29,11 +29,13 @@ trampoline_template <- function() {
 }
 
 rir_try_cmpfun <- function(f) {
+  if (eager_mode()) compile_bindings(environment(f))
   res <- .Call(C_rir_compile_closure, f, "<jit>")
   if (is.function(res)) res else .rir$orig$tryCmpfun(f)
 }
 
 rir_try_compile <- function(e, env, options = NULL, srcref = NULL) {
+  if (eager_mode()) compile_bindings(env)
   res <- tryCatch(.Call(C_rir_compile_toplevel, e, env), error = function(err) NULL)
   if (is.null(res)) .rir$orig$tryCompile(e, env, options, srcref) else res
 }

@@ -20,6 +20,7 @@ SEXP rir_disassemble(SEXP);
 SEXP rir_stats();
 SEXP rir_reset_stats();
 SEXP rir_status();
+SEXP rir_compile_env(SEXP);
 SEXP rir_ast_sites(SEXP);
 SEXP rir_context_make(SEXP, SEXP, SEXP);
 SEXP rir_context_smaller(SEXP, SEXP);
@@ -40,6 +41,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_stats", (DL_FUNC)&rir_stats, 0},
     {"rir_reset_stats", (DL_FUNC)&rir_reset_stats, 0},
     {"rir_status", (DL_FUNC)&rir_status, 0},
+    {"rir_compile_env", (DL_FUNC)&rir_compile_env, 1},
     {"rir_ast_sites", (DL_FUNC)&rir_ast_sites, 1},
     {"rir_context_make", (DL_FUNC)&rir_context_make, 3},
     {"rir_context_smaller", (DL_FUNC)&rir_context_smaller, 2},

@@ -1,5 +1,10 @@
 # Runs the testthat suite against the installed rir and prints a closing line
 # "N passed, M failed" (CI reads it). Exit status is non-zero on failure.
+#
+# The mode is the environment: RIR_OPT_THRESHOLD=0 (every closure compiled at
+# its first call) or unset (default tiering). The end of this file checks
+# that the mode took effect, so a mode that silently ran what the default
+# runs fails.
 library(testthat)
 library(rir)
 filter <- Sys.getenv("RIR_TEST_FILTER", "")
@@ -11,6 +16,27 @@ res <- as.data.frame(test_dir(
 failed <- sum(res$failed) + sum(res$error)
 passed <- sum(res$passed)
 skipped <- sum(res$skipped)
+mode_zero <- identical(Sys.getenv("RIR_OPT_THRESHOLD"), "0")
 cat(sprintf("\nmode: RIR_OPT_THRESHOLD=%s\n", Sys.getenv("RIR_OPT_THRESHOLD", "default")))
+
+# A small closure defined at top level: GNU R's JIT would offer it to rir only
+# at its second call. With RIR_OPT_THRESHOLD=0 rir has compiled it before the
+# first call (the definition's top-level task callback); by default it has not.
+rir_mode_probe <- function(x) x + 1
+probe_compiled <- rir::is_compiled(rir_mode_probe)
+mode_stats <- rir::stats()
+cat(sprintf(
+  "mode check: probe compiled before its first call: %s; eager compiles: %d; rir calls: %.0f\n",
+  probe_compiled, as.integer(mode_stats[["eager_compiled"]]), mode_stats[["rir_calls"]]
+))
+mode_ok <- if (mode_zero) {
+  probe_compiled && mode_stats[["eager_compiled"]] > 0
+} else {
+  !probe_compiled && mode_stats[["eager_compiled"]] == 0
+}
+if (!mode_ok) {
+  cat("mode check FAILED: this mode did not change what ran\n")
+  failed <- failed + 1
+}
 cat(sprintf("%d passed, %d failed, %d skipped\n", passed, failed, skipped))
 quit(status = if (failed > 0) 1 else 0)

@@ -98,6 +98,29 @@ SEXP rir_compile_toplevel(SEXP expr, SEXP env) {
     return c->trampoline;
 }
 
+// RIR_OPT_THRESHOLD=0: the closures bound in env's own frame that rir has not
+// compiled yet are compiled now, before their first call (GNU R's JIT would
+// offer a small one at its second call, or never). Promises (lazy bindings)
+// and active bindings are left alone. Returns how many were compiled.
+SEXP rir_compile_env(SEXP env) {
+    if (TYPEOF(env) != ENVSXP || !rirEnabled) return Rf_ScalarInteger(0);
+    SEXP names = PROTECT(R_lsInternal3(env, TRUE, FALSE));
+    int n = 0;
+    for (R_xlen_t i = 0; i < XLENGTH(names); i++) {
+        SEXP sym = Rf_installTrChar(STRING_ELT(names, i));
+        if (R_BindingIsActive(sym, env)) continue;
+        SEXP f = Rf_findVarInFrame3(env, sym, FALSE);
+        if (TYPEOF(f) != CLOSXP || isTrampoline(BODY(f))) continue;
+        const char* reason;
+        if (compileInPlace(f, CHAR(PRINTNAME(sym)), &reason)) {
+            n++;
+            stats.eager_compiled++;
+        }
+    }
+    UNPROTECT(1);
+    return Rf_ScalarInteger(n);
+}
+
 SEXP rir_is_compiled(SEXP f) {
     return Rf_ScalarLogical(TYPEOF(f) == CLOSXP && isTrampoline(BODY(f)));
 }

@@ -1,0 +1,40 @@
+# RIR_OPT_THRESHOLD = 0: every closure at its highest tier at its first call.
+#
+# The optimizing tier does not exist yet, so the highest tier is rir's
+# bytecode. GNU R's JIT offers a small top-level closure to rir only at its
+# second call, and a small closure defined inside a function never; in this
+# mode rir does not wait to be offered: it compiles the closures bound in the
+# global environment after every top-level call (a task callback), and those
+# bound next to any closure or loop that GNU R's JIT hands over, before they
+# are first called. stats()[["eager_compiled"]] counts them.
+
+eager_mode <- function() {
+  isTRUE(.rir$enabled) && identical(opt_threshold(), 0)
+}
+
+compile_bindings <- function(env) {
+  if (!is.environment(env) || identical(env, emptyenv()) ||
+    identical(env, baseenv()) || isNamespace(env)) {
+    return(invisible(0L))
+  }
+  invisible(.Call(C_rir_compile_env, env))
+}
+
+eager_callback <- function(expr, value, ok, visible) {
+  if (eager_mode()) compile_bindings(globalenv())
+  TRUE
+}
+
+install_eager <- function() {
+  if (is.null(.rir$eager_cb)) {
+    .rir$eager_cb <- addTaskCallback(eager_callback, name = "rir-eager")
+  }
+  if (eager_mode()) compile_bindings(globalenv())
+}
+
+remove_eager <- function() {
+  if (!is.null(.rir$eager_cb)) {
+    removeTaskCallback(.rir$eager_cb)
+    .rir$eager_cb <- NULL
+  }
+}
