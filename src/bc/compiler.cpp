@@ -11,6 +11,7 @@
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "apply_internals.h"
+#include "calls.h"
 #include "inline_internals.h"
 #include "math_fast.h"
 #include "ops.h"
@@ -18,6 +19,41 @@
 namespace rir {
 
 namespace {
+
+// R code the compiler runs itself (forcing base's lazy-loaded bindings,
+// loading the stats namespace) runs with rir switched off, as GNU R's JIT is
+// off while its compiler runs. Otherwise that code enters rir again: the
+// R_tryCatchError around it calls base's tryCatch, and when tryCatch is the
+// closure being compiled (its first call from rir code), that call compiles
+// tryCatch again, which forces the same binding again, and so on until the
+// evaluation depth (an error no handler had been set up for yet: it escaped
+// the caller's tryCatch) or half the C stack (hundreds of compilations) ran
+// out. Errors are caught (an R error must not longjmp over the compiler's
+// C++ objects): the result is then R_UnboundValue. rir is switched back on
+// however the code is left.
+struct RCode {
+    SEXP (*body)(void*);
+    void* data;
+};
+SEXP unboundOnError(SEXP, void*) {
+    return R_UnboundValue;
+}
+SEXP runCatchingErrors(void* d) {
+    auto* c = static_cast<RCode*>(d);
+    return R_tryCatchError(c->body, c->data, unboundOnError, nullptr);
+}
+void restoreRirEnabled(void* saved, Rboolean) {
+    rirEnabled = *static_cast<bool*>(saved);
+}
+SEXP runRCode(SEXP (*body)(void*), void* data) {
+    bool saved = rirEnabled;
+    SEXP cont = PROTECT(R_MakeUnwindCont());
+    RCode c{body, data};
+    rirEnabled = false;
+    SEXP r = R_UnwindProtect(runCatchingErrors, &c, restoreRirEnabled, &saved, cont);
+    UNPROTECT(1);
+    return r;
+}
 
 struct Loop {
     bool barrier;  // a promise or function boundary, not a loop
@@ -353,16 +389,14 @@ class Compiler {
     // The value of `s` in base. Base closures are lazy-loaded: their
     // binding is a promise until first used, which is forced here (as GNU
     // R's compiler does when it looks base functions up).
-    // Forcing runs R code (the lazy-load), under R_tryCatchError: an R
-    // error must not longjmp over the compiler's C++ objects; a binding
-    // that cannot be forced is treated as not base's function.
+    // Forcing runs R code (the lazy-load): see runRCode; a binding that
+    // cannot be forced is treated as not base's function.
     static SEXP forceBody(void* v) { return Rf_eval(static_cast<SEXP>(v), R_BaseEnv); }
-    static SEXP unboundOnError(SEXP, void*) { return R_UnboundValue; }
     static SEXP baseValue(SEXP s) {
         SEXP v = SYMVALUE(s);
         if (TYPEOF(v) != PROMSXP) return v;
         if (PRVALUE(v) != R_UnboundValue) return PRVALUE(v);
-        return R_tryCatchError(forceBody, v, unboundOnError, nullptr);
+        return runRCode(forceBody, v);
     }
     static SEXP statsNamespace(void*) {
         SEXP name = PROTECT(Rf_mkString("stats"));
@@ -407,8 +441,8 @@ class Compiler {
         if (isBase(s)) return baseValue(s);
         static SEXP statsNs = nullptr;
         if (!statsNs) {
-            // loading stats runs R code: see baseValue
-            SEXP ns = R_tryCatchError(statsNamespace, nullptr, unboundOnError, nullptr);
+            // loading stats runs R code: see runRCode
+            SEXP ns = runRCode(statsNamespace, nullptr);
             if (TYPEOF(ns) != ENVSXP) return nullptr;
             R_PreserveObject(ns);
             statsNs = ns;

@@ -99,6 +99,50 @@ test_that("options(expressions) limits recursion depth as in GNU R", {
   }
 })
 
+# In fresh processes (tryCatch not yet compiled by rir): tryCatch's first
+# call from rir code used to compile tryCatch over and over (the compiler's
+# R_tryCatchError around forcing a lazy-loaded base binding called tryCatch,
+# which compiled it again ...) until the evaluation depth ran out, with an
+# error no handler had been set up for yet.
+test_that("tryCatch first called from rir code catches errors under a low options(expressions)", {
+  code <- function(use_rir) paste(
+    if (use_rir) "library(rir); cmp <- rir::compile" else "cmp <- identity",
+    "options(expressions = 200)",
+    "g <- function(n) g(n + 1)",
+    "k <- function() 42",
+    "h <- cmp(function() for (i in 1:2) print(tryCatch(g(0), error = function(e) class(e)[1])))",
+    "h()",
+    "h2 <- cmp(function() tryCatch(k(), error = function(e) 'caught', finally = cat('finally\\n')))",
+    "print(h2())",
+    "cat('END\\n')",
+    sep = "\n"
+  )
+  ref <- run_rscript(code(FALSE))
+  expect_identical(ref, c(
+    "[1] \"expressionStackOverflowError\"", "[1] \"expressionStackOverflowError\"",
+    "finally", "[1] 42", "END"
+  ))
+  expect_identical(run_rscript(code(TRUE)), ref)
+})
+
+test_that("tryCatch's first call from rir code compiles a few closures, not hundreds; rir stays on", {
+  code <- paste(
+    "library(rir)",
+    "k <- function() 42",
+    "h <- rir::compile(function() tryCatch(k(), error = function(e) 'caught'))",
+    "r <- h()",
+    "s <- rir::status()",
+    "n <- rir::stats()[['rir_calls']]",
+    "f <- rir::compile(function(x) x + 1)",
+    "f(1)",
+    "cat('\\nRESULT', r, rir::stats()[['compiled']] < 30, any(s$state == 'refused'),",
+    "  rir::stats()[['rir_calls']] > n, '\\n')",
+    sep = "\n"
+  )
+  out <- run_rscript(code)
+  expect_identical(grep("^RESULT", out, value = TRUE), "RESULT 42 TRUE FALSE TRUE ")
+})
+
 test_that("the depth rir counts is back where it was after an overflow", {
   old <- options(expressions = 200)
   on.exit(options(old))
