@@ -3,7 +3,12 @@ R ?= R
 RSCRIPT ?= Rscript
 LIB ?= $(CURDIR)/.rlib
 
-.PHONY: install test test-fast check bench regtests clean format
+.PHONY: install deps test test-fast check bench regtests clean format
+
+# what the tests need (testthat), installed into the user library if missing
+deps:
+	$(RSCRIPT) -e 'if (!requireNamespace("testthat", quietly = TRUE)) install.packages("testthat", repos = "https://cloud.r-project.org")'
+
 
 install:
 	mkdir -p $(LIB)
@@ -17,7 +22,10 @@ dev:
 	  echo "headers changed: rebuilding all objects"; rm -f src/*.so src/*/*.o; fi
 	$(R) CMD INSTALL --no-test-load -l $(LIB) .
 
-test: install
+# The suite in each test mode; run-tests.R checks that the mode took effect.
+#   default tiering, and RIR_OPT_THRESHOLD=0 (every closure compiled before
+#   its first call). RIR_DEOPT_CHAOS joins when there is optimized code.
+test: deps install
 	cd tests && R_LIBS=$(LIB) $(RSCRIPT) run-tests.R
 	cd tests && R_LIBS=$(LIB) RIR_OPT_THRESHOLD=0 $(RSCRIPT) run-tests.R
 
