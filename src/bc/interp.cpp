@@ -112,9 +112,10 @@ CCODE subsetDefaultFun(int kind) {
 // Element k of a plain int/real/logical/string vector as a scalar; int and
 // real elements go into `scr` (a scratch result nothing refers to) if given.
 inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
+    bool alt = hdr(x)->alt;  // ALTREP (compact sequences, wrappers): by element
     switch (TYPEOF(x)) {
         case INTSXP: {
-            int v = INTEGER(x)[k];
+            int v = alt ? INTEGER_ELT(x, k) : INTEGER(x)[k];
             if (scr && reusable(scr, INTSXP)) {
                 *static_cast<int*>(fdata(scr)) = v;
                 return scr;
@@ -122,7 +123,7 @@ inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
             return Rf_ScalarInteger(v);
         }
         case REALSXP: {
-            double v = REAL(x)[k];
+            double v = alt ? REAL_ELT(x, k) : REAL(x)[k];
             if (scr && reusable(scr, REALSXP)) {
                 *static_cast<double*>(fdata(scr)) = v;
                 return scr;
@@ -130,7 +131,7 @@ inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
             return Rf_ScalarReal(v);
         }
         case LGLSXP:
-            return Rf_ScalarLogical(LOGICAL(x)[k]);
+            return Rf_ScalarLogical(alt ? LOGICAL_ELT(x, k) : LOGICAL(x)[k]);
         case STRSXP:
             return Rf_ScalarString(STRING_ELT(x, k));
         default:
@@ -141,7 +142,10 @@ inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
 // x[i] / x[[i]] for plain vectors and a positive in-range scalar index.
 SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr = nullptr) {
     SexpHeader* h = hdr(x);
-    if (h->alt || h->obj) return nullptr;
+    if (h->obj) return nullptr;
+    // ALTREP vectors (compact sequences, as.double(1:n), wrappers) are read
+    // by element, as GNU R's byte code reads them
+    if (h->alt && h->type != INTSXP && h->type != REALSXP && h->type != LGLSXP) return nullptr;
     R_xlen_t idx;
     if (simpleScalar(i, INTSXP)) {
         int v = fival(i);
@@ -164,7 +168,7 @@ SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr = nullptr) {
         default:
             return nullptr;
     }
-    if (idx >= flength(x)) return nullptr;
+    if (idx >= (h->alt ? XLENGTH(x) : flength(x))) return nullptr;
     if (kind == 1 && h->attrib != R_NilValue) return nullptr;
     if (h->type == VECSXP) return kind == 1 ? nullptr : VECTOR_ELT(x, idx);
     return boxElement(x, idx, scr);
