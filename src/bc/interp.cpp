@@ -1745,24 +1745,10 @@ L_ret:
 // ---- function entry ------------------------------------------------------
 
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
-    SEXP target = CADR(args);
+    SEXP target = unwrapTarget(CADR(args));
     SEXP res;
-    DispatchTable* t = DispatchTable::unpack(target);
-    Code* c = t ? nullptr : Code::unpack(target);
-    if (!t && !c && TYPEOF(target) == EXTPTRSXP) {
-        // Deserialized trampoline: rebuild the native state from the source.
-        if (R_ExternalPtrTag(target) == functionTag()) {
-            t = DispatchTable::adopt(target, "<deserialized>");
-            if (t) {
-                RContext* ctx = R_GlobalContext;
-                if (ctx && (ctx->callflag & CTXT_FUNCTION) && ctx->cloenv == env &&
-                    trampolineTarget(BODY(ctx->callfun)) == target)
-                    t->setTrampoline(BODY(ctx->callfun));
-            }
-        } else if (R_ExternalPtrTag(target) == codeTag()) {
-            c = adoptDeadCode(target, env);
-        }
-    }
+    DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
+    Code* c = t || !target ? nullptr : Code::unpack(target);
     if (!rirEnabled && (t || c)) {
         // rir::disable(): closures and promises switched to rir run their
         // original code with GNU R's evaluator

@@ -64,9 +64,6 @@ struct DispatchTable {
                    ? static_cast<DispatchTable*>(static_cast<void*>(fcar(extptr)))
                    : nullptr;
     }
-    // A deserialized table pointer (address lost): gives it a fresh table
-    // built from the formals and body kept in its protected list.
-    static DispatchTable* adopt(SEXP extptr, const std::string& name);
 };
 
 }  // namespace rir
