@@ -74,28 +74,6 @@ test_that("disable() makes closures already switched to rir run GNU R code", {
   expect_gt(rir::stats()[["rir_calls"]], calls)
 })
 
-test_that("serialized rir closures recompile from their source", {
-  f <- rir::compile(function(x) {
-    s <- 0
-    for (i in seq_len(x)) s <- s + i
-    s
-  })
-  f(3)
-  g <- unserialize(serialize(f, NULL))
-  expect_identical(deparse(body(g)), deparse(body(f)))
-  expect_true(rir::is_compiled(g))
-  expect_identical(g(10), 55)
-  expect_identical(g(4), 10)
-  # in a fresh process that has not loaded rir yet (as in a PSOCK worker)
-  file <- tempfile(fileext = ".rds")
-  saveRDS(f, file)
-  rscript <- file.path(R.home("bin"), "Rscript")
-  out <- system2(rscript, c("-e", shQuote(sprintf(
-    "h <- readRDS('%s'); cat(h(10), isNamespaceLoaded('rir'), rir::is_compiled(h))", file
-  ))), stdout = TRUE, stderr = TRUE)
-  expect_identical(out[length(out)], "55 TRUE TRUE")
-})
-
 test_that("switching a running byte-compiled closure to rir keeps its old body alive", {
   env <- new.env()
   local(envir = env, {
