@@ -18,13 +18,16 @@ static SEXP external2Sym = nullptr;
 // reads one back whose version is outside [R_bcMinVersion, R_bcVersion] as
 // its constant 0, the source. Every trampoline shares one instruction vector,
 // an ALTREP integer vector over the encoded code: asking for its length (which
-// bcEval never does; R_bcDecode, identical() and duplicate() do, right before
-// they read the words) sets the version word to 2, so what gets written is
-// outdated byte code and the closure reads back as a plain R closure, in any
-// session, without rir. The next read of the words (the next bcEval of a
-// trampoline) restores the version. A read of the words that did not come
-// from a decode therefore at worst sees version 2 once, and GNU R then
-// evaluates that call's source with its AST interpreter: same semantics.
+// bcEval never does; R_bcDecode does, right before it reads the words) sets
+// the version word to 2, so what gets written is outdated byte code and the
+// closure reads back as a plain R closure, in any session, without rir. The
+// read of the words after the one that follows the length (the next bcEval
+// of a trampoline) restores the version. GNU R runs no R code in between
+// (finalizers run at safe points of eval, not inside allocations). If the
+// length is asked without a read following (identical() of codes of
+// different lengths, .Internal(inspect())), the next bcEval of a trampoline
+// sees version 2 and GNU R evaluates that one call's source with its AST
+// interpreter: slower, same semantics.
 //
 // A trampoline's target (the DispatchTable/Code pointer, whose protected
 // list holds rir's compiled state) is wrapped in a second ALTREP class
