@@ -28,7 +28,8 @@ void trampolineInit(SEXP templ, SEXP entry);
 void trampolineRegisterClasses(DllInfo* dll);
 bool trampolineReady();
 
-// A BCODESXP for `ast` that calls the entry with `target` (an EXTPTRSXP).
+// A BCODESXP for `ast` that calls the entry with `target` (an EXTPTRSXP,
+// kept in the constants inside a wrapper that serializes as integer(0)).
 SEXP makeTrampoline(SEXP ast, SEXP target);
 
 // The target of a trampoline made by makeTrampoline, or nullptr.
