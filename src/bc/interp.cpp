@@ -1749,11 +1749,23 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
     SEXP res;
     DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
     Code* c = t || !target ? nullptr : Code::unpack(target);
-    if (!rirEnabled && (t || c)) {
-        // rir::disable(): closures and promises switched to rir run their
-        // original code with GNU R's evaluator
+    // What GNU R's evaluator runs instead of rir code: the original code
+    // under rir::disable(); also when the native state is gone (R runs the
+    // finalizers registered with onexit = TRUE when it exits, and R code,
+    // other exit finalizers, may still call rir closures afterwards).
+    SEXP gnur = nullptr;
+    if (t || c) {
+        if (!rirEnabled) gnur = t ? t->originalBody() : c->ast();
+    } else if (target && TYPEOF(target) == EXTPTRSXP) {
+        SEXP tag = R_ExternalPtrTag(target);
+        if (tag == functionTag())
+            gnur = DispatchTable::originalBodyOf(target);
+        else if (tag == codeTag())
+            gnur = VECTOR_ELT(R_ExternalPtrProtected(target), 0);  // the AST
+    }
+    if (gnur) {
         consumeRirCallFlag();
-        res = Rf_eval(t ? t->originalBody() : c->ast(), env);
+        res = Rf_eval(gnur, env);
     } else if (t) {
         if (!consumeRirCallFlag()) stats.gnur_entries++;
         res = runFunctionBody(t, env, trampolineConsts(t->trampoline()));

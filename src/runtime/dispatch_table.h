@@ -44,9 +44,13 @@ struct DispatchTable {
     void keepOriginalBody(SEXP b) { SET_VECTOR_ELT(R_ExternalPtrProtected(container), 5, b); }
     // What GNU R runs for this closure while rir is disabled: the body it
     // had before (byte code or AST), else the source.
-    SEXP originalBody() const {
-        SEXP b = VECTOR_ELT(R_ExternalPtrProtected(container), 5);
-        return b != R_NilValue ? b : body();
+    SEXP originalBody() const { return originalBodyOf(container); }
+    // The same, read from a container whose table is gone (R's exit
+    // finalizers delete tables, and R code may still run afterwards).
+    static SEXP originalBodyOf(SEXP container) {
+        SEXP prot = R_ExternalPtrProtected(container);
+        SEXP b = VECTOR_ELT(prot, 5);
+        return b != R_NilValue ? b : VECTOR_ELT(prot, 1);
     }
 
     // Inserts keeping the order; replaces an equal context; when full, drops

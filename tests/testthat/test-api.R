@@ -133,3 +133,23 @@ test_that("disassemble prints every instruction kind without trouble", {
   expect_true(any(grepl("for_step", out)))
   expect_true(any(grepl("lgl_first", out)))
 })
+
+test_that("rir closures still run after R's exit finalizers freed rir's state", {
+  # R runs finalizers registered with onexit = TRUE when it exits, rir's
+  # (which free compiled code) possibly before one that calls rir closures
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script))
+  writeLines(c(
+    "library(rir)",
+    "e <- new.env()",
+    "invisible(reg.finalizer(e, function(e) cat('at exit:', e$f(2), e$g(3), '\\n'), onexit = TRUE))",
+    "e$f <- rir::compile(function(x) x * 10)",
+    "e$g <- rir::compile(function(x) { h <- function(y) y + 1; h(x) })",
+    "cat(e$f(1), e$g(1), '\\n')"
+  ), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script,
+    stdout = TRUE, stderr = TRUE,
+    env = paste0("R_LIBS=", dirname(find.package("rir")))
+  )
+  expect_identical(out, c("10 2 ", "at exit: 20 4 "))
+})
