@@ -142,7 +142,8 @@ test_that("rir closures still run after R's exit finalizers freed rir's state", 
   writeLines(c(
     "library(rir)",
     "e <- new.env()",
-    "invisible(reg.finalizer(e, function(e) cat('at exit:', e$f(2), e$g(3), '\\n'), onexit = TRUE))",
+    "fin <- function(e) cat('at exit:', e$f(2), e$g(3), '\\n')",
+    "invisible(reg.finalizer(e, fin, onexit = TRUE))",
     "e$f <- rir::compile(function(x) x * 10)",
     "e$g <- rir::compile(function(x) { h <- function(y) y + 1; h(x) })",
     "cat(e$f(1), e$g(1), '\\n')"
