@@ -434,32 +434,4 @@ SEXP doAssignCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, SEXP lh
     }
 }
 
-static void codeFinalizerAdopted(SEXP ptr) {
-    Code* c = static_cast<Code*>(R_ExternalPtrAddr(ptr));
-    if (c) {
-        delete c;
-        R_ClearExternalPtr(ptr);
-    }
-}
-
-// A promise/top-level Code pointer that lost its address in serialization:
-// recompile from the source kept in its pool (slot 0) and let the old
-// pointer own the new code.
-Code* adoptDeadCode(SEXP ptr, SEXP env) {
-    SEXP pool = R_ExternalPtrProtected(ptr);
-    if (TYPEOF(pool) != VECSXP || XLENGTH(pool) < 1) return nullptr;
-    SEXP ast = PROTECT(VECTOR_ELT(pool, 0));
-    Code* c = compileToplevel(ast, env);
-    PROTECT(c->container);
-    R_SetExternalPtrProtected(ptr, c->pool());
-    R_ClearExternalPtr(c->container);  // the old pointer owns the code now
-    c->container = ptr;
-    R_SetExternalPtrAddr(ptr, c);
-    R_RegisterCFinalizerEx(ptr, codeFinalizerAdopted, TRUE);
-    c->trampoline = makeTrampoline(ast, ptr);
-    c->addPool(c->trampoline);
-    UNPROTECT(2);
-    return c;
-}
-
 }  // namespace rir

@@ -46,9 +46,6 @@ SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp,
 // stats can tell calls from rir apart from entries from GNU R code.
 bool consumeRirCallFlag();
 
-// A Code pointer that died in serialization, recompiled from its source.
-Code* adoptDeadCode(SEXP ptr, SEXP env);
-
 // Switches a closure to rir in place (its body becomes a trampoline).
 // Returns false (with a reason) when it stays with GNU R.
 bool compileInPlace(SEXP f, const char* name, const char** reason);

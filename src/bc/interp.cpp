@@ -1927,29 +1927,27 @@ L_ret:
 // ---- function entry ------------------------------------------------------
 
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
-    SEXP target = CADR(args);
+    SEXP target = unwrapTarget(CADR(args));
     SEXP res;
-    DispatchTable* t = DispatchTable::unpack(target);
-    Code* c = t ? nullptr : Code::unpack(target);
-    if (!t && !c && TYPEOF(target) == EXTPTRSXP) {
-        // Deserialized trampoline: rebuild the native state from the source.
-        if (R_ExternalPtrTag(target) == functionTag()) {
-            t = DispatchTable::adopt(target, "<deserialized>");
-            if (t) {
-                RContext* ctx = R_GlobalContext;
-                if (ctx && (ctx->callflag & CTXT_FUNCTION) && ctx->cloenv == env &&
-                    trampolineTarget(BODY(ctx->callfun)) == target)
-                    t->setTrampoline(BODY(ctx->callfun));
-            }
-        } else if (R_ExternalPtrTag(target) == codeTag()) {
-            c = adoptDeadCode(target, env);
-        }
+    DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
+    Code* c = t || !target ? nullptr : Code::unpack(target);
+    // What GNU R's evaluator runs instead of rir code: the original code
+    // under rir::disable(); also when the native state is gone (R runs the
+    // finalizers registered with onexit = TRUE when it exits, and R code,
+    // other exit finalizers, may still call rir closures afterwards).
+    SEXP gnur = nullptr;
+    if (t || c) {
+        if (!rirEnabled) gnur = t ? t->originalBody() : c->ast();
+    } else if (target && TYPEOF(target) == EXTPTRSXP) {
+        SEXP tag = R_ExternalPtrTag(target);
+        if (tag == functionTag())
+            gnur = DispatchTable::originalBodyOf(target);
+        else if (tag == codeTag())
+            gnur = VECTOR_ELT(R_ExternalPtrProtected(target), 0);  // the AST
     }
-    if (!rirEnabled && (t || c)) {
-        // rir::disable(): closures and promises switched to rir run their
-        // original code with GNU R's evaluator
+    if (gnur) {
         consumeRirCallFlag();
-        res = Rf_eval(t ? t->originalBody() : c->ast(), env);
+        res = Rf_eval(gnur, env);
     } else if (t) {
         if (!consumeRirCallFlag()) stats.gnur_entries++;
         res = runFunctionBody(t, env, trampolineConsts(t->trampoline()));

@@ -38,20 +38,6 @@ DispatchTable* DispatchTable::create(SEXP formals, SEXP body, const std::string&
     return t;
 }
 
-DispatchTable* DispatchTable::adopt(SEXP ptr, const std::string& name) {
-    SEXP prot = R_ExternalPtrProtected(ptr);
-    if (TYPEOF(prot) != VECSXP || XLENGTH(prot) < 6) return nullptr;
-    DispatchTable* t = new DispatchTable();
-    t->name = name;
-    t->container = ptr;
-    SET_VECTOR_ELT(prot, 2, R_NilValue);
-    SET_VECTOR_ELT(prot, 3, Rf_allocVector(VECSXP, kMaxVersions));
-    R_SetExternalPtrAddr(ptr, t);
-    R_RegisterCFinalizerEx(ptr, tableFinalizer, TRUE);
-    t->registryIndex = registerCompiled(name, &t->invocations);
-    return t;
-}
-
 DispatchTable* DispatchTable::unpack(SEXP x) {
     if (TYPEOF(x) != EXTPTRSXP || R_ExternalPtrTag(x) != functionTag()) return nullptr;
     return static_cast<DispatchTable*>(R_ExternalPtrAddr(x));

@@ -67,9 +67,13 @@ struct DispatchTable {
     }
     // What GNU R runs for this closure while rir is disabled: the body it
     // had before (byte code or AST), else the source.
-    SEXP originalBody() const {
-        SEXP b = VECTOR_ELT(R_ExternalPtrProtected(container), 5);
-        return b != R_NilValue ? b : body();
+    SEXP originalBody() const { return originalBodyOf(container); }
+    // The same, read from a container whose table is gone (R's exit
+    // finalizers delete tables, and R code may still run afterwards).
+    static SEXP originalBodyOf(SEXP container) {
+        SEXP prot = R_ExternalPtrProtected(container);
+        SEXP b = VECTOR_ELT(prot, 5);
+        return b != R_NilValue ? b : VECTOR_ELT(prot, 1);
     }
 
     // Inserts keeping the order; replaces an equal context; when full, drops
@@ -87,9 +91,6 @@ struct DispatchTable {
                    ? static_cast<DispatchTable*>(static_cast<void*>(fcar(extptr)))
                    : nullptr;
     }
-    // A deserialized table pointer (address lost): gives it a fresh table
-    // built from the formals and body kept in its protected list.
-    static DispatchTable* adopt(SEXP extptr, const std::string& name);
 };
 
 }  // namespace rir

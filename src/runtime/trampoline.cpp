@@ -12,57 +12,90 @@ static SEXP externalCall = nullptr;
 static SEXP exprIndex = nullptr;
 static SEXP external2Sym = nullptr;
 
-// Serialization (saveRDS, PSOCK workers) keeps external pointers but drops
-// their addresses, so a deserialized trampoline would name a NULL routine and
-// GNU R would fail before rir sees the call. The entry routine's pointer
-// therefore carries, in its protected slot, a tiny ALTREP object whose
-// serialized state refers back to the pointer; unserializing it (which makes
-// R load rir) writes the routine's address back into the pointer.
-static R_altrep_class_t relinkClass;
-static DL_FUNC entryFn = nullptr;
+// Serialization (saveRDS, save(), PSOCK workers). GNU R writes a BCODESXP
+// as its decoded instructions (R_bcDecode: LENGTH, then the words through
+// INTEGER(), the version word copied as is) followed by its constants, and it
+// reads one back whose version is outside [R_bcMinVersion, R_bcVersion] as
+// its constant 0, the source. Every trampoline shares one instruction vector,
+// an ALTREP integer vector over the encoded code: asking for its length (which
+// bcEval never does; R_bcDecode does, right before it reads the words) sets
+// the version word to 2, so what gets written is outdated byte code and the
+// closure reads back as a plain R closure, in any session, without rir. The
+// read of the words after the one that follows the length (the next bcEval
+// of a trampoline) restores the version. GNU R runs no R code in between
+// (finalizers run at safe points of eval, not inside allocations). If the
+// length is asked without a read following (identical() of codes of
+// different lengths, .Internal(inspect())), the next bcEval of a trampoline
+// sees version 2 and GNU R evaluates that one call's source with its AST
+// interpreter: slower, same semantics.
+//
+// A trampoline's target (the DispatchTable/Code pointer, whose protected
+// list holds rir's compiled state) is wrapped in a second ALTREP class
+// without a serialized state, so it is written as integer(0): nothing of
+// rir's state, and no reference to rir, ends up in the stream.
+static R_altrep_class_t codeClass;
+static R_altrep_class_t targetClass;
+SEXP trampolineTargetClass = nullptr;
+static SEXP liveCode = nullptr;  // encoded instructions (data1 of `code`)
+static int liveVersion = 0;
+static constexpr int kDeadVersion = 2;
+enum class VersionPatch { None, Armed, Read };
+static VersionPatch versionPatch = VersionPatch::None;
 
-static R_xlen_t relinkLength(SEXP) {
+static R_xlen_t codeLength(SEXP) {
+    static_cast<int*>(fdata(liveCode))[0] = kDeadVersion;
+    versionPatch = VersionPatch::Armed;
+    return flength(liveCode);
+}
+static void* codeDataptr(SEXP, Rboolean) {
+    if (versionPatch != VersionPatch::None) {
+        if (versionPatch == VersionPatch::Armed) {
+            versionPatch = VersionPatch::Read;
+        } else {
+            static_cast<int*>(fdata(liveCode))[0] = liveVersion;
+            versionPatch = VersionPatch::None;
+        }
+    }
+    return fdata(liveCode);
+}
+static const void* codeDataptrOrNull(SEXP x) {
+    return codeDataptr(x, FALSE);
+}
+
+static R_xlen_t targetLength(SEXP) {
     return 0;
 }
-static SEXP relinkState(SEXP x) {
-    return R_altrep_data1(x);
+static void* targetDataptr(SEXP, Rboolean) {
+    static int none = 0;
+    return &none;
 }
-static SEXP relinkUnserialize(SEXP cls, SEXP state) {
-    if (TYPEOF(state) == VECSXP && XLENGTH(state) >= 1) {
-        SEXP ptr = VECTOR_ELT(state, 0);
-        if (TYPEOF(ptr) == EXTPTRSXP && R_ExternalPtrAddr(ptr) == nullptr && entryFn)
-            R_SetExternalPtrAddr(ptr, (void*)entryFn);
-    }
-    return R_new_altrep(relinkClass, state, R_NilValue);
-}
-static void* relinkDataptr(SEXP, Rboolean) {
-    return nullptr;
-}
-static const void* relinkDataptrOrNull(SEXP) {
-    return nullptr;
+static const void* targetDataptrOrNull(SEXP x) {
+    return targetDataptr(x, FALSE);
 }
 
 void trampolineRegisterClasses(DllInfo* dll) {
-    relinkClass = R_make_altinteger_class("rir_relink", "rir", dll);
-    R_set_altrep_Length_method(relinkClass, relinkLength);
-    R_set_altrep_Serialized_state_method(relinkClass, relinkState);
-    R_set_altrep_Unserialize_method(relinkClass, relinkUnserialize);
-    R_set_altvec_Dataptr_method(relinkClass, relinkDataptr);
-    R_set_altvec_Dataptr_or_null_method(relinkClass, relinkDataptrOrNull);
+    codeClass = R_make_altinteger_class("rir_trampoline_code", "rir", dll);
+    R_set_altrep_Length_method(codeClass, codeLength);
+    R_set_altvec_Dataptr_method(codeClass, codeDataptr);
+    R_set_altvec_Dataptr_or_null_method(codeClass, codeDataptrOrNull);
+    targetClass = R_make_altinteger_class("rir_trampoline_target", "rir", dll);
+    R_set_altrep_Length_method(targetClass, targetLength);
+    R_set_altvec_Dataptr_method(targetClass, targetDataptr);
+    R_set_altvec_Dataptr_or_null_method(targetClass, targetDataptrOrNull);
+    trampolineTargetClass = targetClass.ptr;
+}
+
+SEXP trampolineTargetSlow(SEXP wrapper) {
+    return TYPEOF(wrapper) == INTSXP ? unwrapTarget(wrapper) : nullptr;
 }
 
 void trampolineInit(SEXP templ, SEXP entry) {
     if (code) return;
-    entryFn = R_ExternalPtrAddrFn(entry);
-    {
-        SEXP state = PROTECT(Rf_allocVector(VECSXP, 1));
-        SET_VECTOR_ELT(state, 0, entry);
-        SEXP marker = R_new_altrep(relinkClass, state, R_NilValue);
-        R_SetExternalPtrProtected(entry, marker);
-        UNPROTECT(1);
-    }
     external2Sym = Rf_install(".External2");
-    code = R_bcEncode(templ);
+    liveCode = R_bcEncode(templ);
+    R_PreserveObject(liveCode);
+    liveVersion = INTEGER(liveCode)[0];
+    code = R_new_altrep(codeClass, liveCode, R_NilValue);
     R_PreserveObject(code);
     trampolineEntryRoutine = entry;
     R_PreserveObject(trampolineEntryRoutine);
@@ -90,7 +123,7 @@ SEXP makeTrampoline(SEXP ast, SEXP target) {
     SET_VECTOR_ELT(consts, kSource, ast);
     SET_VECTOR_ELT(consts, kExternal2, external2Sym);
     SET_VECTOR_ELT(consts, kEntry, trampolineEntryRoutine);
-    SET_VECTOR_ELT(consts, kTarget, target);
+    SET_VECTOR_ELT(consts, kTarget, R_new_altrep(targetClass, target, R_NilValue));
     SET_VECTOR_ELT(consts, kCall, externalCall);
     SET_VECTOR_ELT(consts, kVisible, visibleFlag);
     SET_VECTOR_ELT(consts, kExprIndex, exprIndex);
@@ -100,22 +133,18 @@ SEXP makeTrampoline(SEXP ast, SEXP target) {
     return bc;
 }
 
-bool isEntryRoutine(SEXP e) {
-    return e == trampolineEntryRoutine ||
-           (TYPEOF(e) == EXTPTRSXP && entryFn && R_ExternalPtrAddrFn(e) == entryFn);
-}
-
 bool isTrampoline(SEXP body) {
-    if (TYPEOF(body) != BCODESXP) return false;
-    SEXP consts = CDR(body);
-    return TYPEOF(consts) == VECSXP && LENGTH(consts) == kNConst &&
-           isEntryRoutine(VECTOR_ELT(consts, kEntry)) &&
-           TYPEOF(VECTOR_ELT(consts, kTarget)) == EXTPTRSXP;
+    return trampolineTarget(body) != nullptr;
 }
 
 SEXP trampolineTarget(SEXP body) {
-    if (!isTrampoline(body)) return nullptr;
-    return VECTOR_ELT(CDR(body), kTarget);
+    if (TYPEOF(body) != BCODESXP) return nullptr;
+    SEXP consts = CDR(body);
+    if (TYPEOF(consts) != VECSXP || ALTREP(consts) || LENGTH(consts) != kNConst ||
+        VECTOR_ELT(consts, kEntry) != trampolineEntryRoutine)
+        return nullptr;
+    SEXP target = trampolineTargetSlow(VECTOR_ELT(consts, kTarget));
+    return target && TYPEOF(target) == EXTPTRSXP ? target : nullptr;
 }
 
 void setTrampolineExpr(SEXP consts, SEXP expr) {

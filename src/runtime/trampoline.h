@@ -12,6 +12,10 @@
 // otherwise force the result visible). An expressionsIndex table maps every
 // pc to the .External2 call, which makes errors raised with Rf_error() report
 // the enclosing function's call, exactly as for GNU R's own byte code.
+//
+// Serialized, a trampoline is written as outdated byte code, which GNU R
+// reads back as its source: a saved rir closure loads as a plain R closure
+// in any session (trampoline.cpp explains how).
 #pragma once
 
 #include "rapi.h"
@@ -22,11 +26,10 @@ namespace rir {
 // package's opcode table); `entry` is the native symbol of the entry routine.
 void trampolineInit(SEXP templ, SEXP entry);
 void trampolineRegisterClasses(DllInfo* dll);
-// Is `entry` (a trampoline constant) rir's entry routine, possibly relinked?
-bool isEntryRoutine(SEXP entry);
 bool trampolineReady();
 
-// A BCODESXP for `ast` that calls the entry with `target` (an EXTPTRSXP).
+// A BCODESXP for `ast` that calls the entry with `target` (an EXTPTRSXP,
+// kept in the constants inside a wrapper that serializes as integer(0)).
 SEXP makeTrampoline(SEXP ast, SEXP target);
 
 // The target of a trampoline made by makeTrampoline, or nullptr.
@@ -44,6 +47,14 @@ enum TrampolineConst {
     kNConst
 };
 extern SEXP trampolineEntryRoutine;
+extern SEXP trampolineTargetClass;  // the ALTREP class wrapping targets
+
+// The target wrapped in a trampoline's kTarget constant (an ALTREP object
+// that serializes as integer(0), see trampoline.cpp), or nullptr.
+SEXP trampolineTargetSlow(SEXP wrapper);
+inline SEXP unwrapTarget(SEXP wrapper) {
+    return hdr(wrapper)->alt && ftag(wrapper) == trampolineTargetClass ? fcar(wrapper) : nullptr;
+}
 
 // trampolineTarget() for hot paths: inline checks for the common case.
 inline SEXP trampolineTargetFast(SEXP body) {
@@ -51,8 +62,8 @@ inline SEXP trampolineTargetFast(SEXP body) {
     SEXP consts = fcdr(body);
     if (ftype(consts) != VECSXP || hdr(consts)->alt || flength(consts) != kNConst) return nullptr;
     SEXP* e = static_cast<SEXP*>(fdata(consts));
-    if (e[kEntry] != trampolineEntryRoutine) return trampolineTarget(body);  // relinked copy
-    return ftype(e[kTarget]) == EXTPTRSXP ? e[kTarget] : nullptr;
+    if (e[kEntry] != trampolineEntryRoutine) return nullptr;
+    return unwrapTarget(e[kTarget]);
 }
 bool isTrampoline(SEXP body);
 

@@ -74,28 +74,6 @@ test_that("disable() makes closures already switched to rir run GNU R code", {
   expect_gt(rir::stats()[["rir_calls"]], calls)
 })
 
-test_that("serialized rir closures recompile from their source", {
-  f <- rir::compile(function(x) {
-    s <- 0
-    for (i in seq_len(x)) s <- s + i
-    s
-  })
-  f(3)
-  g <- unserialize(serialize(f, NULL))
-  expect_identical(deparse(body(g)), deparse(body(f)))
-  expect_true(rir::is_compiled(g))
-  expect_identical(g(10), 55)
-  expect_identical(g(4), 10)
-  # in a fresh process that has not loaded rir yet (as in a PSOCK worker)
-  file <- tempfile(fileext = ".rds")
-  saveRDS(f, file)
-  rscript <- file.path(R.home("bin"), "Rscript")
-  out <- system2(rscript, c("-e", shQuote(sprintf(
-    "h <- readRDS('%s'); cat(h(10), isNamespaceLoaded('rir'), rir::is_compiled(h))", file
-  ))), stdout = TRUE, stderr = TRUE)
-  expect_identical(out[length(out)], "55 TRUE TRUE")
-})
-
 test_that("switching a running byte-compiled closure to rir keeps its old body alive", {
   env <- new.env()
   local(envir = env, {
@@ -154,4 +132,25 @@ test_that("disassemble prints every instruction kind without trouble", {
   expect_true(any(grepl("subassign", out)))
   expect_true(any(grepl("for_step", out)))
   expect_true(any(grepl("lgl_first", out)))
+})
+
+test_that("rir closures still run after R's exit finalizers freed rir's state", {
+  # R runs finalizers registered with onexit = TRUE when it exits, rir's
+  # (which free compiled code) possibly before one that calls rir closures
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script))
+  writeLines(c(
+    "library(rir)",
+    "e <- new.env()",
+    "fin <- function(e) cat('at exit:', e$f(2), e$g(3), '\\n')",
+    "invisible(reg.finalizer(e, fin, onexit = TRUE))",
+    "e$f <- rir::compile(function(x) x * 10)",
+    "e$g <- rir::compile(function(x) { h <- function(y) y + 1; h(x) })",
+    "cat(e$f(1), e$g(1), '\\n')"
+  ), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script,
+    stdout = TRUE, stderr = TRUE,
+    env = paste0("R_LIBS=", dirname(find.package("rir")))
+  )
+  expect_identical(out, c("10 2 ", "at exit: 20 4 "))
 })
