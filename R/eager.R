@@ -3,10 +3,11 @@
 # The optimizing tier does not exist yet, so the highest tier is rir's
 # bytecode. GNU R's JIT offers a small top-level closure to rir only at its
 # second call, and a small closure defined inside a function never; in this
-# mode rir does not wait to be offered: it compiles the closures bound in the
-# global environment after every top-level call (a task callback), and those
-# bound next to any closure or loop that GNU R's JIT hands over, before they
-# are first called. stats()[["eager_compiled"]] counts them.
+# mode rir marks closures as GNU R marks those it has seen once (MAYBEJIT),
+# so that the JIT hands them over at their first call: after every top-level
+# call those bound in the global environment (a task callback), and those
+# bound next to any closure or loop that GNU R's JIT hands over.
+# stats()[["eager_compiled"]] counts the closures marked.
 
 eager_mode <- function() {
   isTRUE(.rir$enabled) && identical(opt_threshold(), 0)

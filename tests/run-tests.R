@@ -19,20 +19,22 @@ skipped <- sum(res$skipped)
 mode_zero <- identical(Sys.getenv("RIR_OPT_THRESHOLD"), "0")
 cat(sprintf("\nmode: RIR_OPT_THRESHOLD=%s\n", Sys.getenv("RIR_OPT_THRESHOLD", "default")))
 
-# A small closure defined at top level: GNU R's JIT would offer it to rir only
-# at its second call. With RIR_OPT_THRESHOLD=0 rir has compiled it before the
-# first call (the definition's top-level task callback); by default it has not.
+# A small closure defined at top level: GNU R's JIT offers it to rir only at
+# its second call. With RIR_OPT_THRESHOLD=0 rir has it handed over at its
+# first call; by default it is still GNU R's after one call.
 rir_mode_probe <- function(x) x + 1
-probe_compiled <- rir::is_compiled(rir_mode_probe)
+probe_before <- rir::is_compiled(rir_mode_probe)
+probe_value <- rir_mode_probe(1)
+probe_after <- rir::is_compiled(rir_mode_probe)
 mode_stats <- rir::stats()
 cat(sprintf(
-  "mode check: probe compiled before its first call: %s; eager compiles: %d; rir calls: %.0f\n",
-  probe_compiled, as.integer(mode_stats[["eager_compiled"]]), mode_stats[["rir_calls"]]
+  "mode check: probe compiled before / after its first call: %s / %s; eager marks: %d; rir calls: %.0f\n",
+  probe_before, probe_after, as.integer(mode_stats[["eager_compiled"]]), mode_stats[["rir_calls"]]
 ))
-mode_ok <- if (mode_zero) {
-  probe_compiled && mode_stats[["eager_compiled"]] > 0
+mode_ok <- !probe_before && probe_value == 2 && if (mode_zero) {
+  probe_after && mode_stats[["eager_compiled"]] > 0
 } else {
-  !probe_compiled && mode_stats[["eager_compiled"]] == 0
+  !probe_after && mode_stats[["eager_compiled"]] == 0
 }
 if (!mode_ok) {
   cat("mode check FAILED: this mode did not change what ran\n")

@@ -98,10 +98,13 @@ SEXP rir_compile_toplevel(SEXP expr, SEXP env) {
     return c->trampoline;
 }
 
-// RIR_OPT_THRESHOLD=0: the closures bound in env's own frame that rir has not
-// compiled yet are compiled now, before their first call (GNU R's JIT would
-// offer a small one at its second call, or never). Promises (lazy bindings)
-// and active bindings are left alone. Returns how many were compiled.
+// RIR_OPT_THRESHOLD=0: the closures bound in env's own frame that GNU R's
+// JIT has not decided about yet are marked so that it hands them to rir at
+// their first call (GNU R's MAYBEJIT: "seen before", which R_CheckJIT
+// compiles at once) instead of at their second call or never. Nothing else
+// about them changes before they run (print() shows no byte code yet).
+// Promises (lazy bindings) and active bindings are left alone. Returns how
+// many were marked.
 SEXP rir_compile_env(SEXP env) {
     if (TYPEOF(env) != ENVSXP || !rirEnabled) return Rf_ScalarInteger(0);
     SEXP names = PROTECT(R_lsInternal3(env, TRUE, FALSE));
@@ -110,12 +113,10 @@ SEXP rir_compile_env(SEXP env) {
         SEXP sym = Rf_installTrChar(STRING_ELT(names, i));
         if (R_BindingIsActive(sym, env)) continue;
         SEXP f = Rf_findVarInFrame3(env, sym, FALSE);
-        if (TYPEOF(f) != CLOSXP || isTrampoline(BODY(f))) continue;
-        const char* reason;
-        if (compileInPlace(f, CHAR(PRINTNAME(sym)), &reason)) {
-            n++;
-            stats.eager_compiled++;
-        }
+        if (TYPEOF(f) != CLOSXP || TYPEOF(BODY(f)) == BCODESXP || NOJIT(f) || MAYBEJIT(f)) continue;
+        SET_MAYBEJIT(f);
+        n++;
+        stats.eager_compiled++;
     }
     UNPROTECT(1);
     return Rf_ScalarInteger(n);

@@ -1180,7 +1180,13 @@ class Compiler {
                 binopOperand_ = false;
                 keepValue(stmt);
                 if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
-                for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) expr(CAR(a));
+                // an arithmetic index may use a scratch result: the store
+                // only reads it (refcounts guard any use that outlives it)
+                for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) {
+                    binopOperand_ = true;
+                    expr(CAR(a));
+                    binopOperand_ = false;
+                }
                 emit(Op::subassign,
                      {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0), sym(x), cache(x),
                       constant(e), len - 2, constant(setterCalls(e)), fb()});
@@ -1207,6 +1213,24 @@ class Compiler {
             cs.args.push_back({ArgKind::Const, 0, TAG(a)});
         int lSlow = newLabel(), lEnd = newLabel();
         bool symX = TYPEOF(CAR(args)) == SYMSXP;
+        int csIdx = int(code_->calls.size());
+        code_->calls.push_back(cs);
+        int fbIdx = fb();
+        // v[i] with v and i local variables or constants: first tried by
+        // one instruction, which falls through to the general sequence below
+        // when any operand is not a plain local value or the fast path does
+        // not apply
+        SEXP idx = n == 1 ? CAR(CDR(args)) : R_NilValue;
+        if (symX && n == 1 && TAG(CDR(args)) == R_NilValue && !DDVAL(CAR(args)) &&
+            CAR(args) != R_DotsSymbol && CAR(args) != R_MissingArg &&
+            ((TYPEOF(idx) == SYMSXP && idx != R_DotsSymbol && idx != R_MissingArg && !DDVAL(idx)) ||
+             (selfEvaluating(idx) && TYPEOF(idx) != SYMSXP))) {
+            bool var = TYPEOF(idx) == SYMSXP;
+            emitJump(Op::subset_var, lEnd,
+                     {sym(CAR(args)), cache(CAR(args)), var ? 1 : 2, var ? sym(idx) : constant(idx),
+                      var ? cache(idx) : 0, kind, csIdx, fbIdx});
+            adjust(-1);  // falling through: nothing pushed
+        }
         if (symX) {
             emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
             emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
@@ -1228,8 +1252,7 @@ class Compiler {
                 binopOperand_ = false;
             }
         }
-        code_->calls.push_back(cs);
-        emit(Op::subset, {kind, n, int32_t(code_->calls.size() - 1), fb()});
+        emit(Op::subset, {kind, n, csIdx, fbIdx});
         adjust(-n - 1);
         int after = depth_;  // the result on top
         emitJump(Op::br, lEnd);

@@ -39,6 +39,10 @@
       "else of `:`'s value (colon call, for call)")                                                \
     V(for_step, 4, 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label")      \
     V(subset, 4, -1, 1, 1, "x[i] / x[[i]] / x[i, j] with default fast paths")                      \
+    V(subset_var, 9, 0, 1, 1,                                                                      \
+      "x[i] / x[[i]] with x a local variable and i a local variable or constant: push the value "  \
+      "and jump to label, or fall through when the fast path does not apply (label, x sym, x "     \
+      "slot, i kind 1 var / 2 const, i sym or const, i slot, kind, site, fb)")                     \
     V(dollar, 4, 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")        \
     V(subassign, 7, -1, 0, 1,                                                                      \
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices; kind 1 [, 2 [[, +4 "   \

@@ -611,6 +611,11 @@ SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp) {
     return v;
 }
 
+// The value of a local variable when reading it has no effect: bound in
+// env's own frame to a value or an evaluated promise; else nullptr (the
+// general instructions then read it, with GNU R's semantics).
+inline SEXP peekLocal(NodeStackSlot* cache, int k, SEXP sym, SEXP env);
+
 // The binding cell of `sym` in env's own frame, cached in slot k; nullptr
 // when it is not bound there (or env is the global env, whose bindings are
 // shared with R's global cache and are always looked up).
@@ -622,6 +627,16 @@ inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env, SEXP nil
     if (!loc.cell || loc.cell == R_NilValue) return nullptr;
     cache[k].u.sxpval = loc.cell;
     return loc.cell;
+}
+
+inline SEXP peekLocal(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
+    SEXP cell = cachedCell(cache, k, sym, env);
+    if (!cell) return nullptr;
+    SexpHeader* ch = hdr(cell);
+    if ((ch->gp & kActiveBinding) || ch->extra) return nullptr;
+    SEXP x = fcar(cell);
+    if (ftype(x) == PROMSXP) x = fprvalue(x);
+    return x == R_UnboundValue || x == R_MissingArg ? nullptr : x;
 }
 
 // GNU R's && / || with operands given as (evaluated) promises or ASTs, and
@@ -1452,6 +1467,54 @@ L_subset : {
     R_Visible = TRUE;
     NEXT();
 }
+L_subset_var : {
+    int target = IMM();
+    SEXP xsym = POOL(IMM());
+    int xk = IMM();
+    int ikind = IMM();
+    int ia = IMM();
+    int ik = IMM();
+    int kind = IMM();
+    CallSite& cs = c->calls[IMM()];
+    Feedback& f = c->feedback[IMM()];
+    SEXP x = peekLocal(cache, xk, xsym, env);
+    if (!x || fobject(x)) NEXT();
+    SEXP i = ikind == 1 ? peekLocal(cache, ik, POOL(ia), env) : POOL(ia);
+    if (!i) NEXT();
+    SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
+    if (scr == nil) scr = nullptr;
+    SEXP r = nullptr;
+    SexpHeader* hx = hdr(x);
+    if (hx->type == REALSXP && !hx->alt && (kind == 2 || hx->attrib == nil)) {
+        // the numeric-loop case inline: a double element of a plain vector
+        R_xlen_t idx = scalarIndex(i, flength(x));
+        if (idx < 0) NEXT();
+        double d = static_cast<double*>(fdata(x))[idx];
+        f.types |= TB_REAL | TB_VECTOR;
+        if (scr && reusable(scr, REALSXP)) {
+            *static_cast<double*>(fdata(scr)) = d;
+            r = scr;
+        } else {
+            SYNC();
+            r = Rf_ScalarReal(d);
+            if (cs.scratch) scratch[cs.scratch - 1].u.sxpval = r;
+        }
+        PUSH(r);
+        R_Visible = TRUE;
+        pc = start + target;
+        NEXT();
+    }
+    r = fastSubset(kind, x, i, scr);
+    if (!r) NEXT();
+    recordType(f, x);
+    if (cs.scratch && r != scr && frefcnt(r) == 0 && hdr(r)->scalar &&
+        (ftype(r) == REALSXP || ftype(r) == INTSXP))
+        scratch[cs.scratch - 1].u.sxpval = r;
+    PUSH(r);
+    R_Visible = TRUE;
+    pc = start + target;
+    NEXT();
+}
 L_dollar : {
     SEXP name = POOL(IMM());
     SEXP nameSym = POOL(IMM());
@@ -1499,6 +1562,37 @@ L_subassign : {
     recordType(f, v);
     InPlaceScope scope =
         inPlaceScope(base, ownFrame && !(kind & kSuperAssign), sp - (1 + nidx + pushedX));
+    // The common case first: a double or integer scalar stored at an in-range
+    // scalar index of an unshared plain double/integer vector bound locally
+    // (x[i] <- v in numeric loops); everything else below.
+    if (!(kind & (kSuperAssign | kPushedX)) && nidx == 1) {
+        SEXP cell = cache[slot].u.sxpval;
+        if (cell != nil && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
+            hdr(cell)->extra == 0) {
+            SEXP x = fcar(cell);
+            SexpHeader* hx = hdr(x);
+            unsigned char kv = headerByte(v);
+            if (hx->named == 1 && !hx->alt && !hx->obj && fattrib(v) == nil &&
+                ((hx->type == REALSXP &&
+                  (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit))) ||
+                 (hx->type == INTSXP && kv == (INTSXP | kScalarBit)))) {
+                R_xlen_t idx = scalarIndex(i, flength(x));
+                if (idx >= 0 && !scope.heldOnStack(x)) {
+                    if (hx->type == INTSXP) {
+                        static_cast<int*>(fdata(x))[idx] = fival(v);
+                    } else if (kv == (REALSXP | kScalarBit)) {
+                        static_cast<double*>(fdata(x))[idx] = fdval(v);
+                    } else {
+                        int iv = fival(v);
+                        static_cast<double*>(fdata(x))[idx] = iv == NA_INTEGER ? NA_REAL : iv;
+                    }
+                    hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
+                    sp -= 2;
+                    NEXT();
+                }
+            }
+        }
+    }
     if (pushedX) {
         if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v, scope) &&
             !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope))

@@ -235,6 +235,11 @@ SEXP Rf_deparse1line(SEXP call, Rboolean abbrev);
 SEXP R_bcEncode(SEXP);
 SEXP R_bcDecode(SEXP);
 SEXP R_mkEVPROMISE(SEXP, SEXP);
+// GNU R's JIT flags of a closure (exported as functions): NOJIT, never
+// compile; MAYBEJIT, seen once, compile at the next call.
+int(MAYBEJIT)(SEXP x);
+int(NOJIT)(SEXP x);
+void(SET_MAYBEJIT)(SEXP x);
 SEXP Rf_NewEnvironment(SEXP, SEXP, SEXP);
 Rboolean Rf_pmatch(SEXP, SEXP, Rboolean);
 void R_CheckStack(void);
