@@ -1,5 +1,5 @@
 # The JIT hook: rir replaces compiler:::tryCmpfun and compiler:::tryCompile,
-# which GNU R's JIT calls for closures and top-level loops (DESIGN.md §2).
+# which GNU R's JIT calls for closures and top-level loops (docs/architecture.md).
 
 .rir <- new.env(parent = emptyenv())
 

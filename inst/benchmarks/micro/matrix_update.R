@@ -17,12 +17,12 @@ bench <- list(
   run = function(n) {
     a <- as.double(seq_len(n)) / n
     b <- rev(a)
-    res <- matrix_update(a, b, 3)
-    if (!isTRUE(all.equal(res, 3 * outer(a, b), tolerance = 1e-12))) {
+    res <- matrix_update(a, b, 4)
+    if (!isTRUE(all.equal(res, 4 * outer(a, b), tolerance = 1e-12))) {
       stop("matrix_update: wrong result")
     }
     invisible(sum(res))
   },
-  default_n = 400,
+  default_n = 800,
   quick_n = 40
 )

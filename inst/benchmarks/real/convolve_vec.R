@@ -35,6 +35,6 @@ bench <- list(
     }
     invisible(sum(res))
   },
-  default_n = 500,
+  default_n = 1000,
   quick_n = 60
 )
