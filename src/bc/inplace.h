@@ -66,4 +66,24 @@ inline bool mayModifyInPlace(SEXP x, const InPlaceScope& s) {
     return frefcnt(x) == 1 && !s.heldOnStack(x);
 }
 
+// An unreferenced scalar (reference count 0) is a temporary that an
+// instruction may reuse for its result (boxScalar). That is only right when
+// the operand slot being consumed is its only holder. Two ways break it, and
+// both are closed here: a binding that lets go of its value while that value
+// is still an operand (x + (x <- 10) drops the old x to 0 while the stack
+// holds it), and the same temporary sitting in two operand slots.
+//
+// After a binding replaced `old`: mark it referenced if nothing counts it
+// any more, so it is never taken for a temporary (it is garbage otherwise,
+// and the collector does not look at reference counts).
+inline void releasedValue(SEXP old) {
+    if (frefcnt(old) == 0) incRefcnt(old);
+}
+
+// Before an instruction reuses operand x as its result: x must not also be
+// in another operand slot of the frame (those below its own operands).
+inline void guardOperand(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi) {
+    if (frefcnt(x) == 0 && heldBySlot(x, lo, hi)) incRefcnt(x);
+}
+
 }  // namespace rir

@@ -1080,6 +1080,7 @@ L_stvar : {
                     *static_cast<int*>(fdata(old)) = fival(v);
             } else {
                 SETCAR(cell, v);
+                releasedValue(old);
             }
         }
         hdr(cell)->gp &= ~kMissingMask;  // SET_MISSING(cell, 0), as defineVar does
@@ -1263,6 +1264,9 @@ L_binop : {
     }
     SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
+    // an operand that is also in another slot must not take the result
+    guardOperand(a, base, sp - 2);
+    guardOperand(b, base, sp - 2);
     SEXP r = inlineOk ? boxScalar(v, a, b, reuse, scr) : fastBinop(op, a, b, reuse, scr);
     if (sc && r && r != reuse) scratch[sc - 1].u.sxpval = r;
     if (!r) {
@@ -1413,7 +1417,9 @@ L_for_step : {
     SYNC();
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
         fcar(cell) != R_UnboundValue) {
+        SEXP old = fcar(cell);
         SETCAR(cell, v);
+        releasedValue(old);
         hdr(cell)->gp &= ~kMissingMask;
     } else {
         Rf_defineVar(sym, v, env);
@@ -1987,7 +1993,11 @@ L_end_assign : {
         SEXP cell = cachedCell(cache, k, sym, env, nil);
         if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
             fcar(cell) != unbound) {
-            if (fcar(cell) != v) SETCAR(cell, v);
+            SEXP old = fcar(cell);
+            if (old != v) {
+                SETCAR(cell, v);
+                releasedValue(old);
+            }
             hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
         } else {
             Rf_defineVar(sym, v, env);

@@ -57,3 +57,19 @@ expect_all_same(list(
     g <- function(n) { x <- 0L; v <- integer(0); while (x < n) { v <- c(v, x); x <- x + 1L }; v }
     list(f(10), g(5), f(10))"
 ))
+
+expect_all_same(list(
+  "alias: a temporary in two operand slots" = "
+    f <- function() { x <- 2; list(x, {x <- x + 1; x}, x + (x <- 10)) }
+    g <- function() { x <- 2L; list({x <- x * 3L; x}, x - (x <- 1L)) }
+    list(f(), g(), f())",
+  "alias: binding released by GNU R code while the value is an operand" = "
+    f <- function() { x <- 1; y <- x + 1; list(y, y + assign('y', 10), y) }
+    v <- 5
+    g <- function() v + (v <<- 99)
+    h <- function() { r <- list(v, g(), v); r }
+    list(f(), h())",
+  "alias: loop variable released inside the body" = "
+    f <- function() { out <- list(); for (i in c(1.5, 2.5)) out[[length(out) + 1]] <- list(i, {i <- i * 2; i}, i + (i <- 0)); out }
+    f()"
+))

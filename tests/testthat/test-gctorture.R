@@ -43,7 +43,13 @@ test_that("core constructs survive gctorture", {
     "h <- function(x) c(length(x) * 2, sqrt(x[1]), is.null(x)); r1 <- h(4); length <- function(x) 99; r2 <- h(4); list(r1, r2)",
     "g <- function() { assign('sum', function(...) 'mine'); sum(1:3) }; list(g(), sum(1:3))",
     # S3 dispatch with .class2 (implicit classes)
-    "k <- function(x) UseMethod('k'); k.integer <- function(x) 'int'; k.numeric <- function(x) 'num'; k.matrix <- function(x) 'mat'; k.default <- function(x) 'dflt'; list(k(1L), k(1.5), k(matrix(1:4, 2)), k('a'))"
+    "k <- function(x) UseMethod('k'); k.integer <- function(x) 'int'; k.numeric <- function(x) 'num'; k.matrix <- function(x) 'mat'; k.default <- function(x) 'dflt'; list(k(1L), k(1.5), k(matrix(1:4, 2)), k('a'))",
+    # the in-place rule (operands keep their values), complex assignments
+    # with the *tmp* protocol, ..N, fused subsets of local vectors
+    "x <- 2; y <- list(x, {x <- x + 1; x}, x + (x <- 10)); v <- c(1, 2); w <- list(v, {v[1] <- 5; v}); l <- list(1, 2); l[[3]] <- l; list(y, w, l)",
+    "x <- 1:4; names(x) <- letters[1:4]; names(x)[2] <- 'B'; attr(x, 'k') <- list(1); l <- list(a = list(b = 1)); l$a$b <- 2; f <- factor(c('p', 'q')); levels(f) <- c('P', 'Q'); `sec<-` <- function(x, value) { x[2] <- value; x }; z <- 1:3; sec(z) <- 0L; list(x, l, f, z)",
+    "g <- function(...) ..1 + ..2; h <- function(d) { d['n'] <- list(3); d }; list(g(1, 2), h(list(a = 1)))",
+    "a <- as.double(1:20); b <- seq(0.5, 10, by = 0.5); ab <- double(40); for (i in 1:20) for (j in 1:20) ab[i + j] <- ab[i + j] + a[i] * b[j]; sum(ab)"
   )
   for (s in snippets) {
     f <- eval(parse(text = paste0("function() {", s, "}"), keep.source = FALSE)[[1]])
