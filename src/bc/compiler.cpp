@@ -613,7 +613,7 @@ class Compiler {
             const char* n = CHAR(PRINTNAME(fn));
             bool named = hasNames(args);
             bool plain = !named && !hasDotsOrMissing(args);
-            if (!strcmp(n, "{")) return (block(args, stmt)), true;
+            if (!strcmp(n, "{")) return (block(args, stmt, e)), true;
             if (!strcmp(n, "(") && nargs == 1 && plain) {
                 expr(CAR(args));
                 emit(Op::visible);
@@ -797,17 +797,26 @@ class Compiler {
 
     // stmt: the block's value is not used (a loop body, a statement), so its
     // last expression is a statement too.
-    void block(SEXP args, bool stmt) {
+    // With source references (keep.source), each statement's srcref is the
+    // current one while it runs and none after the block, as GNU R's `{`
+    // does: calls made from it carry it in their contexts (sys.calls(),
+    // traceback()).
+    void block(SEXP args, bool stmt, SEXP e = R_NilValue) {
         if (args == R_NilValue) {
             emit(Op::push_null);
             return;
         }
-        for (SEXP a = args; a != R_NilValue; a = CDR(a)) {
+        SEXP srcrefs = e == R_NilValue ? R_NilValue : Rf_getAttrib(e, Rf_install("srcref"));
+        bool withSrcrefs = TYPEOF(srcrefs) == VECSXP && XLENGTH(srcrefs) == Rf_length(args) + 1;
+        int i = 1;
+        for (SEXP a = args; a != R_NilValue; a = CDR(a), i++) {
+            if (withSrcrefs) emit(Op::srcref, {constant(VECTOR_ELT(srcrefs, i))});
             stmtPos_ = CDR(a) != R_NilValue || stmt;
             expr(CAR(a));
             stmtPos_ = false;
             if (CDR(a) != R_NilValue) emit(Op::pop);
         }
+        if (withSrcrefs) emit(Op::srcref, {constant(R_NilValue)});
     }
 
     void ifThenElse(SEXP e, bool stmt) {

@@ -299,6 +299,10 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     int savedDepth = extraDepth;
     RContext cntxt;
     Rf_begincontext(&cntxt, CTXT_RETURN, call, newrho, sysparent, promargs, fun);
+    // as R_execClosure: the caller's srcref is saved in the context (calls
+    // in tracebacks carry it), the function's own is current while it runs
+    static SEXP srcrefSym = Rf_install("srcref");
+    R_Srcref = fattrib(fun) == R_NilValue ? R_NilValue : Rf_getAttrib(fun, srcrefSym);
     cntxt.cend = markInterruptedFrom;  // promises forced with this context on top
     cntxt.cenddata = frameMark(pendingMark(), savedDepth);
     if (sigsetjmp(cntxt.cjmpbuf, 0)) {
@@ -320,6 +324,7 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
         setContextReturnValue(&cntxt, runFunctionBody(t, newrho, tramp));
     }
     extraDepth = savedDepth;  // on.exit code runs at the caller's depth
+    R_Srcref = cntxt.srcref;
     Rf_endcontext(&cntxt);
     SEXP val = contextReturnValue(&cntxt);
     releaseFrame(newrho, val);  // does not allocate

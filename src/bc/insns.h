@@ -15,6 +15,7 @@
     V(ldddvar, 1, 0, 1, 0, "push the value of ..N (pool[s]) from `...`; force promises")           \
     V(stvar, 2, 1, 0, 0, "pop a value, bind it to pool[s] (cache slot k) in the current env")      \
     V(stvar_super, 1, 1, 0, 0, "pop a value, assign it with <<- semantics")                        \
+    V(srcref, 1, 0, 0, 0, "make pool[c] the current source reference (R_Srcref)")                  \
     V(pop, 0, 1, 0, 0, "drop the top of stack")                                                    \
     V(popn, 1, -1, 0, 0, "drop n values")                                                          \
     V(dup, 0, 1, 2, 0, "duplicate the top of stack")                                               \

@@ -1099,6 +1099,9 @@ L_stvar_super : {
     --sp;
     NEXT();
 }
+L_srcref:
+    R_Srcref = POOL(IMM());
+    NEXT();
 L_pop:
     --sp;
     NEXT();
@@ -2054,6 +2057,16 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
         res = Rf_eval(gnur, env);
     } else if (t) {
         if (!consumeRirCallFlag()) stats.gnur_entries++;
+        // GNU R's bcEval made R_Srcref "in the byte-code interpreter", which
+        // calls from here would record in their contexts (and find no
+        // srcref table in a trampoline): the function's own srcref instead,
+        // as for an AST body (bcEval restores R_Srcref when this returns).
+        RContext* ctx = R_GlobalContext;
+        if ((ctx->callflag & CTXT_FUNCTION) && ctx->cloenv == env) {
+            static SEXP srcrefSym = Rf_install("srcref");
+            SEXP fun = ctx->callfun;
+            R_Srcref = fattrib(fun) == R_NilValue ? R_NilValue : Rf_getAttrib(fun, srcrefSym);
+        }
         res = runFunctionBody(t, env, trampolineConsts(t->trampoline()));
     } else if (c) {
         res = interpret(c, env, trampolineConsts(c->trampoline));
