@@ -68,18 +68,23 @@ SEXP frameValue(SEXP env, SEXP sym) {
     return v == R_UnboundValue || v == R_MissingArg ? nullptr : v;
 }
 
-SEXP getVariable(SEXP sym, SEXP env, SEXP tramp) {
+SEXP getVariable(SEXP sym, SEXP env, SEXP tramp, SEXP expr) {
+    if (!expr) expr = sym;
     SEXP v = Rf_findVar(sym, env);
     if (v != R_UnboundValue && v != R_MissingArg) {
         if (ftype(v) != PROMSXP) return v;
         SEXP pv = fprvalue(v);
         if (pv != R_UnboundValue) return pv;
-        setTrampolineExpr(tramp, sym);
+        setTrampolineExpr(tramp, expr);
         return forcePromise(v, tramp);
     }
-    // Unbound or missing: let GNU R raise exactly its error.
-    setTrampolineExpr(tramp, sym);
-    return Rf_eval(sym, env);
+    // Unbound or missing: GNU R's byte code raises these with error(), which
+    // names its current expression (the symbol shows as the function's call;
+    // an argument of an inlined call names that call)
+    setTrampolineExpr(tramp, expr);
+    if (v == R_MissingArg)
+        Rf_error(_("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(sym)));
+    Rf_error(_("object '%s' not found"), CHAR(PRINTNAME(sym)));
 }
 
 static inline bool isFunctionValue(SEXP v) {

@@ -12,7 +12,9 @@ namespace rir {
 SEXP consNR(SEXP car, SEXP cdr);
 SEXP mkPromise(SEXP code, SEXP env);
 
-SEXP getVariable(SEXP sym, SEXP env, SEXP tramp);
+// `expr`: what errors of the lookup name (default: the symbol, which GNU R
+// shows as the function's call).
+SEXP getVariable(SEXP sym, SEXP env, SEXP tramp, SEXP expr = nullptr);
 // The value bound to sym in env's own frame when the binding is an ordinary
 // one holding a value or an evaluated promise, else nullptr (unbound,
 // missing, active, locked-special or unevaluated).

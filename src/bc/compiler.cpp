@@ -261,6 +261,7 @@ class Compiler {
     bool stmtPos_ = false;       // the expression being compiled is a statement
     bool binopOperand_ = false;  // ... is an operand of a binop
     int loopSlots_ = 0;          // stack slots held by enclosing for loops
+    SEXP curCall_ = R_NilValue;  // inlined call whose arguments are compiled
 
     // ---- emission -------------------------------------------------------
     void adjust(int d) {
@@ -550,6 +551,8 @@ class Compiler {
                     emit(Op::ldddvar, {sym(e)});
                 else if (e == R_MissingArg || e == R_DotsSymbol)
                     evalAst(e, e == R_MissingArg ? AstReason::MissingArg : AstReason::Dots);
+                else if (curCall_ != R_NilValue)
+                    emit(Op::ldvar_in, {sym(e), cache(e), constant(curCall_)});
                 else
                     emit(Op::ldvar, {sym(e), cache(e)});
                 return;
@@ -590,7 +593,11 @@ class Compiler {
                 // GNU R passes f(args) to the internal; errors name the call e
                 PROTECT(inl);
                 int l = guard(fn, definitionOf(fn), e);
+                // its arguments' lookup errors name e, as in GNU R's code
+                SEXP outer = curCall_;
+                curCall_ = e;
                 builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
+                curCall_ = outer;
                 endGuard(l);
                 UNPROTECT(1);
                 return;

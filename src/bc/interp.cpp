@@ -927,7 +927,7 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
 #define POP() ((--sp)->u.sxpval)
 // Pushes the value of variable `sym` (binding-cache slot k), forcing a
 // promise; GNU R's errors for missing and unbound variables.
-#define DO_LDVAR(symExpr, kExpr)                                                \
+#define DO_LDVAR_X(symExpr, kExpr, exprExpr)                                                \
     do {                                                                        \
         SEXP sym_ = (symExpr);                                                  \
         int k_ = (kExpr);                                                       \
@@ -945,7 +945,7 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
                         /* as in GNU R: visible first, forcing may change it */ \
                         R_Visible = TRUE;                                       \
                         SYNC();                                                 \
-                        setTrampolineExpr(tramp, sym_);                         \
+                        setTrampolineExpr(tramp, (exprExpr) ? (exprExpr) : sym_);                         \
                         PUSH(forcePromise(x_, tramp));                          \
                         break;                                                  \
                     }                                                           \
@@ -962,9 +962,10 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
             /* (withCallingHandlers(expr, ...)) */                              \
             R_Visible = TRUE;                                                   \
             SYNC();                                                             \
-            PUSH(getVariable(sym_, env, tramp));                                \
+            PUSH(getVariable(sym_, env, tramp, exprExpr));                                \
         }                                                                       \
     } while (0)
+#define DO_LDVAR(symExpr, kExpr) DO_LDVAR_X(symExpr, kExpr, nullptr)
 #define TOP() (sp[-1].u.sxpval)
 #define AT(n) (sp[-1 - (n)].u.sxpval)
 
@@ -1028,6 +1029,15 @@ L_ldvar : {
     SEXP sym = POOL(IMM());
     int k = IMM();
     DO_LDVAR(sym, k);
+    NEXT();
+}
+L_ldvar_in : {
+    // a variable read as an argument of an inlined call: GNU R's errors for
+    // it (unbound, missing) name that call
+    SEXP sym = POOL(IMM());
+    int k = IMM();
+    SEXP in = POOL(IMM());
+    DO_LDVAR_X(sym, k, in);
     NEXT();
 }
 L_ld2_binop : {
