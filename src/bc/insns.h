@@ -13,7 +13,7 @@
     V(push_null, 0, 0, 1, 0, "push NULL")                                                          \
     V(ldvar, 2, 0, 1, 0, "push the value of variable pool[s] (cache slot k); force promises")      \
     V(ldvar_in, 3, 0, 1, 0,                                                                        \
-      "ldvar whose errors name the inlined call pool[c] it is an argument of (s, k, c)")         \
+      "ldvar whose errors name the inlined call pool[c] it is an argument of (s, k, c)")           \
     V(ldddvar, 1, 0, 1, 0, "push the value of ..N (pool[s]) from `...`; force promises")           \
     V(stvar, 2, 1, 0, 0, "pop a value, bind it to pool[s] (cache slot k) in the current env")      \
     V(stvar_super, 1, 1, 0, 0, "pop a value, assign it with <<- semantics")                        \

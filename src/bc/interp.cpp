@@ -700,20 +700,36 @@ void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
 // evaluating the whole assignment with the AST interpreter.
 bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP setter, SEXP tramp,
                    const InPlaceScope& s) {
-    if (kind & kSuperAssign) return false;
-    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
+    bool super = kind & kSuperAssign;
+    SEXP cell;
+    if (super) {
+        // x[i] <<- v: the binding found from the enclosing environment on
+        // (GNU R's STARTASSIGN2 / ENDASSIGN2)
+        if (env == R_GlobalEnv || env == R_EmptyEnv) return false;
+        cell = R_findVarLoc(xsym, ENCLOS(env)).cell;
+        if (!cell || TYPEOF(cell) != LISTSXP) return false;  // unbound, or a base binding
+    } else {
+        cell = R_findVarLocInFrame(env, xsym).cell;
+    }
     if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
         hdr(cell)->extra)
         return false;
     SEXP x = fcar(cell);
-    if (ftype(x) == PROMSXP) {
+    if (ftype(x) == PROMSXP && super) {
+        // forced; copied below when something else refers to the value
+        PROTECT(x);
+        SEXP pv = forcePromise(x, tramp);
+        UNPROTECT(1);
+        if (fcar(cell) != x) return false;  // forcing changed the binding
+        x = pv;
+    } else if (ftype(x) == PROMSXP) {
         // an argument: forced, and copied and bound locally when shared
         // (GNU R's STARTASSIGN); the assignment then replaces the promise
         x = startAssign(xsym, env, tramp);
         if (R_findVarLocInFrame(env, xsym).cell != cell) return false;
     }
     if (fobject(x)) return false;
-    if (s.heldOnStack(x) || x == v) {
+    if (s.heldOnStack(x) || x == v || (super && frefcnt(x) > 1)) {
         // an operand slot refers to x: GNU R's [<- must not modify it
         x = Rf_shallow_duplicate(x);
         SETCAR(cell, x);
@@ -729,6 +745,11 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         case RAWSXP:
         case VECSXP:
         case EXPRSXP:
+            break;
+        case SYMSXP:
+            // a missing argument: GNU R's [<- gets its value, the empty
+            // symbol, and reports it as not subsettable
+            if (x != R_MissingArg) return false;
             break;
         default:
             return false;
@@ -756,7 +777,7 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
     SET_TAG(args, valueSym);
     if (j) REPROTECT(args = consNR(arg(j), args), ipx);
     REPROTECT(args = consNR(arg(i), args), ipx);
-    REPROTECT(args = consNR(x, args), ipx);
+    REPROTECT(args = consNR(x == R_MissingArg ? R_mkEVPROMISE(xsym, x) : x, args), ipx);
     setTrampolineExpr(tramp, VECTOR_ELT(setter, 1));
     const void* vmax = vmaxget();
     SEXP r = primFun(op)(tmpCall, op, args, env);
@@ -927,43 +948,43 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
 #define POP() ((--sp)->u.sxpval)
 // Pushes the value of variable `sym` (binding-cache slot k), forcing a
 // promise; GNU R's errors for missing and unbound variables.
-#define DO_LDVAR_X(symExpr, kExpr, exprExpr)                                                \
-    do {                                                                        \
-        SEXP sym_ = (symExpr);                                                  \
-        int k_ = (kExpr);                                                       \
-        SEXP v_ = nullptr;                                                      \
-        SEXP cell_ = cachedCell(cache, k_, sym_, env, nil);                     \
-        if (cell_) {                                                            \
-            SexpHeader* ch_ = hdr(cell_);                                       \
-            if (!(ch_->gp & kActiveBinding) && ch_->extra == 0) {               \
-                SEXP x_ = fcar(cell_);                                          \
-                if (x_ == unbound) {                                            \
-                    cache[k_].u.sxpval = nil;                                   \
-                } else if (ftype(x_) == PROMSXP) {                              \
-                    v_ = fprvalue(x_);                                          \
-                    if (v_ == unbound) {                                        \
-                        /* as in GNU R: visible first, forcing may change it */ \
-                        R_Visible = TRUE;                                       \
-                        SYNC();                                                 \
-                        setTrampolineExpr(tramp, (exprExpr) ? (exprExpr) : sym_);                         \
-                        PUSH(forcePromise(x_, tramp));                          \
-                        break;                                                  \
-                    }                                                           \
-                } else if (x_ != R_MissingArg) {                                \
-                    v_ = x_;                                                    \
-                }                                                               \
-            }                                                                   \
-        }                                                                       \
-        if (v_) {                                                               \
-            PUSH(v_);                                                           \
-            R_Visible = TRUE;                                                   \
-        } else {                                                                \
-            /* visible first: forcing a promise can leave its visibility */     \
-            /* (withCallingHandlers(expr, ...)) */                              \
-            R_Visible = TRUE;                                                   \
-            SYNC();                                                             \
-            PUSH(getVariable(sym_, env, tramp, exprExpr));                                \
-        }                                                                       \
+#define DO_LDVAR_X(symExpr, kExpr, exprExpr)                                      \
+    do {                                                                          \
+        SEXP sym_ = (symExpr);                                                    \
+        int k_ = (kExpr);                                                         \
+        SEXP v_ = nullptr;                                                        \
+        SEXP cell_ = cachedCell(cache, k_, sym_, env, nil);                       \
+        if (cell_) {                                                              \
+            SexpHeader* ch_ = hdr(cell_);                                         \
+            if (!(ch_->gp & kActiveBinding) && ch_->extra == 0) {                 \
+                SEXP x_ = fcar(cell_);                                            \
+                if (x_ == unbound) {                                              \
+                    cache[k_].u.sxpval = nil;                                     \
+                } else if (ftype(x_) == PROMSXP) {                                \
+                    v_ = fprvalue(x_);                                            \
+                    if (v_ == unbound) {                                          \
+                        /* as in GNU R: visible first, forcing may change it */   \
+                        R_Visible = TRUE;                                         \
+                        SYNC();                                                   \
+                        setTrampolineExpr(tramp, (exprExpr) ? (exprExpr) : sym_); \
+                        PUSH(forcePromise(x_, tramp));                            \
+                        break;                                                    \
+                    }                                                             \
+                } else if (x_ != R_MissingArg) {                                  \
+                    v_ = x_;                                                      \
+                }                                                                 \
+            }                                                                     \
+        }                                                                         \
+        if (v_) {                                                                 \
+            PUSH(v_);                                                             \
+            R_Visible = TRUE;                                                     \
+        } else {                                                                  \
+            /* visible first: forcing a promise can leave its visibility */       \
+            /* (withCallingHandlers(expr, ...)) */                                \
+            R_Visible = TRUE;                                                     \
+            SYNC();                                                               \
+            PUSH(getVariable(sym_, env, tramp, exprExpr));                        \
+        }                                                                         \
     } while (0)
 #define DO_LDVAR(symExpr, kExpr) DO_LDVAR_X(symExpr, kExpr, nullptr)
 #define TOP() (sp[-1].u.sxpval)
