@@ -110,11 +110,23 @@ fz_diff_text <- function(d, prog_text) {
   paste(c(sprintf("mismatch at %s", where), parts), collapse = "\n")
 }
 
-# runs a program text both ways; NULL or the difference
-fz_check <- function(text) {
+fz_timed_out <- function(res) {
+  any(vapply(res, function(r) any(grepl("reached elapsed time limit", r$error, fixed = TRUE)), TRUE))
+}
+
+# Runs a program text both ways; NULL or the difference. A program slower
+# than `limit` seconds under GNU R is skipped (NULL); rir gets ten times
+# as long (a hang that does not check for interrupts is left to the time
+# limit of run.R's subprocess).
+fz_check <- function(text, limit = 5) {
   prog <- fz_parse_program(text)
+  setTimeLimit(elapsed = limit)
   ref <- fz_run_program(prog, use_rir = FALSE)
+  setTimeLimit()
+  if (fz_timed_out(ref)) return(NULL)
+  setTimeLimit(elapsed = 10 * limit)
   got <- fz_run_program(prog, use_rir = TRUE)
+  setTimeLimit()
   fz_compare(ref, got)
 }
 

@@ -309,7 +309,8 @@ fz_redefs <- c(
   "is.na <- function(x) FALSE",
   "max <- function(..., na.rm = FALSE) -1",
   "paste0 <- function(...) \"P\"",
-  "`+` <- function(e1, e2) if (missing(e2)) e1 else base::`-`(e1, e2)",
+  # integers still add (loop counters), doubles subtract
+  "`+` <- function(e1, e2) if (missing(e2)) e1 else if (is.integer(e1)) base::`+`(e1, e2) else base::`-`(e1, e2)",
   "c <- function(...) base::c(..., 0L)",
   "format <- function(x, ...) \"F\"",
   "isTRUE <- function(x) TRUE",

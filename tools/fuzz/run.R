@@ -1,6 +1,7 @@
 # Differential fuzzer driver (see docs/fuzzing.md):
-#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0
+#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|all
 #     [--out DIR] [--batch B] [--minimize]
+# (--mode all: the same N programs in every mode, one after the other)
 # Program k (0-based) of a run is generated from seed S + k. Batches of B
 # programs run in Rscript subprocesses with the mode's environment; when a
 # subprocess dies (a crash, or the time limit), the program it was running
@@ -30,7 +31,7 @@ fz_args <- function(args) {
     opt[[key]] <- if (is.integer(opt[[key]])) as.integer(val) else val
     i <- i + 2L
   }
-  if (!opt$mode %in% names(fz_modes)) {
+  if (!opt$mode %in% c("all", names(fz_modes))) {
     stop("unknown mode ", opt$mode, "; known: ", paste(names(fz_modes), collapse = ", "), call. = FALSE)
   }
   opt
@@ -73,6 +74,17 @@ fz_record_crash <- function(opt, dir, seed, status, alone) {
 
 main <- function() {
   opt <- fz_args(commandArgs(trailingOnly = TRUE))
+  modes <- if (opt$mode == "all") names(fz_modes) else opt$mode
+  failed <- 0L
+  for (m in modes) {
+    opt$mode <- m
+    failed <- failed + fz_run_mode(opt)
+  }
+  quit(status = if (failed > 0L) 1L else 0L)
+}
+
+# runs the programs in one mode; returns the number of failures
+fz_run_mode <- function(opt) {
   dir <- fz_script_dir()
   dir.create(opt$out, showWarnings = FALSE, recursive = TRUE)
   opt$out <- normalizePath(opt$out)
@@ -83,7 +95,7 @@ main <- function() {
   next_seed <- opt$seed
   while (next_seed <= last) {
     to <- min(last, next_seed + opt$batch - 1L)
-    r <- fz_spawn(dir, next_seed, to, opt, limit = 60 + 3 * (to - next_seed + 1))
+    r <- fz_spawn(dir, next_seed, to, opt, limit = 120 + (to - next_seed + 1))
     done <- grep("^done ", r$lines, value = TRUE)
     bad <- grep("mismatch", done, value = TRUE)
     mismatches <- c(mismatches, as.integer(sub("^done ([0-9]+) .*", "\\1", bad)))
@@ -116,7 +128,7 @@ main <- function() {
     "fuzz: %d programs, mode %s, seed %d: %d mismatches, %d crashes, %.0f seconds\n",
     opt$n, opt$mode, opt$seed, length(mismatches), length(crashes), secs
   ))
-  quit(status = if (length(mismatches) + length(crashes)) 1L else 0L)
+  length(mismatches) + length(crashes)
 }
 
 main()

@@ -17,7 +17,12 @@ fz_compile_harness()
 for (seed in seq(from, to)) {
   cat("start", seed, "\n", file = progress, append = TRUE)
   text <- fz_generate(seed)
-  d <- fz_check(text)
+  d <- tryCatch(fz_check(text), error = function(e) {
+    # the harness itself failed (say the time limit hit between steps)
+    setTimeLimit()
+    if (rir::is_enabled()) rir::disable()
+    NULL
+  })
   if (!is.null(d)) {
     base <- file.path(out, sprintf("%s-%d", mode, seed))
     writeLines(text, paste0(base, ".R"))
