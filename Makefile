@@ -33,7 +33,7 @@ fuzz: install
 
 # CI's fixed budget (about two minutes per mode on one core); the package
 # must already be installed in $(LIB) (`make test` does it)
-FUZZ_CI_N ?= 3000
+FUZZ_CI_N ?= 2000
 fuzz-ci:
 	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz/run.R --n $(FUZZ_CI_N) --seed 1 --mode all --out fuzz-out
 

@@ -68,9 +68,11 @@ if (!crash && is.null(want)) {
   quit(status = 1)
 }
 
-# split `a; b` lines where the pieces parse and still fail
+# split `a; b` lines (statements inside a function, steps) where the pieces
+# parse and still fail; one-line top-level definitions stay whole
 for (i in rev(seq_along(body))) {
   if (!grepl("; ", body[[i]], fixed = TRUE) || body[[i]] %in% c("## defs", "## steps")) next
+  if (i < steps_at && !grepl("^\\s", body[[i]])) next
   pieces <- strsplit(body[[i]], "; ", fixed = TRUE)[[1]]
   cand <- append(body[-i], pieces, after = i - 1L)
   if (fz_fails_as(cand, want)) body <- cand
@@ -95,6 +97,20 @@ repeat {
   if (!reduced) {
     if (n >= length(idx)) break
     n <- min(length(idx), 2L * n)
+  }
+}
+
+# lines that only go together (a block's opening and closing lines): try
+# deleting runs of two and three adjacent lines
+for (width in 3:2) {
+  i <- 1L
+  while (i + width - 1L <= length(body)) {
+    run <- i:(i + width - 1L)
+    if (!any(body[run] %in% c("## defs", "## steps")) && fz_fails_as(body[-run], want)) {
+      body <- body[-run]
+    } else {
+      i <- i + 1L
+    }
   }
 }
 

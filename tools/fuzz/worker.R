@@ -16,6 +16,8 @@ source(file.path(dir, "compare.R"))
 fz_compile_harness()
 for (seed in seq(from, to)) {
   cat("start", seed, "\n", file = progress, append = TRUE)
+  # self-test of run.R's crash handling: FUZZ_CRASH_SEED=k kills program k
+  if (identical(Sys.getenv("FUZZ_CRASH_SEED"), as.character(seed))) tools::pskill(Sys.getpid(), tools::SIGSEGV)
   text <- fz_generate(seed)
   d <- tryCatch(fz_check(text), error = function(e) {
     # the harness itself failed (say the time limit hit between steps)
