@@ -30,7 +30,7 @@ fz_classify <- function(diff, prog) {
     if (grepl(" <<?- ", ref) && grepl(" <<?- ", got)) return("assignment-call-shows-values")
     if (grepl("lapply\\(X = X|mapply\\(FUN = f|lapply\\(x, f\\)", got)) return("apply-error-call")
     if (grepl("is missing, with no default|not found|promise already under", ref)) return("error-call-of-forced-promise")
-    return(paste0("other-", field))
+    return(paste0("other-", field, if (redef) "-with-base-redefinition"))
   }
   if (redef) return(paste0("other-", field, "-with-base-redefinition"))
   paste0("other-", field)
