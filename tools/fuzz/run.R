@@ -1,7 +1,9 @@
 # Differential fuzzer driver (see docs/fuzzing.md):
 #   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|all
-#     [--out DIR] [--batch B] [--minimize]
-# (--mode all: the same N programs in every mode, one after the other)
+#     [--out DIR] [--batch B] [--minimize] [--ignore-calls]
+# (--mode all: the same N programs in every mode, one after the other;
+# --ignore-calls: compare warnings and errors by message only, to find what
+# a difference in a condition's call hides)
 # Program k (0-based) of a run is generated from seed S + k. Batches of B
 # programs run in Rscript subprocesses with the mode's environment; when a
 # subprocess dies (a crash, or the time limit), the program it was running
@@ -17,12 +19,15 @@ fz_modes <- list(
 )
 
 fz_args <- function(args) {
-  opt <- list(n = 100L, seed = 1L, mode = "default", out = "fuzz-out", batch = 200L, minimize = FALSE)
+  opt <- list(
+    n = 100L, seed = 1L, mode = "default", out = "fuzz-out", batch = 200L, minimize = FALSE,
+    ignore_calls = FALSE
+  )
   i <- 1L
   while (i <= length(args)) {
     key <- sub("^--", "", args[[i]])
-    if (key == "minimize") {
-      opt$minimize <- TRUE
+    if (key %in% c("minimize", "ignore-calls")) {
+      opt[[sub("-", "_", key)]] <- TRUE
       i <- i + 1L
       next
     }
@@ -42,8 +47,9 @@ fz_script_dir <- function() {
   normalizePath(dirname(file))
 }
 
-fz_env <- function(mode) {
+fz_env <- function(mode, ignore_calls = FALSE) {
   vars <- fz_modes[[mode]]
+  if (ignore_calls) vars <- c(vars, FUZZ_IGNORE_CALLS = "1")
   if (length(vars)) paste0(names(vars), "=", vars) else character()
 }
 
@@ -56,7 +62,7 @@ fz_spawn <- function(dir, from, to, opt, limit) {
   status <- suppressWarnings(system2(
     "timeout", c("-k", "5", limit, file.path(R.home("bin"), "Rscript"), "--vanilla",
       file.path(dir, "worker.R"), dir, from, to, progress, opt$out, opt$mode),
-    env = fz_env(opt$mode), stdout = FALSE, stderr = FALSE
+    env = fz_env(opt$mode, opt$ignore_calls), stdout = FALSE, stderr = FALSE
   ))
   list(lines = readLines(progress), status = status)
 }
@@ -120,7 +126,7 @@ fz_run_mode <- function(opt) {
     for (s in c(mismatches, crashes)) {
       f <- file.path(opt$out, sprintf("%s-%d.R", opt$mode, s))
       system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", file.path(dir, "minimize.R"), f),
-        env = fz_env(opt$mode)
+        env = fz_env(opt$mode, opt$ignore_calls)
       )
     }
   }
