@@ -130,9 +130,9 @@ fz_expr <- function(st, type, d = 3L) {
   same <- function() fz_expr(st, type, d1)
   generic <- c(ifelse = 1, switch = 1, helper = 1.5, closure = 1, apply = 1)
   k <- switch(type,
-    int = fz_choose(c(arith = 4, length = 2, sum = 1, asint = 1, nchar = 1, index = 2, cumsum = 1, which = 1, match = 1, generic)),
+    int = fz_choose(c(arith = 4, length = 2, sum = 1, asint = 1, nchar = 1, index = 2, cumsum = 1, which = 1, match = 1, order = 1, generic)),
     dbl = fz_choose(c(arith = 5, math = 3, asnum = 1, mean = 1, index = 2, reduce = 1, generic)),
-    lgl = fz_choose(c(cmp = 5, not = 1, and = 2, scalar = 1, isna = 2, anyall = 2, missing = 1, identical = 1, inherits = 1)),
+    lgl = fz_choose(c(cmp = 5, not = 1, and = 2, scalar = 1, isna = 2, anyall = 2, missing = 1, identical = 1, inherits = 1, `in` = 1)),
     chr = fz_choose(c(paste = 3, format = 2, ascharacter = 1, substr = 1, typeof = 1, sprintf = 1, names = 1, generic)),
     list = fz_choose(c(list = 4, lapply = 2, map = 1, concat = 1, sub = 1, s3 = 1, generic))
   )
@@ -153,7 +153,9 @@ fz_expr <- function(st, type, d = 3L) {
       v <- fz_var(st, type)
       if (is.null(v)) sprintf("%s[%s]", same(), fz_index(st)) else sprintf("%s[%s]", v, fz_index(st, v))
     },
-    cumsum = sprintf("cumsum(%s)", same()),
+    cumsum = sprintf("%s(%s)", fz_pick(c("cumsum", "sum", "rev", "sort", "unique")), same()),
+    order = sprintf("%s(%s)", fz_pick(c("order", "rank", "seq_along", "rev")), fz_expr(st, fz_pick(c("int", "dbl", "chr")), d1)),
+    `in` = sprintf("%s %%in%% %s", fz_any(st, d1), fz_any(st, d1)),
     which = sprintf("which(%s)", fz_expr(st, "lgl", d1)),
     match = sprintf("match(%s, %s)", fz_expr(st, "chr", d1), fz_expr(st, "chr", d1)),
     math = sprintf("%s(%s)", fz_pick(c("abs", "floor", "sqrt", "log", "exp", "round", "trunc", "sign")), n()),
@@ -323,7 +325,7 @@ fz_stmt <- function(st, d = 3L) {
     assign = 5, reassign = 3, alias = 6, index_assign = 4, output = 3,
     if_ = 2, for_ = 2, while_ = 1, repeat_ = 1, closure = 2, call_closure = 2,
     try = 2, restart = 0.5, onexit = 1, redef = 0.7, delayed = 0.7, setter = 1,
-    attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1
+    attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1, env = 1.5
   )
   if (d <= 0L) w <- w[!names(w) %in% c("if_", "for_", "while_", "repeat_", "closure", "try", "restart")]
   if (st$loop) w <- c(w, brk = 1.5)
@@ -497,6 +499,23 @@ fz_stmt <- function(st, d = 3L) {
       c(
         sprintf("%s <- function() { %s <<- %s; %s }", g, v, fz_expr(st, st$vars[[v]], 1L), v),
         sprintf("print(list(%s, %s(), %s))", v, g, v)
+      )
+    },
+    env = {
+      # assignments behind the compiler's back: local(), eval(), assign(),
+      # do.call(), a Recall-style recursion
+      v <- fz_var(st)
+      if (is.null(v)) return(fz_stmt(st, d))
+      e <- fz_expr(st, st$vars[[v]], 1L)
+      r <- fz_fresh(st, "v")
+      st$vars[[r]] <- "list"
+      switch(fz_pick(1:6),
+        sprintf("%s <- list(local({ %s <- %s; %s }), %s)", r, v, e, v, v),
+        sprintf("%s <- list(eval(quote(%s <- %s)), %s)", r, v, e, v),
+        sprintf("assign(\"%s\", %s); %s <- list(get(\"%s\"))", v, e, r, v),
+        sprintf("%s <- do.call(\"list\", list(%s, %s))", r, v, e),
+        sprintf("%s <- list(%s, evalq(%s <- %s), %s)", r, v, v, e, v),
+        sprintf("%s <- list(sys.function() -> fz_self, is.function(fz_self))", r)
       )
     },
     brk = {
