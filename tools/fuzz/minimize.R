@@ -123,4 +123,36 @@ if (!crash) {
   d <- fz_check(fz_text(body))
   writeLines(fz_diff_text(d, fz_text(body)), sub("\\.R$", ".min.diff", file))
 }
+# A regression-test candidate in the style of tests/testthat/test-diff-*.R:
+# the definitions and the steps up to the failing one, as the body of one
+# function (expect_same() runs it twice under GNU R and under rir). It is
+# checked with tests/testthat/helper-diff.R; a failure that needs the
+# program's steps as separate top-level calls may not reproduce this way.
+helper <- file.path(dir, "..", "..", "tests", "testthat", "helper-diff.R")
+if (!crash && file.exists(helper)) {
+  d <- fz_check(fz_text(body))
+  code_lines <- body[!body %in% c("## defs", "## steps")]
+  n_defs <- match("## steps", body) - 1L
+  code_lines <- code_lines[seq_len(n_defs + d$step)]
+  code <- paste(code_lines, collapse = "\n")
+  hd <- new.env()
+  sys.source(helper, envir = hd)
+  ref <- hd$gnur_reference(code, times = 2)
+  rir::enable()
+  got <- tryCatch(hd$run_body(code, use_rir = TRUE, times = 2), error = function(e) NULL)
+  rir::disable()
+  same <- !is.null(got) && all(vapply(
+    c("value", "visible", "output", "warnings", "error"),
+    function(f) identical(fz_norm(ref[[f]]), fz_norm(got[[f]])), TRUE
+  ))
+  name <- sub("\\.R$", "", basename(file))
+  writeLines(c(
+    if (same) "# NOTE: as a snippet this does NOT fail; keep the steps separate" else
+      "# fails under rir as it stands: a regression test once fixed",
+    sprintf("  \"fuzz %s: %s\" = r\"-(", name, paste(d$fields, collapse = ", ")),
+    paste0("    ", code_lines),
+    "  )-\","
+  ), sub("\\.R$", ".test.R", file))
+}
+
 cat("minimize: ", length(lines), " -> ", length(body) + 2L, " lines: ", out, "\n", sep = "")
