@@ -3,7 +3,7 @@ R ?= R
 RSCRIPT ?= Rscript
 LIB ?= $(CURDIR)/.rlib
 
-.PHONY: install deps test test-fast check bench regtests clean format
+.PHONY: install deps test test-fast check bench regtests clean format fuzz fuzz-ci
 
 # what the tests need (testthat), installed into the user library if missing
 deps:
@@ -31,6 +31,19 @@ test: deps install
 
 test-fast: dev
 	cd tests && R_LIBS=$(LIB) RIR_TEST_FILTER='diff|api|context' $(RSCRIPT) run-tests.R
+
+# Differential fuzzing (docs/fuzzing.md): N random programs from SEED on,
+# stock GNU R vs rir, in every test mode. Failures go to fuzz-out/.
+N ?= 1000
+SEED ?= 1
+fuzz: install
+	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz/run.R --n $(N) --seed $(SEED) --mode all --out fuzz-out
+
+# CI's fixed budget (about 1.5 minutes per mode on a free core); the package
+# must already be installed in $(LIB) (`make test` does it)
+FUZZ_CI_N ?= 3000
+fuzz-ci:
+	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz/run.R --n $(FUZZ_CI_N) --seed 1 --mode all --out fuzz-out
 
 regtests: install
 	R_LIBS=$(LIB) tools/gnur-regtests.sh --mode default

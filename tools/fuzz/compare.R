@@ -1,0 +1,155 @@
+# Runs one fuzz program under stock GNU R and under rir, in this process, and
+# compares every step's value, visibility, printed output, messages,
+# warnings and error (see docs/fuzzing.md). Needs library(rir).
+
+# program text -> list(defs = expressions, steps = expressions)
+fz_parse_program <- function(text) {
+  lines <- strsplit(text, "\n", fixed = TRUE)[[1]]
+  d <- match("## defs", lines)
+  s <- match("## steps", lines)
+  defs <- lines[seq_len(s - 1L)][-seq_len(d)]
+  steps <- lines[-seq_len(s)]
+  list(
+    defs = parse(text = defs, keep.source = FALSE),
+    steps = lapply(steps[nzchar(steps)], function(l) parse(text = l, keep.source = FALSE))
+  )
+}
+
+# functions and environments compare by kind only (their addresses and
+# byte code differ between the two runs by construction)
+fz_norm <- function(x) {
+  if (is.function(x)) return("<function>")
+  if (is.environment(x)) return("<environment>")
+  if (is.list(x) && !is.null(x)) {
+    a <- attributes(x)
+    x <- lapply(x, fz_norm)
+    if (!is.null(a)) attributes(x) <- lapply(a, fz_norm)
+  } else if (!is.null(attributes(x))) {
+    attributes(x) <- lapply(attributes(x), fz_norm)
+  }
+  x
+}
+
+fz_capture <- function(thunk) {
+  warnings <- character()
+  messages <- character()
+  error <- NULL
+  res <- list(value = NULL, visible = NA)
+  output <- utils::capture.output({
+    res <- tryCatch(
+      withCallingHandlers(
+        withVisible(thunk()),
+        warning = function(w) {
+          warnings <<- c(warnings, paste(
+            paste(deparse(conditionCall(w)), collapse = " "), "|", conditionMessage(w)
+          ))
+          invokeRestart("muffleWarning")
+        },
+        message = function(m) {
+          messages <<- c(messages, conditionMessage(m))
+          invokeRestart("muffleMessage")
+        }
+      ),
+      error = function(e) {
+        error <<- paste(paste(deparse(conditionCall(e)), collapse = " "), "|", conditionMessage(e))
+        list(value = NULL, visible = NA)
+      }
+    )
+  })
+  list(
+    value = fz_norm(res$value), visible = res$visible, output = output,
+    messages = messages, warnings = warnings, error = error
+  )
+}
+
+# Evaluates the definitions in a fresh environment (parent: the global
+# environment), compiles every closure defined (GNU R's byte code for the
+# reference, rir otherwise) and runs the steps; one result per step.
+fz_run_program <- function(prog, use_rir) {
+  if (use_rir) rir::enable() else rir::disable()
+  set.seed(42)
+  env <- new.env(parent = globalenv())
+  out <- list()
+  defs <- fz_capture(function() {
+    for (e in prog$defs) eval(e, env)
+    for (n in ls(env, all.names = TRUE)) {
+      f <- get(n, envir = env)
+      if (is.function(f) && !is.primitive(f)) {
+        f <- if (use_rir) suppressWarnings(rir::compile(f)) else compiler::cmpfun(f)
+        assign(n, f, envir = env)
+      }
+    }
+  })
+  out[[1]] <- defs
+  for (s in prog$steps) {
+    out[[length(out) + 1L]] <- fz_capture(function() eval(s[[1]], env))
+  }
+  if (use_rir) rir::disable()
+  out
+}
+
+fz_fields <- c("value", "visible", "output", "messages", "warnings", "error")
+
+# drops the calls of warnings and errors (FUZZ_IGNORE_CALLS=1, run.R's
+# --ignore-calls): finds what hides behind a difference in a call
+fz_strip_calls <- function(res) {
+  lapply(res, function(r) {
+    r$warnings <- sub("^.* \\| ", "", r$warnings)
+    if (!is.null(r$error)) r$error <- sub("^.* \\| ", "", r$error)
+    r
+  })
+}
+
+# NULL when the runs agree; otherwise the first differing step and fields
+fz_compare <- function(ref, got) {
+  if (identical(Sys.getenv("FUZZ_IGNORE_CALLS"), "1")) {
+    ref <- fz_strip_calls(ref)
+    got <- fz_strip_calls(got)
+  }
+  for (i in seq_along(ref)) {
+    bad <- fz_fields[!vapply(fz_fields, function(f) identical(ref[[i]][[f]], got[[i]][[f]]), TRUE)]
+    if (length(bad)) return(list(step = i - 1L, fields = bad, ref = ref[[i]], got = got[[i]]))
+  }
+  NULL
+}
+
+fz_show <- function(x) paste(utils::capture.output(dput(x)), collapse = "\n")
+
+fz_diff_text <- function(d, prog_text) {
+  steps <- strsplit(sub(".*## steps\n", "", prog_text), "\n", fixed = TRUE)[[1]]
+  where <- if (d$step == 0L) "the definitions" else sprintf("step %d: %s", d$step, steps[d$step])
+  parts <- vapply(d$fields, function(f) {
+    sprintf("[%s]\n  GNU R: %s\n  rir:   %s", f, fz_show(d$ref[[f]]), fz_show(d$got[[f]]))
+  }, "")
+  paste(c(sprintf("mismatch at %s", where), parts), collapse = "\n")
+}
+
+fz_timed_out <- function(res) {
+  any(vapply(res, function(r) any(grepl("reached elapsed time limit", r$error, fixed = TRUE)), TRUE))
+}
+
+# Runs a program text both ways; NULL or the difference. A program slower
+# than `limit` seconds under GNU R is skipped (NULL); rir gets ten times
+# as long (a hang that does not check for interrupts is left to the time
+# limit of run.R's subprocess).
+fz_check <- function(text, limit = 5) {
+  prog <- fz_parse_program(text)
+  setTimeLimit(elapsed = limit)
+  ref <- fz_run_program(prog, use_rir = FALSE)
+  setTimeLimit()
+  if (fz_timed_out(ref)) return(NULL)
+  setTimeLimit(elapsed = 10 * limit)
+  got <- fz_run_program(prog, use_rir = TRUE)
+  setTimeLimit()
+  fz_compare(ref, got)
+}
+
+# The harness's own functions are byte-compiled by GNU R now, so that rir's
+# JIT hook never takes them over: a bug in rir must show up in the program,
+# not in the comparison.
+fz_compile_harness <- function(env = globalenv()) {
+  for (n in ls(env, pattern = "^fz_")) {
+    f <- get(n, envir = env)
+    if (is.function(f)) assign(n, compiler::cmpfun(f), envir = env)
+  }
+}

@@ -1,0 +1,36 @@
+# One batch of fuzz programs in this process (started by run.R):
+#   Rscript worker.R DIR FROM TO PROGRESS OUT MODE
+# Appends "start SEED" before and "done SEED ok|mismatch" after each program
+# to PROGRESS, so that run.R can tell which program a crash interrupted.
+args <- commandArgs(trailingOnly = TRUE)
+dir <- args[[1]]
+from <- as.integer(args[[2]])
+to <- as.integer(args[[3]])
+progress <- args[[4]]
+out <- args[[5]]
+mode <- args[[6]]
+suppressPackageStartupMessages(library(rir))
+rir::disable()
+source(file.path(dir, "generate.R"))
+source(file.path(dir, "compare.R"))
+fz_compile_harness()
+for (seed in seq(from, to)) {
+  cat("start", seed, "\n", file = progress, append = TRUE)
+  # self-test of run.R's crash handling: FUZZ_CRASH_SEED=k kills program k
+  if (identical(Sys.getenv("FUZZ_CRASH_SEED"), as.character(seed))) tools::pskill(Sys.getpid(), tools::SIGSEGV)
+  text <- fz_generate(seed)
+  d <- tryCatch(fz_check(text), error = function(e) {
+    # the harness itself failed (say the time limit hit between steps)
+    setTimeLimit()
+    if (rir::is_enabled()) rir::disable()
+    NULL
+  })
+  if (!is.null(d)) {
+    base <- file.path(out, sprintf("%s-%d", mode, seed))
+    writeLines(text, paste0(base, ".R"))
+    writeLines(fz_diff_text(d, text), paste0(base, ".diff"))
+  }
+  cat("done", seed, if (is.null(d)) "ok" else paste(c("mismatch", d$fields), collapse = ","), "\n",
+    file = progress, append = TRUE
+  )
+}
