@@ -278,7 +278,7 @@ std::unordered_set<SEXP> refusedClosures;
 
 }  // namespace
 
-bool compileInPlace(SEXP f, const char* name, const char** reason) {
+bool compileInPlace(SEXP f, const char* name, const char** reason, bool report) {
     SEXP body = BODY(f);
     if (isTrampoline(body)) return true;
     static SEXP rirNs = nullptr, cmpNs = nullptr;
@@ -292,7 +292,7 @@ bool compileInPlace(SEXP f, const char* name, const char** reason) {
     else if (CLOENV(f) == rirNs || CLOENV(f) == cmpNs)
         *reason = "part of rir or the compiler";
     if (*reason) {
-        registerRefused(name, *reason);
+        if (report) registerRefused(name, *reason);
         return false;
     }
     SEXP src = PROTECT(TYPEOF(body) == BCODESXP ? R_BytecodeExpr(body) : body);
@@ -344,10 +344,13 @@ SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, S
     if (!rirEnabled) return Rf_applyClosure(call, fun, args, env, suppliedvars);
     SEXP target = trampolineTargetFast(BODY(fun));
     bool rirBody = target != nullptr;
-    if (!rirBody && rirEnabled && !refusedClosures.count(fun)) {
+    if (!rirBody && rirEnabled) {
+        // The checks are cheap and always made: a closure refused earlier
+        // may have been collected and its address reused. The set only
+        // keeps status() from listing the same refusal at every call.
         const char* reason;
         const char* name = TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
-        rirBody = compileInPlace(fun, name, &reason);
+        rirBody = compileInPlace(fun, name, &reason, !refusedClosures.count(fun));
         if (!rirBody)
             refusedClosures.insert(fun);
         else

@@ -50,7 +50,8 @@ bool consumeRirCallFlag();
 
 // Switches a closure to rir in place (its body becomes a trampoline).
 // Returns false (with a reason) when it stays with GNU R.
-bool compileInPlace(SEXP f, const char* name, const char** reason);
+// `report`: list a refusal in status().
+bool compileInPlace(SEXP f, const char* name, const char** reason, bool report = true);
 
 extern bool rirEnabled;
 

@@ -728,7 +728,6 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         x = startAssign(xsym, env, tramp);
         if (R_findVarLocInFrame(env, xsym).cell != cell) return false;
     }
-    if (fobject(x)) return false;
     if (s.heldOnStack(x) || x == v || (super && frefcnt(x) > 1)) {
         // an operand slot refers to x: GNU R's [<- must not modify it
         x = Rf_shallow_duplicate(x);
@@ -777,7 +776,13 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
     SET_TAG(args, valueSym);
     if (j) REPROTECT(args = consNR(arg(j), args), ipx);
     REPROTECT(args = consNR(arg(i), args), ipx);
-    REPROTECT(args = consNR(x == R_MissingArg ? R_mkEVPROMISE(xsym, x) : x, args), ipx);
+    // an object reaches its method as an evaluated promise of `*tmp*`, as
+    // from GNU R's byte code (dispatch happens inside the primitive)
+    static SEXP tmpSym = Rf_install("*tmp*");
+    SEXP xarg = x == R_MissingArg ? R_mkEVPROMISE(xsym, x)
+                : fobject(x)      ? R_mkEVPROMISE(tmpSym, x)
+                                  : x;
+    REPROTECT(args = consNR(xarg, args), ipx);
     setTrampolineExpr(tramp, VECTOR_ELT(setter, 1));
     const void* vmax = vmaxget();
     SEXP r = primFun(op)(tmpCall, op, args, env);

@@ -27,8 +27,7 @@ test_that("fuzz: the comparison runs programs both ways and restores rir", {
   was <- rir::is_enabled()
   text <- "## seed 0\n## defs\nf <- function(a) { cat('x\\n'); warning('w'); invisible(a + 1L) }\n## steps\nf(1L)\nf(2L)"
   expect_null(fuzz$fz_check(text))
-  expect_identical(rir::is_enabled(), FALSE)
-  if (was) rir::enable()
+  expect_identical(rir::is_enabled(), was)
   prog <- fuzz$fz_parse_program(text)
   res <- fuzz$fz_run_program(prog, use_rir = FALSE)
   expect_identical(res[[3]]$value, 3L)
