@@ -621,6 +621,16 @@ class Compiler {
             bool named = hasNames(args);
             bool plain = !named && !hasDotsOrMissing(args);
             if (!strcmp(n, "{")) return (block(args, stmt, e)), true;
+            if (!strcmp(n, "local") && nargs == 1 && plain) {
+                // local(expr) as GNU R's compiler inlines it: (function() expr)()
+                SEXP fn = PROTECT(Rf_lang4(Rf_install("function"), R_NilValue, CAR(args),
+                                           R_NilValue));
+                SEXP inner = PROTECT(Rf_lcons(fn, R_NilValue));
+                constant(inner);  // kept alive by the pool
+                UNPROTECT(2);
+                genericCall(inner);
+                return true;
+            }
             if (!strcmp(n, "(") && nargs == 1 && plain) {
                 expr(CAR(args));
                 emit(Op::visible);

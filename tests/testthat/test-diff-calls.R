@@ -124,3 +124,9 @@ expect_all_same(list(
     f(NULL)",
   ".Internal: body() warning" = "body(1)"
 ))
+
+expect_all_same(list(
+  "calls: local() as GNU R's compiler inlines it" = "
+    f <- function(a) { y <- local({ z <- a + 1; z * 2 }); w <- local(as.numeric('b')); list(y, w, exists('z')) }
+    f(1)"
+))
