@@ -699,7 +699,7 @@ void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
 // expression (see setterCalls), and the result is bound to x. Instead of
 // evaluating the whole assignment with the AST interpreter.
 bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP setter, SEXP tramp,
-                   const InPlaceScope& s) {
+                   const InPlaceScope& s, SEXP call) {
     bool super = kind & kSuperAssign;
     SEXP cell;
     if (super) {
@@ -715,6 +715,9 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         hdr(cell)->extra)
         return false;
     SEXP x = fcar(cell);
+    if (super && x == R_MissingArg)  // GNU R's lookup for <<- (STARTASSIGN2)
+        Rf_errorcall(call, _("argument \"%s\" is missing, with no default"),
+                     CHAR(PRINTNAME(xsym)));
     if (ftype(x) == PROMSXP && super) {
         // forced; copied below when something else refers to the value
         PROTECT(x);
@@ -747,8 +750,9 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
             break;
         case SYMSXP:
             // a missing argument: GNU R's [<- gets its value, the empty
-            // symbol, and reports it as not subsettable
-            if (x != R_MissingArg) return false;
+            // symbol, and reports it as not subsettable (<<- reports it
+            // missing when it looks it up: GNU R does that)
+            if (x != R_MissingArg || super) return false;
             break;
         default:
             return false;
@@ -1640,12 +1644,12 @@ L_subassign : {
     }
     if (pushedX) {
         if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v, scope) &&
-            !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope))
+            !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call))
             assignByGnuR(call, v, nidx, i, j, env);
     } else if (!fastSubassign(
                    kind, xsym, env, i, j, v, tramp, scope,
                    (kind & kSuperAssign) ? nullptr : cachedCell(cache, slot, xsym, env, nil)) &&
-               !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope)) {
+               !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call)) {
         assignByGnuR(call, v, nidx, i, j, env);
     }
     sp -= 1 + nidx + pushedX;

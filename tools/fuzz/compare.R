@@ -19,6 +19,10 @@ fz_parse_program <- function(text) {
 # byte code differ between the two runs by construction)
 fz_norm <- function(x) {
   if (is.function(x)) return("<function>")
+  # output captured into a value (capture.output of a printed closure)
+  if (is.character(x) && is.null(attributes(x))) {
+    return(gsub("<(bytecode|environment): 0x[0-9a-f]+>", "<\\1: 0xADDR>", x))
+  }
   if (is.environment(x)) return("<environment>")
   if (is.list(x) && !is.null(x)) {
     a <- attributes(x)
