@@ -623,8 +623,8 @@ class Compiler {
             if (!strcmp(n, "{")) return (block(args, stmt, e)), true;
             if (!strcmp(n, "local") && nargs == 1 && plain) {
                 // local(expr) as GNU R's compiler inlines it: (function() expr)()
-                SEXP fn = PROTECT(Rf_lang4(Rf_install("function"), R_NilValue, CAR(args),
-                                           R_NilValue));
+                SEXP fn =
+                    PROTECT(Rf_lang4(Rf_install("function"), R_NilValue, CAR(args), R_NilValue));
                 SEXP inner = PROTECT(Rf_lcons(fn, R_NilValue));
                 constant(inner);  // kept alive by the pool
                 UNPROTECT(2);

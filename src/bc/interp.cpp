@@ -716,8 +716,7 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         return false;
     SEXP x = fcar(cell);
     if (super && x == R_MissingArg)  // GNU R's lookup for <<- (STARTASSIGN2)
-        Rf_errorcall(call, _("argument \"%s\" is missing, with no default"),
-                     CHAR(PRINTNAME(xsym)));
+        Rf_errorcall(call, _("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(xsym)));
     if (ftype(x) == PROMSXP && super) {
         // forced; copied below when something else refers to the value
         PROTECT(x);
@@ -1023,6 +1022,12 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     NodeStackSlot* sp = base;
     // The environment was made for this call: see inplace.h.
     const bool ownFrame = c->kind == CodeKind::Function;
+    // The operand slots above the state of the for loops running at the
+    // bottom of this frame's stack: loop state holds counted references
+    // (for_init counts the sequence) or integers, so in-place checks need
+    // not scan it. Raised when a loop starts on it, lowered by the pops
+    // that end loops.
+    NodeStackSlot* userBase = base;
     R_BCNodeStackTop = sp;
     const int32_t* pc = c->bc.data();
     const int32_t* start = pc;
@@ -1113,7 +1118,7 @@ L_stvar : {
             if (kv == headerByte(old) && fattrib(old) == nil && fattrib(v) == nil &&
                 (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit) ||
                  kv == (LGLSXP | kScalarBit)) &&
-                mayModifyInPlace(old, inPlaceScope(base, ownFrame, sp - 1))) {
+                mayModifyInPlace(old, inPlaceScope(userBase, ownFrame, sp - 1))) {
                 if (kv == (REALSXP | kScalarBit))
                     *static_cast<double*>(fdata(old)) = fdval(v);
                 else
@@ -1144,9 +1149,11 @@ L_srcref:
     NEXT();
 L_pop:
     --sp;
+    if (sp < userBase) userBase = sp;
     NEXT();
 L_popn:
     sp -= IMM();
+    if (sp < userBase) userBase = sp;
     NEXT();
 L_dup : {
     SEXP v = TOP();
@@ -1284,7 +1291,7 @@ L_binop : {
             hdr(cell)->extra == 0) {
             SEXP old = fcar(cell);
             if (hdr(old)->scalar && !hdr(old)->alt && fattrib(old) == nil &&
-                mayModifyInPlace(old, inPlaceScope(base, ownFrame, sp - 2)))
+                mayModifyInPlace(old, inPlaceScope(userBase, ownFrame, sp - 2)))
                 reuse = old;
         }
     }
@@ -1308,8 +1315,8 @@ L_binop : {
     SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
     // an operand that is also in another slot must not take the result
-    guardOperand(a, base, sp - 2);
-    guardOperand(b, base, sp - 2);
+    guardOperand(a, userBase, sp - 2);
+    guardOperand(b, userBase, sp - 2);
     SEXP r = inlineOk ? boxScalar(v, a, b, reuse, scr) : fastBinop(op, a, b, reuse, scr);
     if (sc && r && r != reuse) scratch[sc - 1].u.sxpval = r;
     if (!r) {
@@ -1369,6 +1376,7 @@ L_for_colon : {
     // decides); anything else calls `:` as GNU R's byte code does.
     SEXP colonCall = POOL(IMM());
     IMM();  // the for() call (errors of the sequence: see for_init)
+    NodeStackSlot* loopAt = sp - 2;
     SEXP from = AT(1), to = TOP();
     SYNC();
     unsigned char kf = headerByte(from), kt = headerByte(to);
@@ -1394,6 +1402,7 @@ L_for_colon : {
             sp->flags = int(n1);  // start
             sp->u.ival = -1;      // counter
             sp++;
+            if (loopAt == userBase) userBase = sp;
             NEXT();
         }
     }
@@ -1405,12 +1414,15 @@ L_for_colon : {
     sp -= 3;
     PUSH(seq);
     sp = forInit(sp, POOL(pc[-1]));
+    if (loopAt == userBase) userBase = sp;
     NEXT();
 }
 L_for_init : {
     SEXP call = POOL(IMM());
     IMM();
+    NodeStackSlot* loopAt = sp - 1;
     sp = forInit(sp, call);
+    if (loopAt == userBase) userBase = sp;
     NEXT();
 }
 L_for_step : {
@@ -1433,7 +1445,7 @@ L_for_step : {
         // Reuse the previous loop value when only this binding refers to it
         // (GNU R's ALLOC_LOOP_VAR does the same).
         SEXP old = fcar(cell);
-        InPlaceScope scope = inPlaceScope(base, ownFrame, sp - 3);
+        InPlaceScope scope = inPlaceScope(userBase, ownFrame, sp - 3);
         if (step) {
             if (simpleScalar(old, INTSXP) && mayModifyInPlace(old, scope)) {
                 *static_cast<int*>(fdata(old)) = sp[-1].flags + i * step;
@@ -1610,7 +1622,7 @@ L_subassign : {
     SYNC();
     recordType(f, v);
     InPlaceScope scope =
-        inPlaceScope(base, ownFrame && !(kind & kSuperAssign), sp - (1 + nidx + pushedX));
+        inPlaceScope(userBase, ownFrame && !(kind & kSuperAssign), sp - (1 + nidx + pushedX));
     // The common case first: a double or integer scalar stored at an in-range
     // scalar index of an unshared plain double/integer vector bound locally
     // (x[i] <- v in numeric loops); everything else below.
@@ -1678,8 +1690,8 @@ L_dollar_assign : {
                 done = true;
             }
         } else if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt &&
-                   mayModifyInPlace(x, inPlaceScope(base, ownFrame, sp - 1)) && v != R_NilValue &&
-                   v != x) {
+                   mayModifyInPlace(x, inPlaceScope(userBase, ownFrame, sp - 1)) &&
+                   v != R_NilValue && v != x) {
             SEXP names = Rf_getAttrib(x, R_NamesSymbol);
             if (TYPEOF(names) == STRSXP) {
                 R_xlen_t len = XLENGTH(names);
@@ -1742,7 +1754,7 @@ L_env_subassign : {
     SEXP E = localAssignTarget(env, xsym, tramp);
     // an environment's values may be on any frame's stack; a local list's
     // elements on this frame's
-    InPlaceScope scope = inPlaceScope(base, ownFrame && E && ftype(E) == VECSXP, sp - 2);
+    InPlaceScope scope = inPlaceScope(userBase, ownFrame && E && ftype(E) == VECSXP, sp - 2);
     if (E && ftype(E) == ENVSXP && !fobject(E)) {
         R_varloc_t b = R_findVarLocInFrame(E, nameSym);
         if (b.cell && b.cell != R_NilValue &&
@@ -2014,7 +2026,7 @@ L_setter_call : {
     // The target is modified in place unless something else refers to it:
     // counted references (GNU R's MAYBE_SHARED) or an operand slot below the
     // assignment (inplace.h); otherwise the setter gets a copy.
-    InPlaceScope scope = inPlaceScope(base, ownFrame && !super, sp - below);
+    InPlaceScope scope = inPlaceScope(userBase, ownFrame && !super, sp - below);
     if (frefcnt(lhs) > 1 || scope.heldOnStack(lhs)) {
         lhs = Rf_shallow_duplicate(lhs);
         sp[-3].u.sxpval = lhs;
