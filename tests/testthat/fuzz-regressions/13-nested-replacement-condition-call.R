@@ -1,0 +1,7 @@
+## defs
+f <- function(a) {
+  names(a)[2L] <- "b"
+  a
+}
+## steps
+f(1)

@@ -1,0 +1,7 @@
+## defs
+f <- function(a, b) {
+  b[1L] <- a
+  b
+}
+## steps
+f(1)

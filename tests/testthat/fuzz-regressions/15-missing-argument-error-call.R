@@ -1,0 +1,4 @@
+## defs
+f <- function(a, z) nchar(z)
+## steps
+f(1)

@@ -1,0 +1,4 @@
+## defs
+f <- function(a) identical(a, nosuchvar)
+## steps
+f(1)
