@@ -788,6 +788,18 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
     REPROTECT(args = consNR(xarg, args), ipx);
     setTrampolineExpr(tramp, VECTOR_ELT(setter, 1));
     const void* vmax = vmaxget();
+    if (fobject(x)) {
+        // a method sees the value itself in its call, as GNU R's byte code
+        // dispatches it (`[<-.cls`(`*tmp*`, i, value = <the value>))
+        SEXP orig = tmpCall;
+        tmpCall = Rf_shallow_duplicate(orig);
+        SETLEVELS(tmpCall, LEVELS(orig));               // still marked as an assignment call
+        REPROTECT(args = Rf_cons(tmpCall, args), ipx);  // keeps the copy alive
+        args = CDR(args);
+        SEXP last = tmpCall;
+        while (CDR(last) != R_NilValue) last = CDR(last);
+        SETCAR(last, v);
+    }
     SEXP r = primFun(op)(tmpCall, op, args, env);
     vmaxset(vmax);
     if (fcar(cell) != r) {

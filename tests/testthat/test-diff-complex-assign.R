@@ -96,3 +96,10 @@ expect_all_same(list(
     f <- function(d) { d['q'] <- list(n); d }
     list(f(mk()), n)"
 ))
+
+expect_all_same(list(
+  "cassign: a [<- method's call shows the value, as GNU R's byte code passes it" = "
+    f <- function(z) { v1 <- factor('a'); v1[NA] <- (length(z) + trunc(z)); v1 }
+    g <- function(z) { v1 <- factor(c('a', 'b')); v1[2] <- 'zz'; v1 }
+    list(tryCatch(f(c(1.5, NA, 3)), warning = function(w) conditionCall(w)), suppressWarnings(g()))"
+))
