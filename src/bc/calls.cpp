@@ -224,7 +224,11 @@ SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp,
             case ArgKind::Dots: {
                 SEXP h = PROTECT(dotsValue(env));
                 if (TYPEOF(h) == DOTSXP || h == R_NilValue) {
-                    for (; h != R_NilValue; h = CDR(h)) b.add(Rf_eval(CAR(h), env), TAG(h));
+                    for (; h != R_NilValue; h = CDR(h)) {
+                        SEXP e = CAR(h);
+                        b.add(ftype(e) == PROMSXP ? forcePromise(e, tramp) : Rf_eval(e, env),
+                              TAG(h));
+                    }
                 } else if (h != R_MissingArg) {
                     Rf_error(_("'...' used in an incorrect context"));
                 }

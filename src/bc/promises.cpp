@@ -16,12 +16,16 @@
 // GNU R's eval.
 #include "promises.h"
 
+#include <libintl.h>
+
 #include <vector>
 
 #include "../runtime/eval_depth.h"
 #include "../runtime/trampoline.h"
 #include "calls.h"
 #include "interp.h"
+
+#define _(s) dgettext("R", s)
 
 namespace rir {
 
@@ -105,6 +109,33 @@ SEXP evalGuarded(SEXP p, Eval eval) {
     return v;
 }
 
+// A promise of a variable that is missing or unbound where it lives: GNU R's
+// byte code evaluates such an argument as promise code compiled with the
+// call the argument belongs to as its current expression, so the error names
+// that call: the innermost function context that received `p` among its
+// arguments (`h(z)` for f <- function(z) h(z)). Returns without raising when
+// no such call is found (GNU R's eval then reports the error).
+void lookupErrorOfArgument(SEXP p, SEXP sym, SEXP env) {
+    R_varloc_t loc = R_findVarLoc(sym, env);
+    SEXP cell = loc.cell;
+    if (cell && cell != R_NilValue && TYPEOF(cell) == LISTSXP &&
+        ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra))
+        return;  // active or special bindings: GNU R decides
+    SEXP v =
+        cell && cell != R_NilValue && TYPEOF(cell) == LISTSXP ? CAR(cell) : Rf_findVar(sym, env);
+    if (v != R_UnboundValue && v != R_MissingArg) return;
+    for (RContext* c = R_GlobalContext; c && c->callflag != CTXT_TOPLEVEL; c = c->nextcontext) {
+        if (!(c->callflag & CTXT_FUNCTION)) continue;
+        for (SEXP a = c->promargs; a != R_NilValue && TYPEOF(a) == LISTSXP; a = CDR(a)) {
+            if (CAR(a) != p) continue;
+            if (v == R_MissingArg)
+                Rf_errorcall(c->call, _("argument \"%s\" is missing, with no default"),
+                             CHAR(PRINTNAME(sym)));
+            Rf_errorcall(c->call, _("object '%s' not found"), CHAR(PRINTNAME(sym)));
+        }
+    }
+}
+
 // The unforced promise bound to `sym` in env's own frame (an ordinary
 // binding), else nullptr.
 SEXP localPromise(SEXP sym, SEXP env) {
@@ -140,6 +171,7 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
             // it is bound to is forced as eval(x) would force it, without
             // GNU R's evaluator in between
             SEXP inner = localPromise(code, env);
+            if (!inner && !DDVAL(code) && code != R_DotsSymbol) lookupErrorOfArgument(p, code, env);
             if (inner && prseen(inner) == 0) {
                 PROTECT(p);
                 setPrseen(p, 1);
@@ -149,6 +181,16 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
                 UNPROTECT(1);
                 return v;
             }
+        } else if (ftype(code) == PROMSXP) {
+            // an argument passed on through `...` (a promise of a promise):
+            // the inner one is forced as eval() would force it
+            PROTECT(p);
+            setPrseen(p, 1);
+            v = evalGuarded(p, [&]() { return forcePromise(code, tramp); });
+            setPrseen(p, 0);
+            setValue(p, v);
+            UNPROTECT(1);
+            return v;
         } else if (ftype(code) == BCODESXP && rirEnabled) {
             SEXP target = trampolineTargetFast(code);
             Code* c = target ? Code::unpack(target) : nullptr;

@@ -130,3 +130,20 @@ expect_all_same(list(
     f <- function(a) { y <- local({ z <- a + 1; z * 2 }); w <- local(as.numeric('b')); list(y, w, exists('z')) }
     f(1)"
 ))
+
+expect_all_same(list(
+  "calls: a missing argument passed on names the call it was passed to" = "
+    g <- function(...) list(...)
+    h <- function(...) g(...)
+    k <- function(x) x
+    f1 <- function(z) Map(function(p) p, z)
+    f2 <- function(z) g(z)
+    f3 <- function(z) h(z)
+    f4 <- function(z) k(z)
+    f5 <- function(a, b) sapply(b, function(e) e)
+    lapply(list(f1, f2, f3, f4), function(f) tryCatch(f(), error = function(e) conditionCall(e)))",
+  "calls: an unbound variable passed on names the call it was passed to" = "
+    k <- function(x) { y <- 1; x + y }
+    f <- function() k(nosuchvar)
+    tryCatch(f(), error = function(e) list(conditionCall(e), conditionMessage(e)))"
+))

@@ -1,0 +1,4 @@
+## defs
+f <- function(a, b) sapply(b, function(e) e)
+## steps
+f(1)
