@@ -113,27 +113,26 @@ SEXP evalGuarded(SEXP p, Eval eval) {
 // byte code evaluates such an argument as promise code compiled with the
 // call the argument belongs to as its current expression, so the error names
 // that call: the innermost function context that received `p` among its
-// arguments (`h(z)` for f <- function(z) h(z)). Returns without raising when
-// no such call is found (GNU R's eval then reports the error).
-void lookupErrorOfArgument(SEXP p, SEXP sym, SEXP env) {
+// arguments (`h(z)` for f <- function(z) h(z)). When no such call is found,
+// GNU R's eval reports the error.
+// The call to name, or nullptr; `missing`: the variable is a missing
+// argument (else it is unbound).
+SEXP argumentErrorCall(SEXP p, SEXP sym, SEXP env, bool* missing) {
     R_varloc_t loc = R_findVarLoc(sym, env);
     SEXP cell = loc.cell;
     if (cell && cell != R_NilValue && TYPEOF(cell) == LISTSXP &&
         ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra))
-        return;  // active or special bindings: GNU R decides
+        return nullptr;  // active or special bindings: GNU R decides
     SEXP v =
         cell && cell != R_NilValue && TYPEOF(cell) == LISTSXP ? CAR(cell) : Rf_findVar(sym, env);
-    if (v != R_UnboundValue && v != R_MissingArg) return;
+    if (v != R_UnboundValue && v != R_MissingArg) return nullptr;
+    *missing = v == R_MissingArg;
     for (RContext* c = R_GlobalContext; c && c->callflag != CTXT_TOPLEVEL; c = c->nextcontext) {
         if (!(c->callflag & CTXT_FUNCTION)) continue;
-        for (SEXP a = c->promargs; a != R_NilValue && TYPEOF(a) == LISTSXP; a = CDR(a)) {
-            if (CAR(a) != p) continue;
-            if (v == R_MissingArg)
-                Rf_errorcall(c->call, _("argument \"%s\" is missing, with no default"),
-                             CHAR(PRINTNAME(sym)));
-            Rf_errorcall(c->call, _("object '%s' not found"), CHAR(PRINTNAME(sym)));
-        }
+        for (SEXP a = c->promargs; a != R_NilValue && TYPEOF(a) == LISTSXP; a = CDR(a))
+            if (CAR(a) == p) return c->call;
     }
+    return nullptr;
 }
 
 // The unforced promise bound to `sym` in env's own frame (an ordinary
@@ -171,7 +170,24 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
             // it is bound to is forced as eval(x) would force it, without
             // GNU R's evaluator in between
             SEXP inner = localPromise(code, env);
-            if (!inner && !DDVAL(code) && code != R_DotsSymbol) lookupErrorOfArgument(p, code, env);
+            bool missing = false;
+            SEXP errCall = !inner && !DDVAL(code) && code != R_DotsSymbol
+                               ? argumentErrorCall(p, code, env, &missing)
+                               : nullptr;
+            if (errCall) {
+                // raised while the promise is under evaluation, so that it
+                // is marked interrupted as GNU R marks it (forcing it again
+                // warns "restarting interrupted promise evaluation")
+                PROTECT(p);
+                setPrseen(p, 1);
+                evalGuarded(p, [&]() -> SEXP {
+                    if (missing)
+                        Rf_errorcall(errCall, _("argument \"%s\" is missing, with no default"),
+                                     CHAR(PRINTNAME(code)));
+                    Rf_errorcall(errCall, _("object '%s' not found"), CHAR(PRINTNAME(code)));
+                });
+                UNPROTECT(1);
+            }
             if (inner && prseen(inner) == 0) {
                 PROTECT(p);
                 setPrseen(p, 1);

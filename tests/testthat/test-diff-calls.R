@@ -147,3 +147,11 @@ expect_all_same(list(
     f <- function() k(nosuchvar)
     tryCatch(f(), error = function(e) list(conditionCall(e), conditionMessage(e)))"
 ))
+
+expect_all_same(list(
+  "calls: an argument whose lookup failed warns when it is forced again" = "
+    f <- function(x) { r <- tryCatch(x, error = function(e) conditionMessage(e)); c(r, tryCatch(x, error = function(e) 'again')) }
+    g <- function(z) f(z)
+    k <- function() f(nosuchvar)
+    list(g(), k())"
+))
