@@ -629,6 +629,24 @@ inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env, SEXP nil
     return loc.cell;
 }
 
+// Binds v to sym in env's own frame: through `cell` (cache slot k) when it is
+// an ordinary binding (the value it held is released: see inplace.h), else as
+// defineVar does (and the cache slot is cleared).
+inline void bindLocal(NodeStackSlot* cache, int k, SEXP cell, SEXP sym, SEXP v, SEXP env) {
+    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
+        fcar(cell) != R_UnboundValue) {
+        SEXP old = fcar(cell);
+        if (old != v) {
+            SETCAR(cell, v);
+            releasedValue(old);
+        }
+        hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
+    } else {
+        Rf_defineVar(sym, v, env);
+        cache[k].u.sxpval = R_NilValue;
+    }
+}
+
 inline SEXP peekLocal(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
     SEXP cell = cachedCell(cache, k, sym, env);
     if (!cell) return nullptr;
@@ -1482,16 +1500,7 @@ L_for_step : {
     SEXP v = step ? Rf_ScalarInteger(sp[-1].flags + i * step) : elementOf(seq, i);
     PUSH(v);
     SYNC();
-    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
-        fcar(cell) != R_UnboundValue) {
-        SEXP old = fcar(cell);
-        SETCAR(cell, v);
-        releasedValue(old);
-        hdr(cell)->gp &= ~kMissingMask;
-    } else {
-        Rf_defineVar(sym, v, env);
-        cache[k].u.sxpval = R_NilValue;
-    }
+    bindLocal(cache, k, cell, sym, v, env);
     --sp;
     NEXT();
 }
@@ -2057,19 +2066,7 @@ L_end_assign : {
     if (super) {
         Rf_setVar(sym, v, ENCLOS(env));
     } else {
-        SEXP cell = cachedCell(cache, k, sym, env, nil);
-        if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
-            fcar(cell) != unbound) {
-            SEXP old = fcar(cell);
-            if (old != v) {
-                SETCAR(cell, v);
-                releasedValue(old);
-            }
-            hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
-        } else {
-            Rf_defineVar(sym, v, env);
-            cache[k].u.sxpval = R_NilValue;
-        }
+        bindLocal(cache, k, cachedCell(cache, k, sym, env, nil), sym, v, env);
     }
     --sp;
     NEXT();
