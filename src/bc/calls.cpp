@@ -371,6 +371,29 @@ SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, S
     return r;
 }
 
+// A builtin with the site's arguments evaluated, or a closure with them as
+// promises (ArgKind::Stack ones from `vals`, see doAssignCall); `expr` is
+// what errors without a call name.
+static SEXP callWithSiteArgs(Code* c, CallSite& cs, SEXP fun, SEXP call, SEXP expr, SEXP env,
+                             SEXP tramp, const SEXP* vals, const SEXP* exprs) {
+    switch (ftype(fun)) {
+        case BUILTINSXP: {
+            SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp, vals));
+            SEXP r = callBuiltin(call, fun, args, env, tramp, expr);
+            UNPROTECT(1);
+            return r;
+        }
+        case CLOSXP: {
+            SEXP args = PROTECT(promisedArgs(c, cs, env, vals, exprs));
+            SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
+            UNPROTECT(1);
+            return r;
+        }
+        default:
+            Rf_errorcall(call, _("attempt to apply non-function"));
+    }
+}
+
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
     SEXP call = c->poolAt(cs.ast);
     switch (ftype(fun)) {
@@ -384,20 +407,8 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
             if (flag < 2) R_Visible = Rboolean(flag != 1);
             return r;
         }
-        case BUILTINSXP: {
-            SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp));
-            SEXP r = callBuiltin(call, fun, args, env, tramp);
-            UNPROTECT(1);
-            return r;
-        }
-        case CLOSXP: {
-            SEXP args = PROTECT(promisedArgs(c, cs, env));
-            SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
-            UNPROTECT(1);
-            return r;
-        }
         default:
-            Rf_errorcall(call, _("attempt to apply non-function"));
+            return callWithSiteArgs(c, cs, fun, call, call, env, tramp, nullptr, nullptr);
     }
 }
 
@@ -429,20 +440,8 @@ SEXP doAssignCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, SEXP lh
             UNPROTECT(1);
             return r;
         }
-        case BUILTINSXP: {
-            SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp, vals));
-            SEXP r = callBuiltin(call, fun, args, env, tramp, expr);
-            UNPROTECT(1);
-            return r;
-        }
-        case CLOSXP: {
-            SEXP args = PROTECT(promisedArgs(c, cs, env, vals, exprs));
-            SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
-            UNPROTECT(1);
-            return r;
-        }
         default:
-            Rf_errorcall(call, _("attempt to apply non-function"));
+            return callWithSiteArgs(c, cs, fun, call, expr, env, tramp, vals, exprs);
     }
 }
 
