@@ -12,6 +12,7 @@
 #include "../runtime/trampoline.h"
 #include "apply_internals.h"
 #include "calls.h"
+#include "compiler_internal.h"
 #include "inline_internals.h"
 #include "math_fast.h"
 #include "ops.h"
@@ -54,32 +55,6 @@ SEXP runRCode(SEXP (*body)(void*), void* data) {
     UNPROTECT(1);
     return r;
 }
-
-struct Loop {
-    bool barrier;  // a promise or function boundary, not a loop
-    int breakLabel;
-    int nextLabel;
-    int depth;      // stack depth expected at both labels
-    bool poisoned;  // break/next seen behind a barrier: compile via GNU R
-};
-
-struct Shared {
-    SEXP env;
-    // the code's top-level environment is a namespace (GNU R: the base and
-    // imported functions it finds are the namespace's, never guarded)
-    bool nsCode = false;
-    std::unordered_set<SEXP> locals;
-    // Nested functions: the language functions shadowed where the enclosing
-    // function was compiled.
-    bool nested = false;
-    std::unordered_set<SEXP> outer;
-    std::unordered_map<SEXP, bool> baseCache;
-    std::unordered_set<SEXP> scratchSet;
-    // the C stack got too deep (see cStackTooDeep): the body is left to GNU
-    // R's evaluator
-    bool tooDeep = false;
-    std::vector<Loop> loops;
-};
 
 // GNU R's compiler (optimize level 2, the JIT's) inlines these "language"
 // functions without a run-time check when no local binding shadows them at
@@ -196,1308 +171,941 @@ std::string astLabel(SEXP e) {
     }
     return name + "()";
 }
+}  // namespace
 
-// For the assignment x[i] <- v: list(`[<-`(`*tmp*`, i, value = v),
-// `[<-`(x, i, value = v)), the first marked as an assignment call. GNU R
-// passes the first to its `[<-` / `[[<-` (errors name it; an unshared
-// `*tmp*` is modified in place); its byte code shows the second as the
-// current expression (errors from error() name it as x[i] <- v).
-SEXP setterCalls(SEXP assign) {
-    static SEXP tmpSym = Rf_install("*tmp*"), valueSym = Rf_install("value");
-    SEXP lhs = CADR(assign);
-    SEXP fsym = Rf_install((std::string(CHAR(PRINTNAME(CAR(lhs)))) + "<-").c_str());
-    SEXP tail = PROTECT(Rf_cons(CADDR(assign), R_NilValue));
-    SET_TAG(tail, valueSym);
-    for (int k = Rf_length(lhs) - 1; k >= 2; k--) {
-        UNPROTECT(1);
-        tail = PROTECT(Rf_cons(CAR(Rf_nthcdr(lhs, k)), tail));
-    }
-    SEXP r = PROTECT(Rf_allocVector(VECSXP, 2));
-    SEXP tmpCall = Rf_lcons(fsym, Rf_cons(tmpSym, tail));
-    SET_VECTOR_ELT(r, 0, tmpCall);
-    SETLEVELS(tmpCall, LEVELS(tmpCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
-    SET_VECTOR_ELT(r, 1, Rf_lcons(fsym, Rf_cons(CADR(lhs), tail)));
-    UNPROTECT(2);
-    return r;
+void Compiler::compileBody(SEXP e) {
+    expr(e);
+    if (depth_ != 1) broken = true;
+    emit(Op::ret);
+    resolve();
 }
 
-class Compiler {
-  public:
-    Compiler(Code* code, Shared& sh) : code_(code), sh_(sh) {}
-    bool broken = false;  // the stack model disagreed with itself
-    static constexpr int kNoDepth = -100000;
+// A default argument expression as promise code (pool index), or -1
+// when it does not compile consistently.
+int Compiler::defaultArg(SEXP e) {
+    bool wasBroken = broken;
+    int idx = promise(e);
+    if (broken && !wasBroken) {
+        broken = false;
+        return -1;
+    }
+    return idx;
+}
 
-    void compileBody(SEXP e) {
-        expr(e);
-        if (depth_ != 1) broken = true;
-        emit(Op::ret);
-        resolve();
-    }
-
-    // A default argument expression as promise code (pool index), or -1
-    // when it does not compile consistently.
-    int defaultArg(SEXP e) {
-        bool wasBroken = broken;
-        int idx = promise(e);
-        if (broken && !wasBroken) {
-            broken = false;
-            return -1;
-        }
-        return idx;
-    }
-
-  private:
-    Code* code_;
-    Shared& sh_;
-    int depth_ = 0;
-    std::vector<int> labels_;
-    std::vector<size_t> starts_;  // start of each instruction emitted by emit()
-    std::vector<int> labelDepth_;
-    std::vector<std::pair<size_t, int>> patches_;
-    std::unordered_map<SEXP, int> symPool_;
-    std::unordered_map<SEXP, int> constPool_;
-    std::unordered_map<SEXP, int> cachePool_;
-    int assignTarget_ = 0;
-    bool stmtPos_ = false;       // the expression being compiled is a statement
-    bool binopOperand_ = false;  // ... is an operand of a binop
-    int loopSlots_ = 0;          // stack slots held by enclosing for loops
-    SEXP curCall_ = R_NilValue;  // inlined call whose arguments are compiled
-
-    // ---- emission -------------------------------------------------------
-    void adjust(int d) {
-        depth_ += d;
-        if (depth_ > code_->maxStack) code_->maxStack = depth_;
-    }
-    void emit(Op op, std::initializer_list<int32_t> ops = {}) {
-        if (op == Op::pop && popAfterStore()) return;
-        const InsnInfo& in = info(op);
-        starts_.push_back(code_->bc.size());
-        code_->bc.push_back(int32_t(op));
-        for (int32_t o : ops) code_->bc.push_back(o);
-        if (in.pops >= 0) adjust(-in.pops);
-        adjust(in.pushes);
-    }
-    int newLabel() {
-        labels_.push_back(-1);
-        labelDepth_.push_back(kNoDepth);
-        return int(labels_.size() - 1);
-    }
-    // Verifier: every jump to a label and the label itself must agree on the
-    // stack depth; a disagreement is a compiler bug and makes the whole
-    // function fall back to GNU R's evaluator (see compileWith).
-    void expectDepth(int l, int d) {
-        if (labelDepth_[l] == kNoDepth)
-            labelDepth_[l] = d;
-        else if (labelDepth_[l] != d)
-            broken = true;
-    }
-    void bind(int l) {
-        labels_[l] = int(code_->bc.size());
-        expectDepth(l, depth_);
-    }
-    // Emits op with a label operand at position `at` among its operands.
-    void emitJump(Op op, int label, std::initializer_list<int32_t> rest = {}) {
-        starts_.push_back(code_->bc.size());
-        code_->bc.push_back(int32_t(op));
-        patches_.push_back({code_->bc.size(), label});
-        code_->bc.push_back(-1);
-        for (int32_t o : rest) code_->bc.push_back(o);
-        const InsnInfo& in = info(op);
-        if (in.pops >= 0) adjust(-in.pops);
-        adjust(in.pushes);
-        expectDepth(label, depth_);
-    }
-    // Peephole: an assignment whose value is dropped (a statement), i.e.
-    // `dup; stvar s k; invisible; pop`, becomes `stvar s k` (the value's
-    // visibility is irrelevant: whatever runs next sets its own). Not when a
-    // label points into the sequence or right after it.
-    bool popAfterStore() {
-        std::vector<int32_t>& bc = code_->bc;
-        size_t n = bc.size(), k = starts_.size();
-        // `push_null; invisible; pop` (the value of a loop): nothing
-        if (k >= 2 && starts_[k - 1] == n - 1 && starts_[k - 2] == n - 2 &&
-            bc[n - 1] == int32_t(Op::invisible) && bc[n - 2] == int32_t(Op::push_null)) {
-            for (int pos : labels_)
-                if (pos > int(n - 2) && pos <= int(n)) return false;
-            bc.resize(n - 2);
-            starts_.resize(k - 2);
-            adjust(-1);
-            return true;
-        }
-        // `push c; pop` / `push_null; pop`: nothing to do at all
-        if (k >= 1 && starts_[k - 1] < n &&
-            ((bc[starts_[k - 1]] == int32_t(Op::push_null) && starts_[k - 1] == n - 1) ||
-             (bc[starts_[k - 1]] == int32_t(Op::push) && starts_[k - 1] == n - 2))) {
-            size_t at = starts_[k - 1];
-            for (int pos : labels_)
-                if (pos > int(at) && pos <= int(n)) return false;
-            bc.resize(at);
-            starts_.pop_back();
-            adjust(-1);
-            return true;
-        }
-        if (k < 3 || n < 5 || starts_[k - 1] != n - 1 || starts_[k - 2] != n - 4 ||
-            starts_[k - 3] != n - 5)
-            return false;
-        if (bc[n - 5] != int32_t(Op::dup) || bc[n - 4] != int32_t(Op::stvar) ||
-            bc[n - 1] != int32_t(Op::invisible))
-            return false;
+// Peephole: an assignment whose value is dropped (a statement), i.e.
+// `dup; stvar s k; invisible; pop`, becomes `stvar s k` (the value's
+// visibility is irrelevant: whatever runs next sets its own). Not when a
+// label points into the sequence or right after it.
+bool Compiler::popAfterStore() {
+    std::vector<int32_t>& bc = code_->bc;
+    size_t n = bc.size(), k = starts_.size();
+    // `push_null; invisible; pop` (the value of a loop): nothing
+    if (k >= 2 && starts_[k - 1] == n - 1 && starts_[k - 2] == n - 2 &&
+        bc[n - 1] == int32_t(Op::invisible) && bc[n - 2] == int32_t(Op::push_null)) {
         for (int pos : labels_)
-            if (pos > int(n - 5) && pos <= int(n)) return false;
-        int32_t s = bc[n - 3], slot = bc[n - 2];
-        bc.resize(n - 5);
-        starts_.resize(k - 3);
-        // dup(+1) stvar(-1) invisible pop(-1) == stvar(-1)
-        emit(Op::stvar, {s, slot});
+            if (pos > int(n - 2) && pos <= int(n)) return false;
+        bc.resize(n - 2);
+        starts_.resize(k - 2);
+        adjust(-1);
         return true;
     }
-    void resolve() {
-        for (auto& p : patches_) code_->bc[p.first] = labels_[p.second];
+    // `push c; pop` / `push_null; pop`: nothing to do at all
+    if (k >= 1 && starts_[k - 1] < n &&
+        ((bc[starts_[k - 1]] == int32_t(Op::push_null) && starts_[k - 1] == n - 1) ||
+         (bc[starts_[k - 1]] == int32_t(Op::push) && starts_[k - 1] == n - 2))) {
+        size_t at = starts_[k - 1];
+        for (int pos : labels_)
+            if (pos > int(at) && pos <= int(n)) return false;
+        bc.resize(at);
+        starts_.pop_back();
+        adjust(-1);
+        return true;
     }
-    int fb() {
-        code_->feedback.emplace_back();
-        return int(code_->feedback.size() - 1);
-    }
-    int constant(SEXP c) {
-        auto it = constPool_.find(c);
-        if (it != constPool_.end()) return it->second;
-        MARK_NOT_MUTABLE(c);
-        int i = code_->addPool(c);
-        constPool_[c] = i;
-        return i;
-    }
-    int sym(SEXP s) {
-        auto it = symPool_.find(s);
-        if (it != symPool_.end()) return it->second;
-        int i = code_->addPool(s);
-        symPool_[s] = i;
-        return i;
-    }
-    // Binding-cache slot for a symbol of this code object.
-    int cache(SEXP s) {
-        auto it = cachePool_.find(s);
-        if (it != cachePool_.end()) return it->second;
-        int i = code_->nCache++;
-        cachePool_[s] = i;
-        return i;
-    }
-    // Leaves e to GNU R's AST interpreter; stats() counts it by `why`.
-    void evalAst(SEXP e, AstReason why) {
-        emit(Op::eval_ast, {constant(e), registerAstSite(why, astLabel(e))});
-    }
+    if (k < 3 || n < 5 || starts_[k - 1] != n - 1 || starts_[k - 2] != n - 4 ||
+        starts_[k - 3] != n - 5)
+        return false;
+    if (bc[n - 5] != int32_t(Op::dup) || bc[n - 4] != int32_t(Op::stvar) ||
+        bc[n - 1] != int32_t(Op::invisible))
+        return false;
+    for (int pos : labels_)
+        if (pos > int(n - 5) && pos <= int(n)) return false;
+    int32_t s = bc[n - 3], slot = bc[n - 2];
+    bc.resize(n - 5);
+    starts_.resize(k - 3);
+    // dup(+1) stvar(-1) invisible pop(-1) == stvar(-1)
+    emit(Op::stvar, {s, slot});
+    return true;
+}
 
-    // ---- queries --------------------------------------------------------
-    // The value of `s` in base. Base closures are lazy-loaded: their
-    // binding is a promise until first used, which is forced here (as GNU
-    // R's compiler does when it looks base functions up).
-    // Forcing runs R code (the lazy-load): see runRCode; a binding that
-    // cannot be forced is treated as not base's function.
-    static SEXP forceBody(void* v) { return Rf_eval(static_cast<SEXP>(v), R_BaseEnv); }
-    static SEXP baseValue(SEXP s) {
-        SEXP v = SYMVALUE(s);
-        if (TYPEOF(v) != PROMSXP) return v;
-        if (PRVALUE(v) != R_UnboundValue) return PRVALUE(v);
-        return runRCode(forceBody, v);
-    }
-    static SEXP statsNamespace(void*) {
-        SEXP name = PROTECT(Rf_mkString("stats"));
-        SEXP ns = R_FindNamespace(name);  // loads stats if needed
-        UNPROTECT(1);
-        return ns;
-    }
-    // Does `s` name the base function at compile time (not shadowed)?
-    bool isBase(SEXP s) {
-        if (sh_.locals.count(s) || sh_.outer.count(s)) return false;
-        // a nested function: decided when the enclosing one was compiled
-        if (sh_.nested && languageFun(s)) return true;
-        auto it = sh_.baseCache.find(s);
-        if (it != sh_.baseCache.end()) return it->second;
-        SEXP base = baseValue(s);
-        bool result = false;
-        if (base != R_UnboundValue && Rf_isFunction(base)) {
-            result = true;
-            for (SEXP rho = sh_.env; rho != R_EmptyEnv && rho != R_BaseEnv &&
-                                     rho != R_BaseNamespace && rho != R_NilValue;
-                 rho = ENCLOS(rho)) {
-                if (!R_existsVarInFrame(rho, s)) continue;
-                if (R_BindingIsActive(s, rho)) {
-                    result = false;
-                    break;
-                }
-                SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
-                if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
-                if (v == base) break;
-                if (Rf_isFunction(v) || v == R_UnboundValue) {
-                    result = false;
-                    break;
-                }
+void Compiler::resolve() {
+    for (auto& p : patches_) code_->bc[p.first] = labels_[p.second];
+}
+
+// Leaves e to GNU R's AST interpreter; stats() counts it by `why`.
+void Compiler::evalAst(SEXP e, AstReason why) {
+    emit(Op::eval_ast, {constant(e), registerAstSite(why, astLabel(e))});
+}
+
+// ---- queries --------------------------------------------------------
+// The value of `s` in base. Base closures are lazy-loaded: their
+// binding is a promise until first used, which is forced here (as GNU
+// R's compiler does when it looks base functions up).
+// Forcing runs R code (the lazy-load): see runRCode; a binding that
+// cannot be forced is treated as not base's function.
+SEXP Compiler::forceBody(void* v) {
+    return Rf_eval(static_cast<SEXP>(v), R_BaseEnv);
+}
+
+SEXP Compiler::baseValue(SEXP s) {
+    SEXP v = SYMVALUE(s);
+    if (TYPEOF(v) != PROMSXP) return v;
+    if (PRVALUE(v) != R_UnboundValue) return PRVALUE(v);
+    return runRCode(forceBody, v);
+}
+
+SEXP Compiler::statsNamespace(void*) {
+    SEXP name = PROTECT(Rf_mkString("stats"));
+    SEXP ns = R_FindNamespace(name);  // loads stats if needed
+    UNPROTECT(1);
+    return ns;
+}
+
+// Does `s` name the base function at compile time (not shadowed)?
+bool Compiler::isBase(SEXP s) {
+    if (sh_.locals.count(s) || sh_.outer.count(s)) return false;
+    // a nested function: decided when the enclosing one was compiled
+    if (sh_.nested && languageFun(s)) return true;
+    auto it = sh_.baseCache.find(s);
+    if (it != sh_.baseCache.end()) return it->second;
+    SEXP base = baseValue(s);
+    bool result = false;
+    if (base != R_UnboundValue && Rf_isFunction(base)) {
+        result = true;
+        for (SEXP rho = sh_.env;
+             rho != R_EmptyEnv && rho != R_BaseEnv && rho != R_BaseNamespace && rho != R_NilValue;
+             rho = ENCLOS(rho)) {
+            if (!R_existsVarInFrame(rho, s)) continue;
+            if (R_BindingIsActive(s, rho)) {
+                result = false;
+                break;
+            }
+            SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
+            if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
+            if (v == base) break;
+            if (Rf_isFunction(v) || v == R_UnboundValue) {
+                result = false;
+                break;
             }
         }
-        sh_.baseCache[s] = result;
-        return result;
     }
-    // The function `s` names where this code is compiled when it is base's
-    // (or the stats namespace's) own definition, else nullptr.
-    SEXP definitionOf(SEXP s) {
-        if (isBase(s)) return baseValue(s);
-        static SEXP statsNs = nullptr;
-        if (!statsNs) {
-            // loading stats runs R code: see runRCode
-            SEXP ns = runRCode(statsNamespace, nullptr);
-            if (TYPEOF(ns) != ENVSXP) return nullptr;
-            R_PreserveObject(ns);
-            statsNs = ns;
-        }
-        SEXP def = Rf_findVarInFrame3(statsNs, s, TRUE);
-        if (TYPEOF(def) != CLOSXP || sh_.locals.count(s)) return nullptr;
-        for (SEXP rho = sh_.env; rho != R_EmptyEnv && rho != R_NilValue; rho = ENCLOS(rho)) {
-            if (!R_existsVarInFrame(rho, s)) continue;
-            // an active binding would run R code (which may fail) here
-            if (R_BindingIsActive(s, rho)) return nullptr;
-            SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
-            if (v == R_UnboundValue) continue;
-            if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
-            return v == def ? def : nullptr;
-        }
-        return nullptr;
-    }
-    // A run-time check that `s` still names `def` before code inlined for
-    // the call e (see guard_fun); returns the label to bind after that
-    // code, or -1 when GNU R does not guard `s` either.
-    int guard(SEXP s, SEXP def, SEXP e) {
-        if (languageFun(s) || (sh_.nsCode && def == baseValue(s))) return -1;
-        int l = newLabel();
-        starts_.push_back(code_->bc.size());
-        code_->bc.push_back(int32_t(Op::guard_fun));
-        code_->bc.push_back(sym(s));
-        code_->bc.push_back(constant(def));
-        code_->bc.push_back(constant(e));
-        patches_.push_back({code_->bc.size(), l});
-        code_->bc.push_back(-1);
-        adjust(1);  // the value of the call when the guard fails
-        expectDepth(l, depth_);
-        adjust(-1);
-        return l;
-    }
-    void endGuard(int l) {
-        if (l >= 0) bind(l);
-    }
-    // `[<-` for `[` etc.: the function a complex assignment calls
-    bool isBaseSetter(SEXP getter) {
-        char buf[8];
-        const char* n = CHAR(PRINTNAME(getter));
-        if (strlen(n) > 3) return false;
-        snprintf(buf, sizeof buf, "%s<-", n);
-        return isBase(Rf_install(buf));
-    }
-    static bool hasNames(SEXP args) {
-        for (SEXP a = args; a != R_NilValue; a = CDR(a))
-            if (TAG(a) != R_NilValue) return true;
-        return false;
-    }
-    static bool hasDots(SEXP args) {
-        for (SEXP a = args; a != R_NilValue; a = CDR(a))
-            if (CAR(a) == R_DotsSymbol) return true;
-        return false;
-    }
-    static bool hasDotsOrMissing(SEXP args) {
-        for (SEXP a = args; a != R_NilValue; a = CDR(a))
-            if (CAR(a) == R_DotsSymbol || CAR(a) == R_MissingArg) return true;
-        return false;
-    }
-    // An index expression whose evaluation cannot touch the assigned vector:
-    // constants, variables and base arithmetic on those (so evaluating it
-    // before looking the vector up, as x[i] <- v does here, is unobservable).
-    bool simpleIndex(SEXP e) {
-        if (selfEvaluating(e)) return true;
-        if (cStackTooDeep()) return false;
-        if (TYPEOF(e) == SYMSXP) return e != R_DotsSymbol && e != R_MissingArg && !DDVAL(e);
-        if (TYPEOF(e) != LANGSXP || TYPEOF(CAR(e)) != SYMSXP || Rf_length(e) != 3) return false;
-        const char* n = CHAR(PRINTNAME(CAR(e)));
-        if (strcmp(n, "+") && strcmp(n, "-") && strcmp(n, "*") && strcmp(n, "%/%")) return false;
-        if (!isBase(CAR(e)) || hasNames(CDR(e))) return false;
-        return simpleIndex(CADR(e)) && simpleIndex(CADDR(e));
-    }
+    sh_.baseCache[s] = result;
+    return result;
+}
 
-    // A binop operand the binop can load itself: a variable (as ldvar) or a
-    // constant (as push). Fills {kind, x, y}.
-    bool simpleOperand(SEXP e, int32_t* spec) {
-        if (TYPEOF(e) == SYMSXP) {
-            if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e)) return false;
-            spec[0] = 1;
-            spec[1] = sym(e);
-            spec[2] = cache(e);
-            return true;
-        }
-        if (selfEvaluating(e)) {
-            spec[0] = 2;
-            spec[1] = constant(e);
-            spec[2] = 0;
-            return true;
-        }
-        return false;
+// The function `s` names where this code is compiled when it is base's
+// (or the stats namespace's) own definition, else nullptr.
+SEXP Compiler::definitionOf(SEXP s) {
+    if (isBase(s)) return baseValue(s);
+    static SEXP statsNs = nullptr;
+    if (!statsNs) {
+        // loading stats runs R code: see runRCode
+        SEXP ns = runRCode(statsNamespace, nullptr);
+        if (TYPEOF(ns) != ENVSXP) return nullptr;
+        R_PreserveObject(ns);
+        statsNs = ns;
     }
+    SEXP def = Rf_findVarInFrame3(statsNs, s, TRUE);
+    if (TYPEOF(def) != CLOSXP || sh_.locals.count(s)) return nullptr;
+    for (SEXP rho = sh_.env; rho != R_EmptyEnv && rho != R_NilValue; rho = ENCLOS(rho)) {
+        if (!R_existsVarInFrame(rho, s)) continue;
+        // an active binding would run R code (which may fail) here
+        if (R_BindingIsActive(s, rho)) return nullptr;
+        SEXP v = Rf_findVarInFrame3(rho, s, TRUE);
+        if (v == R_UnboundValue) continue;
+        if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
+        return v == def ? def : nullptr;
+    }
+    return nullptr;
+}
 
-    // ---- expressions ----------------------------------------------------
-    void expr(SEXP e) {
-        if (sh_.tooDeep || cStackTooDeep()) {
-            sh_.tooDeep = broken = true;
-            adjust(1);  // as if the value were pushed; the code is dropped
+// A run-time check that `s` still names `def` before code inlined for
+// the call e (see guard_fun); returns the label to bind after that
+// code, or -1 when GNU R does not guard `s` either.
+int Compiler::guard(SEXP s, SEXP def, SEXP e) {
+    if (languageFun(s) || (sh_.nsCode && def == baseValue(s))) return -1;
+    int l = newLabel();
+    starts_.push_back(code_->bc.size());
+    code_->bc.push_back(int32_t(Op::guard_fun));
+    code_->bc.push_back(sym(s));
+    code_->bc.push_back(constant(def));
+    code_->bc.push_back(constant(e));
+    patches_.push_back({code_->bc.size(), l});
+    code_->bc.push_back(-1);
+    adjust(1);  // the value of the call when the guard fails
+    expectDepth(l, depth_);
+    adjust(-1);
+    return l;
+}
+
+void Compiler::endGuard(int l) {
+    if (l >= 0) bind(l);
+}
+
+// `[<-` for `[` etc.: the function a complex assignment calls
+bool Compiler::isBaseSetter(SEXP getter) {
+    char buf[8];
+    const char* n = CHAR(PRINTNAME(getter));
+    if (strlen(n) > 3) return false;
+    snprintf(buf, sizeof buf, "%s<-", n);
+    return isBase(Rf_install(buf));
+}
+
+bool Compiler::hasNames(SEXP args) {
+    for (SEXP a = args; a != R_NilValue; a = CDR(a))
+        if (TAG(a) != R_NilValue) return true;
+    return false;
+}
+
+bool Compiler::hasDots(SEXP args) {
+    for (SEXP a = args; a != R_NilValue; a = CDR(a))
+        if (CAR(a) == R_DotsSymbol) return true;
+    return false;
+}
+
+bool Compiler::hasDotsOrMissing(SEXP args) {
+    for (SEXP a = args; a != R_NilValue; a = CDR(a))
+        if (CAR(a) == R_DotsSymbol || CAR(a) == R_MissingArg) return true;
+    return false;
+}
+
+// An index expression whose evaluation cannot touch the assigned vector:
+// constants, variables and base arithmetic on those (so evaluating it
+// before looking the vector up, as x[i] <- v does here, is unobservable).
+bool Compiler::simpleIndex(SEXP e) {
+    if (selfEvaluating(e)) return true;
+    if (cStackTooDeep()) return false;
+    if (TYPEOF(e) == SYMSXP) return e != R_DotsSymbol && e != R_MissingArg && !DDVAL(e);
+    if (TYPEOF(e) != LANGSXP || TYPEOF(CAR(e)) != SYMSXP || Rf_length(e) != 3) return false;
+    const char* n = CHAR(PRINTNAME(CAR(e)));
+    if (strcmp(n, "+") && strcmp(n, "-") && strcmp(n, "*") && strcmp(n, "%/%")) return false;
+    if (!isBase(CAR(e)) || hasNames(CDR(e))) return false;
+    return simpleIndex(CADR(e)) && simpleIndex(CADDR(e));
+}
+
+// A binop operand the binop can load itself: a variable (as ldvar) or a
+// constant (as push). Fills {kind, x, y}.
+bool Compiler::simpleOperand(SEXP e, int32_t* spec) {
+    if (TYPEOF(e) == SYMSXP) {
+        if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e)) return false;
+        spec[0] = 1;
+        spec[1] = sym(e);
+        spec[2] = cache(e);
+        return true;
+    }
+    if (selfEvaluating(e)) {
+        spec[0] = 2;
+        spec[1] = constant(e);
+        spec[2] = 0;
+        return true;
+    }
+    return false;
+}
+
+// ---- expressions ----------------------------------------------------
+void Compiler::expr(SEXP e) {
+    if (sh_.tooDeep || cStackTooDeep()) {
+        sh_.tooDeep = broken = true;
+        adjust(1);  // as if the value were pushed; the code is dropped
+        return;
+    }
+    switch (TYPEOF(e)) {
+        case SYMSXP:
+            if (DDVAL(e) && e != R_DotsSymbol)
+                emit(Op::ldddvar, {sym(e)});
+            else if (e == R_MissingArg || e == R_DotsSymbol)
+                evalAst(e, e == R_MissingArg ? AstReason::MissingArg : AstReason::Dots);
+            else if (curCall_ != R_NilValue)
+                emit(Op::ldvar_in, {sym(e), cache(e), constant(curCall_)});
+            else
+                emit(Op::ldvar, {sym(e), cache(e)});
+            return;
+        case LANGSXP:
+            call(e);
+            return;
+        default:
+            if (selfEvaluating(e)) {
+                emit(Op::push, {constant(e)});  // push makes the result visible
+            } else {
+                evalAst(e, AstReason::OddConstant);
+            }
+    }
+}
+
+void Compiler::call(SEXP e) {
+    // Set by `x <- a op b`: the binop may reuse x's old value in place.
+    int target = assignTarget_;
+    assignTarget_ = 0;
+    bool stmt = stmtPos_;
+    stmtPos_ = false;
+    bool operand = binopOperand_;
+    binopOperand_ = false;
+    SEXP fn = CAR(e);
+    if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
+        Mark m = mark();
+        int l = guard(fn, baseValue(fn), e);
+        if (inlineBase(e, target, stmt, operand)) {
+            endGuard(l);
             return;
         }
-        switch (TYPEOF(e)) {
-            case SYMSXP:
-                if (DDVAL(e) && e != R_DotsSymbol)
-                    emit(Op::ldddvar, {sym(e)});
-                else if (e == R_MissingArg || e == R_DotsSymbol)
-                    evalAst(e, e == R_MissingArg ? AstReason::MissingArg : AstReason::Dots);
-                else if (curCall_ != R_NilValue)
-                    emit(Op::ldvar_in, {sym(e), cache(e), constant(curCall_)});
-                else
-                    emit(Op::ldvar, {sym(e), cache(e)});
-                return;
-            case LANGSXP:
-                call(e);
-                return;
-            default:
-                if (selfEvaluating(e)) {
-                    emit(Op::push, {constant(e)});  // push makes the result visible
-                } else {
-                    evalAst(e, AstReason::OddConstant);
-                }
-        }
+        rollback(m);
     }
-
-    void call(SEXP e) {
-        // Set by `x <- a op b`: the binop may reuse x's old value in place.
-        int target = assignTarget_;
-        assignTarget_ = 0;
-        bool stmt = stmtPos_;
-        stmtPos_ = false;
-        bool operand = binopOperand_;
-        binopOperand_ = false;
-        SEXP fn = CAR(e);
-        if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
-            Mark m = mark();
-            int l = guard(fn, baseValue(fn), e);
-            if (inlineBase(e, target, stmt, operand)) {
-                endGuard(l);
-                return;
-            }
-            rollback(m);
+    // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
+    // inlines them (see inline_internals.cpp)
+    if (TYPEOF(fn) == SYMSXP)
+        if (SEXP inl = inlineSimpleInternal(e, &Compiler::definitionOfCb, this)) {
+            // GNU R passes f(args) to the internal; errors name the call e
+            PROTECT(inl);
+            int l = guard(fn, definitionOf(fn), e);
+            // its arguments' lookup errors name e, as in GNU R's code
+            SEXP outer = curCall_;
+            curCall_ = e;
+            builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
+            curCall_ = outer;
+            endGuard(l);
+            UNPROTECT(1);
+            return;
         }
-        // inherits(), identical(), vector(), dnorm(), ... as GNU R's compiler
-        // inlines them (see inline_internals.cpp)
-        if (TYPEOF(fn) == SYMSXP)
-            if (SEXP inl = inlineSimpleInternal(e, &Compiler::definitionOfCb, this)) {
-                // GNU R passes f(args) to the internal; errors name the call e
-                PROTECT(inl);
-                int l = guard(fn, definitionOf(fn), e);
-                // its arguments' lookup errors name e, as in GNU R's code
-                SEXP outer = curCall_;
-                curCall_ = e;
-                builtinCall(CADR(inl), CADR(inl), INTERNAL(CAR(CADR(inl))), operand, e);
-                curCall_ = outer;
-                endGuard(l);
+    genericCall(e);
+}
+
+SEXP Compiler::definitionOfCb(SEXP s, void* self) {
+    return static_cast<Compiler*>(self)->definitionOf(s);
+}
+
+// Code for a call of the base function CAR(e) (not shadowed at compile
+// time) inlined as GNU R's compiler does; false (nothing emitted) when
+// this call is not inlined.
+bool Compiler::inlineBase(SEXP e, int target, bool stmt, bool operand) {
+    SEXP fn = CAR(e);
+    SEXP args = CDR(e);
+    int nargs = Rf_length(args);
+    {
+        const char* n = CHAR(PRINTNAME(fn));
+        bool named = hasNames(args);
+        bool plain = !named && !hasDotsOrMissing(args);
+        if (!strcmp(n, "{")) return (block(args, stmt, e)), true;
+        if (!strcmp(n, "local") && nargs == 1 && plain) {
+            // local(expr) as GNU R's compiler inlines it: (function() expr)()
+            SEXP fn = PROTECT(Rf_lang4(Rf_install("function"), R_NilValue, CAR(args), R_NilValue));
+            SEXP inner = PROTECT(Rf_lcons(fn, R_NilValue));
+            constant(inner);  // kept alive by the pool
+            UNPROTECT(2);
+            genericCall(inner);
+            return true;
+        }
+        if (!strcmp(n, "(") && nargs == 1 && plain) {
+            expr(CAR(args));
+            emit(Op::visible);
+            return true;
+        }
+        if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain)
+            return (ifThenElse(e, stmt)), true;
+        if (!strcmp(n, "for") && nargs == 3 && plain && TYPEOF(CAR(args)) == SYMSXP)
+            return (forLoop(e)), true;
+        if (!strcmp(n, "while") && nargs == 2 && plain) return (whileLoop(e)), true;
+        if (!strcmp(n, "repeat") && nargs == 1 && plain) return (repeatLoop(e)), true;
+        if ((!strcmp(n, "break") || !strcmp(n, "next")) && nargs == 0)
+            if (breakNext(e, n[0] == 'b')) return true;
+        if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 && !named)
+            return (assign(e, n[1] == '<', stmt)), true;
+        if (!strcmp(n, "function") && nargs >= 2) return (function(e)), true;
+        if (!strcmp(n, "quote") && nargs == 1 && plain) {
+            emit(Op::push, {constant(CAR(args))});
+            return true;
+        }
+        if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 && plain) {
+            if (nargs == 0)
+                emit(Op::push_null);
+            else
+                expr(CAR(args));
+            emit(Op::ret);
+            adjust(1);  // unreachable continuation keeps the depth model
+            return true;
+        }
+        if (!strcmp(n, "UseMethod") && code_->kind == CodeKind::Function && !named &&
+            (nargs == 1 || nargs == 2) && TYPEOF(CAR(args)) == STRSXP && XLENGTH(CAR(args)) == 1) {
+            // the object, if given, as a variable (GNU R's UseMethod
+            // evaluates it again when it has to take over)
+            SEXP obj = nargs == 2 ? CADR(args) : R_NilValue;
+            if (nargs == 1 || (TYPEOF(obj) == SYMSXP && obj != R_DotsSymbol && !DDVAL(obj) &&
+                               obj != R_MissingArg)) {
+                if (nargs == 2) emit(Op::ldvar, {sym(obj), cache(obj)});
+                emit(Op::use_method, {constant(CAR(args)), nargs - 1, constant(e)});
+                adjust(-(nargs - 1));
+                return true;
+            }
+        }
+        if ((!strcmp(n, "&&") || !strcmp(n, "||")) && nargs == 2 && plain)
+            return (logic2(e, n[0] == '&' ? 1 : 2)), true;
+        if (!strcmp(n, "switch") && nargs >= 1 && !hasDots(args))
+            if (switchCall(e)) return true;
+        ArithOp aop;
+        if (plain && nargs == 2 && binaryOp(n, &aop)) {
+            // A binop whose value only feeds another binop keeps a scratch
+            // result object per activation instead of allocating each time.
+            int scratch = operand ? ++code_->nScratch : 0;
+            // Variables and constants are loaded by the binop itself
+            // (one dispatch instead of three); `a` only if `b` is too.
+            int32_t spec[6] = {0, 0, 0, 0, 0, 0};
+            bool fuseB = simpleOperand(CADR(args), spec + 3);
+            bool fuseA = fuseB && simpleOperand(CAR(args), spec);
+            if (!fuseA) {
+                spec[0] = 0;
+                binopOperand_ = true;
+                expr(CAR(args));
+            }
+            if (!fuseB) {
+                binopOperand_ = true;
+                expr(CADR(args));
+            }
+            binopOperand_ = false;
+            int32_t tail[6] = {int32_t(aop), constant(SYMVALUE(fn)), constant(e), target, scratch,
+                               fb()};
+            if (fuseB) {
+                int loaded = (spec[0] != 0) + 1;
+                starts_.push_back(code_->bc.size());
+                code_->bc.push_back(int32_t(Op::ld2_binop));
+                for (int32_t o : spec) code_->bc.push_back(o);
+                for (int32_t o : tail) code_->bc.push_back(o);
+                adjust(loaded);  // the loads, then binop: 2 operands -> 1 result
+                adjust(-1);
+            } else {
+                emit(Op::binop, {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]});
+            }
+            return true;
+        }
+        if (plain && nargs == 1 && unaryOp(n, &aop)) {
+            // -<number literal> folded (as GNU R's compiler folds it)
+            SEXP a = CAR(args);
+            if (!strcmp(n, "-") && (TYPEOF(a) == REALSXP || TYPEOF(a) == INTSXP) &&
+                ATTRIB(a) == R_NilValue && XLENGTH(a) == 1 &&
+                (TYPEOF(a) == REALSXP || INTEGER(a)[0] != NA_INTEGER)) {
+                SEXP neg = PROTECT(TYPEOF(a) == REALSXP ? Rf_ScalarReal(-REAL(a)[0])
+                                                        : Rf_ScalarInteger(-INTEGER(a)[0]));
+                emit(Op::push, {constant(neg)});
                 UNPROTECT(1);
-                return;
-            }
-        genericCall(e);
-    }
-
-    static SEXP definitionOfCb(SEXP s, void* self) {
-        return static_cast<Compiler*>(self)->definitionOf(s);
-    }
-
-    // Code for a call of the base function CAR(e) (not shadowed at compile
-    // time) inlined as GNU R's compiler does; false (nothing emitted) when
-    // this call is not inlined.
-    bool inlineBase(SEXP e, int target, bool stmt, bool operand) {
-        SEXP fn = CAR(e);
-        SEXP args = CDR(e);
-        int nargs = Rf_length(args);
-        {
-            const char* n = CHAR(PRINTNAME(fn));
-            bool named = hasNames(args);
-            bool plain = !named && !hasDotsOrMissing(args);
-            if (!strcmp(n, "{")) return (block(args, stmt, e)), true;
-            if (!strcmp(n, "local") && nargs == 1 && plain) {
-                // local(expr) as GNU R's compiler inlines it: (function() expr)()
-                SEXP fn =
-                    PROTECT(Rf_lang4(Rf_install("function"), R_NilValue, CAR(args), R_NilValue));
-                SEXP inner = PROTECT(Rf_lcons(fn, R_NilValue));
-                constant(inner);  // kept alive by the pool
-                UNPROTECT(2);
-                genericCall(inner);
                 return true;
             }
-            if (!strcmp(n, "(") && nargs == 1 && plain) {
-                expr(CAR(args));
-                emit(Op::visible);
-                return true;
-            }
-            if (!strcmp(n, "if") && (nargs == 2 || nargs == 3) && plain)
-                return (ifThenElse(e, stmt)), true;
-            if (!strcmp(n, "for") && nargs == 3 && plain && TYPEOF(CAR(args)) == SYMSXP)
-                return (forLoop(e)), true;
-            if (!strcmp(n, "while") && nargs == 2 && plain) return (whileLoop(e)), true;
-            if (!strcmp(n, "repeat") && nargs == 1 && plain) return (repeatLoop(e)), true;
-            if ((!strcmp(n, "break") || !strcmp(n, "next")) && nargs == 0)
-                if (breakNext(e, n[0] == 'b')) return true;
-            if ((!strcmp(n, "<-") || !strcmp(n, "=") || !strcmp(n, "<<-")) && nargs == 2 && !named)
-                return (assign(e, n[1] == '<', stmt)), true;
-            if (!strcmp(n, "function") && nargs >= 2) return (function(e)), true;
-            if (!strcmp(n, "quote") && nargs == 1 && plain) {
-                emit(Op::push, {constant(CAR(args))});
-                return true;
-            }
-            if (!strcmp(n, "return") && code_->kind == CodeKind::Function && nargs <= 1 && plain) {
-                if (nargs == 0)
-                    emit(Op::push_null);
-                else
-                    expr(CAR(args));
-                emit(Op::ret);
-                adjust(1);  // unreachable continuation keeps the depth model
-                return true;
-            }
-            if (!strcmp(n, "UseMethod") && code_->kind == CodeKind::Function && !named &&
-                (nargs == 1 || nargs == 2) && TYPEOF(CAR(args)) == STRSXP &&
-                XLENGTH(CAR(args)) == 1) {
-                // the object, if given, as a variable (GNU R's UseMethod
-                // evaluates it again when it has to take over)
-                SEXP obj = nargs == 2 ? CADR(args) : R_NilValue;
-                if (nargs == 1 || (TYPEOF(obj) == SYMSXP && obj != R_DotsSymbol && !DDVAL(obj) &&
-                                   obj != R_MissingArg)) {
-                    if (nargs == 2) emit(Op::ldvar, {sym(obj), cache(obj)});
-                    emit(Op::use_method, {constant(CAR(args)), nargs - 1, constant(e)});
-                    adjust(-(nargs - 1));
-                    return true;
-                }
-            }
-            if ((!strcmp(n, "&&") || !strcmp(n, "||")) && nargs == 2 && plain)
-                return (logic2(e, n[0] == '&' ? 1 : 2)), true;
-            if (!strcmp(n, "switch") && nargs >= 1 && !hasDots(args))
-                if (switchCall(e)) return true;
-            ArithOp aop;
-            if (plain && nargs == 2 && binaryOp(n, &aop)) {
-                // A binop whose value only feeds another binop keeps a scratch
-                // result object per activation instead of allocating each time.
-                int scratch = operand ? ++code_->nScratch : 0;
-                // Variables and constants are loaded by the binop itself
-                // (one dispatch instead of three); `a` only if `b` is too.
-                int32_t spec[6] = {0, 0, 0, 0, 0, 0};
-                bool fuseB = simpleOperand(CADR(args), spec + 3);
-                bool fuseA = fuseB && simpleOperand(CAR(args), spec);
-                if (!fuseA) {
-                    spec[0] = 0;
-                    binopOperand_ = true;
-                    expr(CAR(args));
-                }
-                if (!fuseB) {
-                    binopOperand_ = true;
-                    expr(CADR(args));
-                }
-                binopOperand_ = false;
-                int32_t tail[6] = {
-                    int32_t(aop), constant(SYMVALUE(fn)), constant(e), target, scratch, fb()};
-                if (fuseB) {
-                    int loaded = (spec[0] != 0) + 1;
-                    starts_.push_back(code_->bc.size());
-                    code_->bc.push_back(int32_t(Op::ld2_binop));
-                    for (int32_t o : spec) code_->bc.push_back(o);
-                    for (int32_t o : tail) code_->bc.push_back(o);
-                    adjust(loaded);  // the loads, then binop: 2 operands -> 1 result
-                    adjust(-1);
-                } else {
-                    emit(Op::binop, {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]});
-                }
-                return true;
-            }
-            if (plain && nargs == 1 && unaryOp(n, &aop)) {
-                // -<number literal> folded (as GNU R's compiler folds it)
-                SEXP a = CAR(args);
-                if (!strcmp(n, "-") && (TYPEOF(a) == REALSXP || TYPEOF(a) == INTSXP) &&
-                    ATTRIB(a) == R_NilValue && XLENGTH(a) == 1 &&
-                    (TYPEOF(a) == REALSXP || INTEGER(a)[0] != NA_INTEGER)) {
-                    SEXP neg = PROTECT(TYPEOF(a) == REALSXP ? Rf_ScalarReal(-REAL(a)[0])
-                                                            : Rf_ScalarInteger(-INTEGER(a)[0]));
-                    emit(Op::push, {constant(neg)});
-                    UNPROTECT(1);
-                    return true;
-                }
-                expr(CAR(args));
-                emit(Op::unop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
-                return true;
-            }
-            if ((!strcmp(n, "[") || !strcmp(n, "[[")) && nargs >= 2 && nargs <= 3 &&
-                ((TYPEOF(CAR(args)) == SYMSXP && CAR(args) != R_DotsSymbol &&
-                  CAR(args) != R_MissingArg && !DDVAL(CAR(args))) ||
-                 TYPEOF(CAR(args)) == LANGSXP) &&
-                TAG(args) == R_NilValue)
-                if (subset(e, n[1] == '[' ? 2 : 1, operand)) return true;
-            if (!strcmp(n, "$") && nargs == 2 && !named && TYPEOF(CAR(args)) == SYMSXP &&
-                CAR(args) != R_DotsSymbol && !DDVAL(CAR(args)) &&
-                (TYPEOF(CADR(args)) == SYMSXP ||
-                 (TYPEOF(CADR(args)) == STRSXP && XLENGTH(CADR(args)) == 1)))
-                return (dollar(e)), true;
-            // Base builtins (as GNU R's compiler does): arguments evaluated
-            // inline, no promises, no run-time function lookup.
-            if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
-                return (builtinCall(e, nullptr, nullptr, operand)), true;
-            // .Internal(lapply(X, FUN)), .Internal(vapply(X, FUN, FUN.VALUE,
-            // USE.NAMES)) (base's lapply, vapply): see apply_internals.cpp
-            if (!strcmp(n, ".Internal") && nargs == 1 && plain && isApplyInternal(CAR(args))) {
-                emit(Op::apply_internal, {constant(CAR(args)), constant(e)});
-                return true;
-            }
-            // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
-            // compiler passes f(args) to f; errors without a call name e).
-            if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
-                TYPEOF(CAR(CAR(args))) == SYMSXP &&
-                TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP && !hasDotsOrMissing(CDR(CAR(args))))
-                return (builtinCall(CAR(args), CAR(args), INTERNAL(CAR(CAR(args))), false, e)),
-                       true;
+            expr(CAR(args));
+            emit(Op::unop, {int32_t(aop), constant(SYMVALUE(fn)), constant(e), fb()});
+            return true;
         }
-        return false;
+        if ((!strcmp(n, "[") || !strcmp(n, "[[")) && nargs >= 2 && nargs <= 3 &&
+            ((TYPEOF(CAR(args)) == SYMSXP && CAR(args) != R_DotsSymbol &&
+              CAR(args) != R_MissingArg && !DDVAL(CAR(args))) ||
+             TYPEOF(CAR(args)) == LANGSXP) &&
+            TAG(args) == R_NilValue)
+            if (subset(e, n[1] == '[' ? 2 : 1, operand)) return true;
+        if (!strcmp(n, "$") && nargs == 2 && !named && TYPEOF(CAR(args)) == SYMSXP &&
+            CAR(args) != R_DotsSymbol && !DDVAL(CAR(args)) &&
+            (TYPEOF(CADR(args)) == SYMSXP ||
+             (TYPEOF(CADR(args)) == STRSXP && XLENGTH(CADR(args)) == 1)))
+            return (dollar(e)), true;
+        // Base builtins (as GNU R's compiler does): arguments evaluated
+        // inline, no promises, no run-time function lookup.
+        if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
+            return (builtinCall(e, nullptr, nullptr, operand)), true;
+        // .Internal(lapply(X, FUN)), .Internal(vapply(X, FUN, FUN.VALUE,
+        // USE.NAMES)) (base's lapply, vapply): see apply_internals.cpp
+        if (!strcmp(n, ".Internal") && nargs == 1 && plain && isApplyInternal(CAR(args))) {
+            emit(Op::apply_internal, {constant(CAR(args)), constant(e)});
+            return true;
+        }
+        // .Internal(f(args)) with f a builtin internal: likewise (GNU R's
+        // compiler passes f(args) to f; errors without a call name e).
+        if (!strcmp(n, ".Internal") && nargs == 1 && plain && TYPEOF(CAR(args)) == LANGSXP &&
+            TYPEOF(CAR(CAR(args))) == SYMSXP && TYPEOF(INTERNAL(CAR(CAR(args)))) == BUILTINSXP &&
+            !hasDotsOrMissing(CDR(CAR(args))))
+            return (builtinCall(CAR(args), CAR(args), INTERNAL(CAR(CAR(args))), false, e)), true;
     }
+    return false;
+}
 
-    // `e` is the call reported in errors; the arguments are those of `inner`
-    // (e itself unless e is .Internal(inner)), and `fun` the builtin.
-    void builtinCall(SEXP e, SEXP inner = nullptr, SEXP fun = nullptr, bool operand = false,
-                     SEXP errExpr = nullptr) {
-        if (!inner) inner = e;
-        if (!fun) fun = SYMVALUE(CAR(e));
-        CallSite cs;
-        cs.ast = constant(e);
-        if (errExpr) cs.expr = constant(errExpr);
-        // sqrt(x) etc. feeding a binop: a scratch object for the result
-        if (operand && isMath1Builtin(fun)) cs.scratch = ++code_->nScratch;
-        int n = 0;
-        // GNU R's compiler ignores the argument name of floor(), sqrt(), ...,
-        // is.null(), is.character(), ...
-        bool math1 = Rf_length(CDR(inner)) == 1 && (isMath1Builtin(fun) || isTypeTestBuiltin(fun));
-        for (SEXP a = CDR(inner); a != R_NilValue; a = CDR(a), n++) {
-            // builtins copy or reference-count what they keep of an argument
+// `e` is the call reported in errors; the arguments are those of `inner`
+// (e itself unless e is .Internal(inner)), and `fun` the builtin.
+void Compiler::builtinCall(SEXP e, SEXP inner, SEXP fun, bool operand, SEXP errExpr) {
+    if (!inner) inner = e;
+    if (!fun) fun = SYMVALUE(CAR(e));
+    CallSite cs;
+    cs.ast = constant(e);
+    if (errExpr) cs.expr = constant(errExpr);
+    // sqrt(x) etc. feeding a binop: a scratch object for the result
+    if (operand && isMath1Builtin(fun)) cs.scratch = ++code_->nScratch;
+    int n = 0;
+    // GNU R's compiler ignores the argument name of floor(), sqrt(), ...,
+    // is.null(), is.character(), ...
+    bool math1 = Rf_length(CDR(inner)) == 1 && (isMath1Builtin(fun) || isTypeTestBuiltin(fun));
+    for (SEXP a = CDR(inner); a != R_NilValue; a = CDR(a), n++) {
+        // builtins copy or reference-count what they keep of an argument
+        binopOperand_ = true;
+        expr(CAR(a));
+        binopOperand_ = false;
+        cs.args.push_back({ArgKind::Const, 0, math1 ? R_NilValue : TAG(a)});
+    }
+    code_->calls.push_back(cs);
+    emit(Op::call_builtin, {n, int32_t(code_->calls.size() - 1), constant(fun), fb()});
+    adjust(-n);  // emit counted the result; the n arguments are consumed
+}
+
+// a && b, a || b: inline when a (and b) are logical scalars; otherwise
+// GNU R's operator runs with the already evaluated operand(s).
+void Compiler::logic2(SEXP e, int kind) {
+    SEXP args = CDR(e);
+    int lEnd = newLabel(), lSlow = newLabel();
+    int call = constant(e);
+    expr(CAR(args));
+    code_->bc.push_back(int32_t(Op::lgl_first));
+    code_->bc.push_back(kind);
+    patches_.push_back({code_->bc.size(), lEnd});
+    code_->bc.push_back(-1);
+    patches_.push_back({code_->bc.size(), lSlow});
+    code_->bc.push_back(-1);
+    code_->bc.push_back(call);
+    expectDepth(lEnd, depth_);
+    expectDepth(lSlow, depth_);
+    expr(CADR(args));
+    emit(Op::lgl_second, {kind, call});
+    emitJump(Op::br, lEnd);
+    bind(lSlow);
+    emit(Op::lgl_slow, {kind, call});
+    bind(lEnd);
+}
+
+// stmt: the block's value is not used (a loop body, a statement), so its
+// last expression is a statement too.
+// With source references (keep.source), each statement's srcref is the
+// current one while it runs and none after the block, as GNU R's `{`
+// does: calls made from it carry it in their contexts (sys.calls(),
+// traceback()).
+void Compiler::block(SEXP args, bool stmt, SEXP e) {
+    if (args == R_NilValue) {
+        emit(Op::push_null);
+        return;
+    }
+    SEXP srcrefs = e == R_NilValue ? R_NilValue : Rf_getAttrib(e, Rf_install("srcref"));
+    bool withSrcrefs = TYPEOF(srcrefs) == VECSXP && XLENGTH(srcrefs) == Rf_length(args) + 1;
+    int i = 1;
+    for (SEXP a = args; a != R_NilValue; a = CDR(a), i++) {
+        if (withSrcrefs) emit(Op::srcref, {constant(VECTOR_ELT(srcrefs, i))});
+        stmtPos_ = CDR(a) != R_NilValue || stmt;
+        expr(CAR(a));
+        stmtPos_ = false;
+        if (CDR(a) != R_NilValue) emit(Op::pop);
+    }
+    if (withSrcrefs) emit(Op::srcref, {constant(R_NilValue)});
+}
+
+void Compiler::ifThenElse(SEXP e, bool stmt) {
+    SEXP args = CDR(e);
+    int lElse = newLabel(), lEnd = newLabel();
+    expr(CAR(args));
+    emitJump(Op::brfalse, lElse, {constant(e), fb()});
+    stmtPos_ = stmt;
+    expr(CADR(args));
+    stmtPos_ = false;
+    emitJump(Op::br, lEnd);
+    adjust(-1);
+    bind(lElse);
+    if (CDDR(args) != R_NilValue) {
+        stmtPos_ = stmt;
+        expr(CADDR(args));
+        stmtPos_ = false;
+    } else {
+        emit(Op::push_null);
+        emit(Op::invisible);
+    }
+    bind(lEnd);
+}
+
+// switch(EXPR, ...) as GNU R's compiler does it: EXPR, then a table
+// dispatch (names matched exactly, fall-through to the next non-empty
+// alternative, the unnamed alternative as character default, a numeric
+// index else), then the alternatives. Multiple defaults: GNU R's
+// switch() reports the error at run time.
+//
+//   switch(x, a = , b = 1, 2)  =>  <x>; switch_table call ["a","b",""] 3 4
+//                                  br Lb; br Lb; br L2;  br Lmiss; br Lb; br L2; br Ldflt
+//                                  Lmiss: stop("empty alternative in numeric switch")
+//                                  Ldflt: push_null; invisible; br Lend
+//                                  Lb: <1>; br Lend   L2: <2>; br Lend   Lend:
+bool Compiler::switchCall(SEXP e) {
+    SEXP cases = CDDR(e);
+    std::vector<SEXP> arms;
+    std::vector<std::string> names;
+    std::vector<bool> miss;
+    bool haveNames = false, anyMiss = false;
+    for (SEXP a = cases; a != R_NilValue; a = CDR(a)) {
+        arms.push_back(CAR(a));
+        if (TAG(a) != R_NilValue) haveNames = true;
+        names.push_back(TAG(a) == R_NilValue ? "" : CHAR(PRINTNAME(TAG(a))));
+        miss.push_back(CAR(a) == R_MissingArg);
+        if (miss.back()) anyMiss = true;
+    }
+    size_t n = arms.size();
+    if (!haveNames && n == 1) haveNames = true;  // switch(x, 1): a character default
+    int ndflt = 0;
+    for (auto& nm : names) ndflt += nm.empty();
+    if (haveNames && ndflt > 1) return false;
+    bool haveCharDflt = haveNames && ndflt > 0;
+
+    int lMiss = anyMiss ? newLabel() : -1, lDflt = newLabel(), lEnd = newLabel();
+    std::vector<int> armLabel(n);
+    for (size_t i = 0; i < n; i++) armLabel[i] = miss[i] ? lMiss : newLabel();
+    // the first non-empty alternative at or after the first one named nm
+    auto action = [&](const std::string& nm) {
+        size_t start = 0;
+        while (start < n && names[start] != nm) start++;
+        for (size_t j = start; j < n; j++)
+            if (!miss[j]) return armLabel[j];
+        return lDflt;
+    };
+    std::vector<std::string> unique;
+    std::vector<int> charLabels;
+    if (haveNames) {
+        for (auto& nm : names)
+            if (!nm.empty() && std::find(unique.begin(), unique.end(), nm) == unique.end())
+                unique.push_back(nm);
+        for (auto& nm : unique) charLabels.push_back(action(nm));
+        unique.push_back("");
+        charLabels.push_back(haveCharDflt ? action("") : lDflt);
+    }
+    int namesIdx = -1;
+    if (haveNames) {
+        SEXP nv = PROTECT(Rf_allocVector(STRSXP, unique.size()));
+        for (size_t k = 0; k < unique.size(); k++)
+            SET_STRING_ELT(nv, k, Rf_mkChar(unique[k].c_str()));
+        namesIdx = constant(nv);
+        UNPROTECT(1);
+    }
+    expr(CADR(e));
+    emit(Op::switch_table, {constant(e), namesIdx, int32_t(charLabels.size()), int32_t(n + 1)});
+    for (int l : charLabels) emitJump(Op::br, l);
+    for (size_t i = 0; i < n; i++) emitJump(Op::br, armLabel[i]);
+    emitJump(Op::br, lDflt);
+    if (anyMiss) {
+        bind(lMiss);
+        SEXP stopCall = PROTECT(
+            Rf_lang2(Rf_install("stop"), Rf_mkString("empty alternative in numeric switch")));
+        expr(stopCall);
+        UNPROTECT(1);
+        emitJump(Op::br, lEnd);
+        adjust(-1);
+    }
+    bind(lDflt);
+    emit(Op::push_null);
+    emit(Op::invisible);
+    emitJump(Op::br, lEnd);
+    adjust(-1);
+    for (size_t i = 0; i < n; i++) {
+        if (miss[i]) continue;
+        bind(armLabel[i]);
+        expr(arms[i]);
+        emitJump(Op::br, lEnd);
+        adjust(-1);
+    }
+    adjust(1);
+    bind(lEnd);
+    return true;
+}
+
+void Compiler::rollback(const Mark& m) {
+    while (!starts_.empty() && starts_.back() >= m.bc) starts_.pop_back();
+    code_->bc.resize(m.bc);
+    patches_.resize(m.patches);
+    depth_ = m.depth;
+}
+
+void Compiler::forLoop(SEXP e) {
+    SEXP args = CDR(e);
+    loop(e, [&](size_t idx) {
+        SEXP seq = CADR(args);
+        if (TYPEOF(seq) == LANGSXP && CAR(seq) == Rf_install(":") && isBase(CAR(seq)) &&
+            Rf_length(seq) == 3 && !hasNames(CDR(seq)) && !hasDotsOrMissing(CDR(seq))) {
+            // from:to is not built for an integer range (see for_colon)
+            binopOperand_ = true;
+            expr(CADR(seq));
+            binopOperand_ = true;
+            expr(CADDR(seq));
+            binopOperand_ = false;
+            emit(Op::for_colon, {constant(seq), constant(e)});
+        } else {
+            expr(seq);
+            emit(Op::for_init, {constant(e), 0});
+        }
+        int lStep = newLabel(), lEnd = newLabel();
+        sh_.loops.push_back({false, lEnd, lStep, depth_, false});
+        bind(lStep);
+        emitJump(Op::for_step, lEnd, {sym(CAR(args)), cache(CAR(args)), fb()});
+        loopSlots_ += 3;
+        stmtPos_ = true;
+        expr(CADDR(args));
+        stmtPos_ = false;
+        loopSlots_ -= 3;
+        emit(Op::pop);
+        emitJump(Op::br_back, lStep);
+        bind(lEnd);
+        emit(Op::popn, {3});
+        adjust(-3);
+        emit(Op::push_null);
+        emit(Op::invisible);
+    });
+}
+
+void Compiler::whileLoop(SEXP e) {
+    SEXP args = CDR(e);
+    loop(e, [&](size_t idx) {
+        int lCond = newLabel(), lEnd = newLabel();
+        sh_.loops.push_back({false, lEnd, lCond, depth_, false});
+        bind(lCond);
+        expr(CAR(args));
+        emitJump(Op::brfalse, lEnd, {constant(e), fb()});
+        stmtPos_ = true;
+        expr(CADR(args));
+        stmtPos_ = false;
+        emit(Op::pop);
+        emitJump(Op::br_back, lCond);
+        bind(lEnd);
+        emit(Op::push_null);
+        emit(Op::invisible);
+    });
+}
+
+void Compiler::repeatLoop(SEXP e) {
+    SEXP args = CDR(e);
+    loop(e, [&](size_t idx) {
+        int lTop = newLabel(), lEnd = newLabel();
+        sh_.loops.push_back({false, lEnd, lTop, depth_, false});
+        bind(lTop);
+        stmtPos_ = true;
+        expr(CAR(args));
+        stmtPos_ = false;
+        emit(Op::pop);
+        emitJump(Op::br_back, lTop);
+        bind(lEnd);
+        emit(Op::push_null);
+        emit(Op::invisible);
+    });
+}
+
+// Returns false when the break/next must go through GNU R.
+bool Compiler::breakNext(SEXP e, bool isBreak) {
+    for (size_t i = sh_.loops.size(); i-- > 0;) {
+        Loop& l = sh_.loops[i];
+        if (l.barrier) {
+            // Behind a promise/function boundary: the nearest enclosing
+            // loop (if any) must run with GNU R's loop contexts.
+            for (size_t j = i; j-- > 0;)
+                if (!sh_.loops[j].barrier) {
+                    sh_.loops[j].poisoned = true;
+                    break;
+                }
+            return false;
+        }
+        int extra = depth_ - l.depth;
+        if (extra > 0) {
+            emit(Op::popn, {extra});
+            adjust(-extra);
+        }
+        emitJump(isBreak ? Op::br : Op::br_back, isBreak ? l.breakLabel : l.nextLabel);
+        depth_ += extra;
+        adjust(1);  // the (unreachable) value of the break expression
+        return true;
+    }
+    return false;
+}
+
+// `operand`: the value only feeds a binop, so a per-activation scratch
+// object may hold the element (as for nested binops).
+bool Compiler::subset(SEXP e, int kind, bool operand) {
+    SEXP args = CDR(e);
+    // index arguments: no dots; names allowed (drop=, exact=)
+    for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a))
+        if (CAR(a) == R_DotsSymbol) return false;
+    CallSite cs;
+    cs.ast = constant(e);
+    if (operand) cs.scratch = ++code_->nScratch;
+    int n = 0;
+    for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a), n++)
+        cs.args.push_back({ArgKind::Const, 0, TAG(a)});
+    int lSlow = newLabel(), lEnd = newLabel();
+    bool symX = TYPEOF(CAR(args)) == SYMSXP;
+    int csIdx = int(code_->calls.size());
+    code_->calls.push_back(cs);
+    int fbIdx = fb();
+    // v[i] with v and i local variables or constants: first tried by
+    // one instruction, which falls through to the general sequence below
+    // when any operand is not a plain local value or the fast path does
+    // not apply
+    SEXP idx = n == 1 ? CAR(CDR(args)) : R_NilValue;
+    if (symX && n == 1 && TAG(CDR(args)) == R_NilValue && !DDVAL(CAR(args)) &&
+        CAR(args) != R_DotsSymbol && CAR(args) != R_MissingArg &&
+        ((TYPEOF(idx) == SYMSXP && idx != R_DotsSymbol && idx != R_MissingArg && !DDVAL(idx)) ||
+         (selfEvaluating(idx) && TYPEOF(idx) != SYMSXP))) {
+        bool var = TYPEOF(idx) == SYMSXP;
+        emitJump(Op::subset_var, lEnd,
+                 {sym(CAR(args)), cache(CAR(args)), var ? 1 : 2, var ? sym(idx) : constant(idx),
+                  var ? cache(idx) : 0, kind, csIdx, fbIdx});
+        adjust(-1);  // falling through: nothing pushed
+    }
+    if (symX) {
+        emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
+        emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
+        adjust(1);                                 // object test keeps x
+    } else {
+        // x is an expression: evaluate it once; objects go to GNU R's
+        // operator with x passed as its value.
+        expr(CAR(args));
+        emitJump(Op::br_obj, lSlow);
+    }
+    for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a)) {
+        if (CAR(a) == R_MissingArg) {
+            emit(Op::push, {constant(R_MissingArg)});
+        } else {
+            // an arithmetic index may use a scratch result (refcounts
+            // guard any use that outlives the subset)
             binopOperand_ = true;
             expr(CAR(a));
             binopOperand_ = false;
-            cs.args.push_back({ArgKind::Const, 0, math1 ? R_NilValue : TAG(a)});
-        }
-        code_->calls.push_back(cs);
-        emit(Op::call_builtin, {n, int32_t(code_->calls.size() - 1), constant(fun), fb()});
-        adjust(-n);  // emit counted the result; the n arguments are consumed
-    }
-
-    // a && b, a || b: inline when a (and b) are logical scalars; otherwise
-    // GNU R's operator runs with the already evaluated operand(s).
-    void logic2(SEXP e, int kind) {
-        SEXP args = CDR(e);
-        int lEnd = newLabel(), lSlow = newLabel();
-        int call = constant(e);
-        expr(CAR(args));
-        code_->bc.push_back(int32_t(Op::lgl_first));
-        code_->bc.push_back(kind);
-        patches_.push_back({code_->bc.size(), lEnd});
-        code_->bc.push_back(-1);
-        patches_.push_back({code_->bc.size(), lSlow});
-        code_->bc.push_back(-1);
-        code_->bc.push_back(call);
-        expectDepth(lEnd, depth_);
-        expectDepth(lSlow, depth_);
-        expr(CADR(args));
-        emit(Op::lgl_second, {kind, call});
-        emitJump(Op::br, lEnd);
-        bind(lSlow);
-        emit(Op::lgl_slow, {kind, call});
-        bind(lEnd);
-    }
-
-    // stmt: the block's value is not used (a loop body, a statement), so its
-    // last expression is a statement too.
-    // With source references (keep.source), each statement's srcref is the
-    // current one while it runs and none after the block, as GNU R's `{`
-    // does: calls made from it carry it in their contexts (sys.calls(),
-    // traceback()).
-    void block(SEXP args, bool stmt, SEXP e = R_NilValue) {
-        if (args == R_NilValue) {
-            emit(Op::push_null);
-            return;
-        }
-        SEXP srcrefs = e == R_NilValue ? R_NilValue : Rf_getAttrib(e, Rf_install("srcref"));
-        bool withSrcrefs = TYPEOF(srcrefs) == VECSXP && XLENGTH(srcrefs) == Rf_length(args) + 1;
-        int i = 1;
-        for (SEXP a = args; a != R_NilValue; a = CDR(a), i++) {
-            if (withSrcrefs) emit(Op::srcref, {constant(VECTOR_ELT(srcrefs, i))});
-            stmtPos_ = CDR(a) != R_NilValue || stmt;
-            expr(CAR(a));
-            stmtPos_ = false;
-            if (CDR(a) != R_NilValue) emit(Op::pop);
-        }
-        if (withSrcrefs) emit(Op::srcref, {constant(R_NilValue)});
-    }
-
-    void ifThenElse(SEXP e, bool stmt) {
-        SEXP args = CDR(e);
-        int lElse = newLabel(), lEnd = newLabel();
-        expr(CAR(args));
-        emitJump(Op::brfalse, lElse, {constant(e), fb()});
-        stmtPos_ = stmt;
-        expr(CADR(args));
-        stmtPos_ = false;
-        emitJump(Op::br, lEnd);
-        adjust(-1);
-        bind(lElse);
-        if (CDDR(args) != R_NilValue) {
-            stmtPos_ = stmt;
-            expr(CADDR(args));
-            stmtPos_ = false;
-        } else {
-            emit(Op::push_null);
-            emit(Op::invisible);
-        }
-        bind(lEnd);
-    }
-
-    // switch(EXPR, ...) as GNU R's compiler does it: EXPR, then a table
-    // dispatch (names matched exactly, fall-through to the next non-empty
-    // alternative, the unnamed alternative as character default, a numeric
-    // index else), then the alternatives. Multiple defaults: GNU R's
-    // switch() reports the error at run time.
-    //
-    //   switch(x, a = , b = 1, 2)  =>  <x>; switch_table call ["a","b",""] 3 4
-    //                                  br Lb; br Lb; br L2;  br Lmiss; br Lb; br L2; br Ldflt
-    //                                  Lmiss: stop("empty alternative in numeric switch")
-    //                                  Ldflt: push_null; invisible; br Lend
-    //                                  Lb: <1>; br Lend   L2: <2>; br Lend   Lend:
-    bool switchCall(SEXP e) {
-        SEXP cases = CDDR(e);
-        std::vector<SEXP> arms;
-        std::vector<std::string> names;
-        std::vector<bool> miss;
-        bool haveNames = false, anyMiss = false;
-        for (SEXP a = cases; a != R_NilValue; a = CDR(a)) {
-            arms.push_back(CAR(a));
-            if (TAG(a) != R_NilValue) haveNames = true;
-            names.push_back(TAG(a) == R_NilValue ? "" : CHAR(PRINTNAME(TAG(a))));
-            miss.push_back(CAR(a) == R_MissingArg);
-            if (miss.back()) anyMiss = true;
-        }
-        size_t n = arms.size();
-        if (!haveNames && n == 1) haveNames = true;  // switch(x, 1): a character default
-        int ndflt = 0;
-        for (auto& nm : names) ndflt += nm.empty();
-        if (haveNames && ndflt > 1) return false;
-        bool haveCharDflt = haveNames && ndflt > 0;
-
-        int lMiss = anyMiss ? newLabel() : -1, lDflt = newLabel(), lEnd = newLabel();
-        std::vector<int> armLabel(n);
-        for (size_t i = 0; i < n; i++) armLabel[i] = miss[i] ? lMiss : newLabel();
-        // the first non-empty alternative at or after the first one named nm
-        auto action = [&](const std::string& nm) {
-            size_t start = 0;
-            while (start < n && names[start] != nm) start++;
-            for (size_t j = start; j < n; j++)
-                if (!miss[j]) return armLabel[j];
-            return lDflt;
-        };
-        std::vector<std::string> unique;
-        std::vector<int> charLabels;
-        if (haveNames) {
-            for (auto& nm : names)
-                if (!nm.empty() && std::find(unique.begin(), unique.end(), nm) == unique.end())
-                    unique.push_back(nm);
-            for (auto& nm : unique) charLabels.push_back(action(nm));
-            unique.push_back("");
-            charLabels.push_back(haveCharDflt ? action("") : lDflt);
-        }
-        int namesIdx = -1;
-        if (haveNames) {
-            SEXP nv = PROTECT(Rf_allocVector(STRSXP, unique.size()));
-            for (size_t k = 0; k < unique.size(); k++)
-                SET_STRING_ELT(nv, k, Rf_mkChar(unique[k].c_str()));
-            namesIdx = constant(nv);
-            UNPROTECT(1);
-        }
-        expr(CADR(e));
-        emit(Op::switch_table, {constant(e), namesIdx, int32_t(charLabels.size()), int32_t(n + 1)});
-        for (int l : charLabels) emitJump(Op::br, l);
-        for (size_t i = 0; i < n; i++) emitJump(Op::br, armLabel[i]);
-        emitJump(Op::br, lDflt);
-        if (anyMiss) {
-            bind(lMiss);
-            SEXP stopCall = PROTECT(
-                Rf_lang2(Rf_install("stop"), Rf_mkString("empty alternative in numeric switch")));
-            expr(stopCall);
-            UNPROTECT(1);
-            emitJump(Op::br, lEnd);
-            adjust(-1);
-        }
-        bind(lDflt);
-        emit(Op::push_null);
-        emit(Op::invisible);
-        emitJump(Op::br, lEnd);
-        adjust(-1);
-        for (size_t i = 0; i < n; i++) {
-            if (miss[i]) continue;
-            bind(armLabel[i]);
-            expr(arms[i]);
-            emitJump(Op::br, lEnd);
-            adjust(-1);
-        }
-        adjust(1);
-        bind(lEnd);
-        return true;
-    }
-
-    struct Mark {
-        size_t bc, patches;
-        int depth;
-    };
-    Mark mark() { return {code_->bc.size(), patches_.size(), depth_}; }
-    void rollback(const Mark& m) {
-        while (!starts_.empty() && starts_.back() >= m.bc) starts_.pop_back();
-        code_->bc.resize(m.bc);
-        patches_.resize(m.patches);
-        depth_ = m.depth;
-    }
-    // Compiles a loop with `body`; on poison, rolls back and uses GNU R.
-    template <typename F>
-    void loop(SEXP e, F body) {
-        Mark m = mark();
-        size_t idx = sh_.loops.size();
-        body(idx);
-        bool poisoned = sh_.loops[idx].poisoned;
-        sh_.loops.pop_back();
-        if (poisoned) {
-            rollback(m);
-            evalAst(e, AstReason::LoopInPromise);
         }
     }
+    emit(Op::subset, {kind, n, csIdx, fbIdx});
+    adjust(-n - 1);
+    int after = depth_;  // the result on top
+    emitJump(Op::br, lEnd);
+    depth_ = symX ? after - 1  // the object test popped x
+                  : after;     // br_obj kept x
+    bind(lSlow);
+    // an object: GNU R's operator (dispatch) with x as an evaluated
+    // promise; the object test popped a variable x, which is read again
+    if (symX) emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
+    emit(Op::subset_obj, {kind, cs.ast});
+    bind(lEnd);
+    return true;
+}
 
-    void forLoop(SEXP e) {
-        SEXP args = CDR(e);
-        loop(e, [&](size_t idx) {
-            SEXP seq = CADR(args);
-            if (TYPEOF(seq) == LANGSXP && CAR(seq) == Rf_install(":") && isBase(CAR(seq)) &&
-                Rf_length(seq) == 3 && !hasNames(CDR(seq)) && !hasDotsOrMissing(CDR(seq))) {
-                // from:to is not built for an integer range (see for_colon)
-                binopOperand_ = true;
-                expr(CADR(seq));
-                binopOperand_ = true;
-                expr(CADDR(seq));
-                binopOperand_ = false;
-                emit(Op::for_colon, {constant(seq), constant(e)});
-            } else {
-                expr(seq);
-                emit(Op::for_init, {constant(e), 0});
-            }
-            int lStep = newLabel(), lEnd = newLabel();
-            sh_.loops.push_back({false, lEnd, lStep, depth_, false});
-            bind(lStep);
-            emitJump(Op::for_step, lEnd, {sym(CAR(args)), cache(CAR(args)), fb()});
-            loopSlots_ += 3;
-            stmtPos_ = true;
-            expr(CADDR(args));
-            stmtPos_ = false;
-            loopSlots_ -= 3;
-            emit(Op::pop);
-            emitJump(Op::br_back, lStep);
-            bind(lEnd);
-            emit(Op::popn, {3});
-            adjust(-3);
-            emit(Op::push_null);
-            emit(Op::invisible);
-        });
+// Names are matched by CHARSXP identity, which is exact for ASCII names.
+bool Compiler::asciiName(SEXP nm) {
+    for (const char* p = CHAR(nm); *p; p++)
+        if ((unsigned char)*p >= 128) return false;
+    return nm != NA_STRING;
+}
+
+void Compiler::dollar(SEXP e) {
+    SEXP args = CDR(e);
+    SEXP name = CADR(args);
+    SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
+    if (!asciiName(nm)) return genericCall(e);
+    emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
+    emit(Op::dollar, {constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
+}
+
+void Compiler::function(SEXP e) {
+    SEXP args = CDR(e);
+    SEXP formals = CAR(args);
+    for (SEXP f = formals; f != R_NilValue; f = CDR(f))
+        if (TYPEOF(f) != LISTSXP || TYPEOF(TAG(f)) != SYMSXP)
+            return evalAst(e, AstReason::OddFunction);
+    SEXP body = CADR(args);
+    switch (TYPEOF(body)) {
+        case CLOSXP:
+        case BUILTINSXP:
+        case SPECIALSXP:
+        case DOTSXP:
+        case ANYSXP:
+            return evalAst(e, AstReason::OddFunction);
+        default:
+            break;
     }
-
-    void whileLoop(SEXP e) {
-        SEXP args = CDR(e);
-        loop(e, [&](size_t idx) {
-            int lCond = newLabel(), lEnd = newLabel();
-            sh_.loops.push_back({false, lEnd, lCond, depth_, false});
-            bind(lCond);
-            expr(CAR(args));
-            emitJump(Op::brfalse, lEnd, {constant(e), fb()});
-            stmtPos_ = true;
-            expr(CADR(args));
-            stmtPos_ = false;
-            emit(Op::pop);
-            emitJump(Op::br_back, lCond);
-            bind(lEnd);
-            emit(Op::push_null);
-            emit(Op::invisible);
-        });
-    }
-
-    void repeatLoop(SEXP e) {
-        SEXP args = CDR(e);
-        loop(e, [&](size_t idx) {
-            int lTop = newLabel(), lEnd = newLabel();
-            sh_.loops.push_back({false, lEnd, lTop, depth_, false});
-            bind(lTop);
-            stmtPos_ = true;
-            expr(CAR(args));
-            stmtPos_ = false;
-            emit(Op::pop);
-            emitJump(Op::br_back, lTop);
-            bind(lEnd);
-            emit(Op::push_null);
-            emit(Op::invisible);
-        });
-    }
-
-    // Returns false when the break/next must go through GNU R.
-    bool breakNext(SEXP e, bool isBreak) {
-        for (size_t i = sh_.loops.size(); i-- > 0;) {
-            Loop& l = sh_.loops[i];
-            if (l.barrier) {
-                // Behind a promise/function boundary: the nearest enclosing
-                // loop (if any) must run with GNU R's loop contexts.
-                for (size_t j = i; j-- > 0;)
-                    if (!sh_.loops[j].barrier) {
-                        sh_.loops[j].poisoned = true;
-                        break;
-                    }
-                return false;
-            }
-            int extra = depth_ - l.depth;
-            if (extra > 0) {
-                emit(Op::popn, {extra});
-                adjust(-extra);
-            }
-            emitJump(isBreak ? Op::br : Op::br_back, isBreak ? l.breakLabel : l.nextLabel);
-            depth_ += extra;
-            adjust(1);  // the (unreachable) value of the break expression
-            return true;
-        }
-        return false;
-    }
-
-    // A complex assignment consumes its value; unless it is a statement (its
-    // value dropped), a copy stays as the value of the assignment, invisible.
-    // A statement pushes NULL instead, which the following pop cancels (see
-    // popAfterStore).
-    void keepValue(bool stmt) {
-        if (!stmt) emit(Op::dup);
-    }
-    void assigned(bool stmt) { emit(stmt ? Op::push_null : Op::invisible); }
-
-    void assign(SEXP e, bool super, bool stmt) {
-        SEXP lhs = CADR(e), rhs = CADDR(e);
-        if (TYPEOF(lhs) == STRSXP && XLENGTH(lhs) == 1) lhs = Rf_installTrChar(STRING_ELT(lhs, 0));
-        if (TYPEOF(lhs) == SYMSXP && lhs != R_MissingArg && lhs != R_DotsSymbol) {
-            // In-place reuse of the old value is only safe for a statement
-            // whose evaluation leaves no other user value on the stack.
-            if (!super && stmt && code_->kind != CodeKind::Promise && depth_ == loopSlots_)
-                assignTarget_ = cache(lhs) + 1;
-            expr(rhs);
-            assignTarget_ = 0;
-            emit(Op::dup);
-            if (super)
-                emit(Op::stvar_super, {sym(lhs)});
-            else
-                emit(Op::stvar, {sym(lhs), cache(lhs)});
-            emit(Op::invisible);
-            return;
-        }
-        // X$name[i] <- v / X$name[[i]] <- v / X$name$field <- v (X an
-        // environment or a list).
-        bool outerDollar = TYPEOF(lhs) == LANGSXP && CAR(lhs) == Rf_install("$") &&
-                           Rf_length(lhs) == 3 &&
-                           (TYPEOF(CADDR(lhs)) == SYMSXP ||
-                            (TYPEOF(CADDR(lhs)) == STRSXP && XLENGTH(CADDR(lhs)) == 1)) &&
-                           asciiName(TYPEOF(CADDR(lhs)) == SYMSXP ? PRINTNAME(CADDR(lhs))
-                                                                  : STRING_ELT(CADDR(lhs), 0));
-        if (!super && TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && Rf_length(lhs) == 3 &&
-            (outerDollar || CAR(lhs) == Rf_install("[") || CAR(lhs) == Rf_install("[[")) &&
-            isBase(CAR(lhs)) && isBaseSetter(CAR(lhs)) && !hasNames(CDR(lhs)) &&
-            (outerDollar || simpleIndex(CADDR(lhs))) && CADDR(lhs) != R_MissingArg &&
-            CADDR(lhs) != R_DotsSymbol) {
-            SEXP inner = CADR(lhs);
-            if (TYPEOF(inner) == LANGSXP && CAR(inner) == Rf_install("$") &&
-                Rf_length(inner) == 3 && isBase(CAR(inner)) && isBaseSetter(CAR(inner)) &&
-                !hasNames(CDR(inner))) {
-                SEXP x = CADR(inner), name = CADDR(inner);
-                if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
-                    (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
-                    SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
-                    if (asciiName(nm)) {
-                        const char* n = CHAR(PRINTNAME(CAR(lhs)));
-                        expr(rhs);
-                        keepValue(stmt);
-                        if (outerDollar) {
-                            SEXP field = CADDR(lhs);
-                            SEXP str =
-                                PROTECT(TYPEOF(field) == SYMSXP ? Rf_ScalarString(PRINTNAME(field))
-                                                                : field);
-                            emit(Op::push, {constant(str)});
-                            UNPROTECT(1);
-                        } else {
-                            expr(CADDR(lhs));
-                        }
-                        emit(Op::env_subassign,
-                             {outerDollar   ? 3
-                              : n[1] == '[' ? 2
-                                            : 1,
-                              sym(x), constant(Rf_installTrChar(nm)), constant(e), fb()});
-                        adjust(-2);
-                        assigned(stmt);
-                        return;
-                    }
-                }
-            }
-        }
-        // x$name <- v on a local symbol.
-        if (!super && TYPEOF(lhs) == LANGSXP && CAR(lhs) == Rf_install("$") &&
-            Rf_length(lhs) == 3 && isBase(CAR(lhs)) && isBaseSetter(CAR(lhs)) &&
-            !hasNames(CDR(lhs))) {
-            SEXP x = CADR(lhs), name = CADDR(lhs);
-            if (TYPEOF(x) == SYMSXP && x != R_DotsSymbol && !DDVAL(x) && x != R_MissingArg &&
-                (TYPEOF(name) == SYMSXP || (TYPEOF(name) == STRSXP && XLENGTH(name) == 1))) {
-                SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
-                if (!asciiName(nm)) {
-                    if (!complexAssign(e, super, stmt)) evalAst(e, AstReason::ComplexAssign);
-                    return;
-                }
-                // the fast path; when it declines, the value is still on the
-                // stack and the general protocol takes over
-                expr(rhs);
-                keepValue(stmt);
-                int lSlow = newLabel(), lEnd = newLabel();
-                emitJump(Op::dollar_assign, lSlow,
-                         {sym(x), constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
-                int slowDepth = depth_;  // v still on the stack
-                adjust(-1);              // v consumed on the fast path
-                assigned(stmt);
-                emitJump(Op::br, lEnd);
-                depth_ = slowDepth;
-                bind(lSlow);
-                complexAssign(e, super, true, true);
-                if (!stmt) {
-                    // the kept copy is the assignment's value
-                    emit(Op::pop);
-                    emit(Op::invisible);
-                }
-                bind(lEnd);
-                return;
-            }
-        }
-        // x[i] <- v, x[[i]] <- v, m[i, j] <- v (and <<-) on a symbol, simple indices.
-        int len = Rf_length(lhs);
-        if (TYPEOF(lhs) == LANGSXP && TYPEOF(CAR(lhs)) == SYMSXP && (len == 3 || len == 4)) {
-            const char* n = CHAR(PRINTNAME(CAR(lhs)));
-            SEXP x = CADR(lhs);
-            bool ok = (!strcmp(n, "[") || !strcmp(n, "[[")) && isBase(CAR(lhs)) &&
-                      isBaseSetter(CAR(lhs)) && TYPEOF(x) == SYMSXP && x != R_DotsSymbol &&
-                      !DDVAL(x) && x != R_MissingArg && !hasNames(CDR(lhs));
-            bool simple = true;
-            for (SEXP a = CDDR(lhs); ok && a != R_NilValue; a = CDR(a)) {
-                ok = CAR(a) != R_MissingArg && CAR(a) != R_DotsSymbol;
-                simple = simple && simpleIndex(CAR(a));
-            }
-            // Indices whose evaluation might touch x: x is looked up first,
-            // as GNU R does (start_assign), and its value kept on the stack.
-            bool pushX = ok && !simple;
-            if (ok && (simple || !super)) {
-                // the element store copies a scalar, so an arithmetic rhs may
-                // use a scratch result (refcounts guard any other use)
-                binopOperand_ = true;
-                expr(rhs);
-                binopOperand_ = false;
-                keepValue(stmt);
-                if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
-                // an arithmetic index may use a scratch result: the store
-                // only reads it (refcounts guard any use that outlives it)
-                for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) {
-                    binopOperand_ = true;
-                    expr(CAR(a));
-                    binopOperand_ = false;
-                }
-                emit(Op::subassign,
-                     {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0), sym(x), cache(x),
-                      constant(e), len - 2, constant(setterCalls(e)), fb()});
-                adjust(-1 - (len - 2) - (pushX ? 1 : 0));
-                assigned(stmt);
-                return;
-            }
-        }
-        if (!complexAssign(e, super, stmt)) evalAst(e, AstReason::ComplexAssign);
-    }
-
-    // `operand`: the value only feeds a binop, so a per-activation scratch
-    // object may hold the element (as for nested binops).
-    bool subset(SEXP e, int kind, bool operand) {
-        SEXP args = CDR(e);
-        // index arguments: no dots; names allowed (drop=, exact=)
-        for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a))
-            if (CAR(a) == R_DotsSymbol) return false;
-        CallSite cs;
-        cs.ast = constant(e);
-        if (operand) cs.scratch = ++code_->nScratch;
-        int n = 0;
-        for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a), n++)
-            cs.args.push_back({ArgKind::Const, 0, TAG(a)});
-        int lSlow = newLabel(), lEnd = newLabel();
-        bool symX = TYPEOF(CAR(args)) == SYMSXP;
-        int csIdx = int(code_->calls.size());
-        code_->calls.push_back(cs);
-        int fbIdx = fb();
-        // v[i] with v and i local variables or constants: first tried by
-        // one instruction, which falls through to the general sequence below
-        // when any operand is not a plain local value or the fast path does
-        // not apply
-        SEXP idx = n == 1 ? CAR(CDR(args)) : R_NilValue;
-        if (symX && n == 1 && TAG(CDR(args)) == R_NilValue && !DDVAL(CAR(args)) &&
-            CAR(args) != R_DotsSymbol && CAR(args) != R_MissingArg &&
-            ((TYPEOF(idx) == SYMSXP && idx != R_DotsSymbol && idx != R_MissingArg && !DDVAL(idx)) ||
-             (selfEvaluating(idx) && TYPEOF(idx) != SYMSXP))) {
-            bool var = TYPEOF(idx) == SYMSXP;
-            emitJump(Op::subset_var, lEnd,
-                     {sym(CAR(args)), cache(CAR(args)), var ? 1 : 2, var ? sym(idx) : constant(idx),
-                      var ? cache(idx) : 0, kind, csIdx, fbIdx});
-            adjust(-1);  // falling through: nothing pushed
-        }
-        if (symX) {
-            emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
-            emitJump(Op::brfalse, lSlow, {-1, fb()});  // -1: "branch if object"
-            adjust(1);                                 // object test keeps x
-        } else {
-            // x is an expression: evaluate it once; objects go to GNU R's
-            // operator with x passed as its value.
-            expr(CAR(args));
-            emitJump(Op::br_obj, lSlow);
-        }
-        for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a)) {
-            if (CAR(a) == R_MissingArg) {
-                emit(Op::push, {constant(R_MissingArg)});
-            } else {
-                // an arithmetic index may use a scratch result (refcounts
-                // guard any use that outlives the subset)
-                binopOperand_ = true;
-                expr(CAR(a));
-                binopOperand_ = false;
-            }
-        }
-        emit(Op::subset, {kind, n, csIdx, fbIdx});
-        adjust(-n - 1);
-        int after = depth_;  // the result on top
-        emitJump(Op::br, lEnd);
-        depth_ = symX ? after - 1  // the object test popped x
-                      : after;     // br_obj kept x
-        bind(lSlow);
-        // an object: GNU R's operator (dispatch) with x as an evaluated
-        // promise; the object test popped a variable x, which is read again
-        if (symX) emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
-        emit(Op::subset_obj, {kind, cs.ast});
-        bind(lEnd);
-        return true;
-    }
-
-    // Names are matched by CHARSXP identity, which is exact for ASCII names.
-    static bool asciiName(SEXP nm) {
-        for (const char* p = CHAR(nm); *p; p++)
-            if ((unsigned char)*p >= 128) return false;
-        return nm != NA_STRING;
-    }
-
-    void dollar(SEXP e) {
-        SEXP args = CDR(e);
-        SEXP name = CADR(args);
-        SEXP nm = TYPEOF(name) == SYMSXP ? PRINTNAME(name) : STRING_ELT(name, 0);
-        if (!asciiName(nm)) return genericCall(e);
-        emit(Op::ldvar, {sym(CAR(args)), cache(CAR(args))});
-        emit(Op::dollar, {constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
-    }
-
-    void function(SEXP e) {
-        SEXP args = CDR(e);
-        SEXP formals = CAR(args);
-        for (SEXP f = formals; f != R_NilValue; f = CDR(f))
-            if (TYPEOF(f) != LISTSXP || TYPEOF(TAG(f)) != SYMSXP)
-                return evalAst(e, AstReason::OddFunction);
-        SEXP body = CADR(args);
-        switch (TYPEOF(body)) {
-            case CLOSXP:
-            case BUILTINSXP:
-            case SPECIALSXP:
-            case DOTSXP:
-            case ANYSXP:
-                return evalAst(e, AstReason::OddFunction);
-            default:
-                break;
-        }
-        SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
-        SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));
-        // GNU R compiles a nested function together with the enclosing one:
-        // whether a language function it calls is shadowed is decided now
-        // (by the enclosing function's locals and this environment), not
-        // by what the frame holds when the nested function is first called.
-        std::unordered_set<SEXP>& used = sh_.scratchSet;
-        used.clear();
-        languageCalls(body, used, sh_.tooDeep);
-        if (sh_.tooDeep) {
-            broken = true;
-            UNPROTECT(1);
-            return evalAst(e, AstReason::Other);
-        }
-        int nshadow = 0;
-        for (SEXP v : used) nshadow += !isBase(v);
-        SEXP list = PROTECT(Rf_allocVector(VECSXP, nshadow));
-        int k = 0;
-        for (SEXP v : used)
-            if (!isBase(v)) SET_VECTOR_ELT(list, k++, v);
-        DispatchTable::unpack(trampolineTarget(tramp))->setOuterLocals(list);
+    SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
+    SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));
+    // GNU R compiles a nested function together with the enclosing one:
+    // whether a language function it calls is shadowed is decided now
+    // (by the enclosing function's locals and this environment), not
+    // by what the frame holds when the nested function is first called.
+    std::unordered_set<SEXP>& used = sh_.scratchSet;
+    used.clear();
+    languageCalls(body, used, sh_.tooDeep);
+    if (sh_.tooDeep) {
+        broken = true;
         UNPROTECT(1);
-        SEXP spec = PROTECT(Rf_allocVector(VECSXP, 3));
-        SET_VECTOR_ELT(spec, 0, formals);
-        SET_VECTOR_ELT(spec, 1, tramp);
-        SET_VECTOR_ELT(spec, 2, srcref);
-        int c = code_->addPool(spec);
-        UNPROTECT(2);
-        emit(Op::mkclosure, {c});
-        emit(Op::visible);
+        return evalAst(e, AstReason::Other);
     }
+    int nshadow = 0;
+    for (SEXP v : used) nshadow += !isBase(v);
+    SEXP list = PROTECT(Rf_allocVector(VECSXP, nshadow));
+    int k = 0;
+    for (SEXP v : used)
+        if (!isBase(v)) SET_VECTOR_ELT(list, k++, v);
+    DispatchTable::unpack(trampolineTarget(tramp))->setOuterLocals(list);
+    UNPROTECT(1);
+    SEXP spec = PROTECT(Rf_allocVector(VECSXP, 3));
+    SET_VECTOR_ELT(spec, 0, formals);
+    SET_VECTOR_ELT(spec, 1, tramp);
+    SET_VECTOR_ELT(spec, 2, srcref);
+    int c = code_->addPool(spec);
+    UNPROTECT(2);
+    emit(Op::mkclosure, {c});
+    emit(Op::visible);
+}
 
-    // A call whose function is resolved at run time.
-    void genericCall(SEXP e) {
-        SEXP fn = CAR(e);
-        if (TYPEOF(fn) == SYMSXP)
-            emit(Op::ldfun, {sym(fn), constant(e)});
-        else
-            expr(fn);
-        CallSite cs;
-        cs.ast = constant(e);
-        for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a))
-            cs.args.push_back(callArg(CAR(a), TAG(a)));
-        code_->calls.push_back(cs);
-        emit(Op::call, {int32_t(code_->calls.size() - 1), fb()});
+// A call whose function is resolved at run time.
+void Compiler::genericCall(SEXP e) {
+    SEXP fn = CAR(e);
+    if (TYPEOF(fn) == SYMSXP)
+        emit(Op::ldfun, {sym(fn), constant(e)});
+    else
+        expr(fn);
+    CallSite cs;
+    cs.ast = constant(e);
+    for (SEXP a = CDR(e); a != R_NilValue; a = CDR(a)) cs.args.push_back(callArg(CAR(a), TAG(a)));
+    code_->calls.push_back(cs);
+    emit(Op::call, {int32_t(code_->calls.size() - 1), fb()});
+}
+
+// An argument of a call: a constant, a variable, a promise, `...` or empty.
+CallArg Compiler::callArg(SEXP v, SEXP tag) {
+    CallArg arg{ArgKind::Const, 0, tag};
+    if (v == R_DotsSymbol) {
+        arg.kind = ArgKind::Dots;
+    } else if (v == R_MissingArg) {
+        arg.kind = ArgKind::Missing;
+    } else if (selfEvaluating(v)) {
+        arg.kind = ArgKind::Const;
+        arg.pool = constant(v);
+    } else if (TYPEOF(v) == SYMSXP && !DDVAL(v)) {
+        arg.kind = ArgKind::Symbol;
+        arg.pool = sym(v);
+    } else {
+        arg.kind = ArgKind::Code;
+        arg.pool = promise(v);
     }
+    return arg;
+}
 
-    // An argument of a call: a constant, a variable, a promise, `...` or empty.
-    CallArg callArg(SEXP v, SEXP tag) {
-        CallArg arg{ArgKind::Const, 0, tag};
-        if (v == R_DotsSymbol) {
-            arg.kind = ArgKind::Dots;
-        } else if (v == R_MissingArg) {
-            arg.kind = ArgKind::Missing;
-        } else if (selfEvaluating(v)) {
-            arg.kind = ArgKind::Const;
-            arg.pool = constant(v);
-        } else if (TYPEOF(v) == SYMSXP && !DDVAL(v)) {
-            arg.kind = ArgKind::Symbol;
-            arg.pool = sym(v);
-        } else {
-            arg.kind = ArgKind::Code;
-            arg.pool = promise(v);
-        }
-        return arg;
-    }
-
-    // Any complex assignment f(g(x, b), a) <- v (or <<-) with the protocol
-    // of GNU R's byte code: v is evaluated, then x's value (start_assign:
-    // bound locally first, as GNU R's EnsureLocal), the getters from the
-    // inside out, then the setters from the outside in, each called with the
-    // target as `*tmp*` and the new value as `value`, and x is bound to the
-    // result. The value of the assignment is v, invisible.
-    //
-    //   names(x)[2] <- "b"   =>   push "b"; start_assign x
-    //                             ldfun names; getter_call names(*tmp*)
-    //                             pick 2; ldfun `[<-`;
-    //                             setter_call `[<-`(*tmp*, 2, value = "b")
-    //                             ldfun `names<-`;
-    //                             setter_call `names<-`(*tmp*, value = *vtmp*)
-    //                             end_assign x
-    // `rhsPushed`: the value is on the stack already.
-    bool complexAssign(SEXP e, bool super, bool stmt, bool rhsPushed = false) {
-        static SEXP tmpSym = Rf_install("*tmp*"), vtmpSym = Rf_install("*vtmp*"),
-                    valueSym = Rf_install("value");
-        SEXP lhs = CADR(e), rhs = CADDR(e);
-        std::vector<SEXP> levels;  // outermost first
-        SEXP t = lhs;
-        while (TYPEOF(t) == LANGSXP) {
-            if (TYPEOF(CAR(t)) != SYMSXP || CDR(t) == R_NilValue || TAG(CDR(t)) != R_NilValue)
-                return false;
-            levels.push_back(t);
-            t = CADR(t);
-        }
-        if (levels.empty()) return false;
-        if (TYPEOF(t) == STRSXP && XLENGTH(t) == 1) t = Rf_installTrChar(STRING_ELT(t, 0));
-        if (TYPEOF(t) != SYMSXP || t == R_MissingArg || t == R_DotsSymbol || DDVAL(t)) return false;
-        int n = int(levels.size());
-        if (!rhsPushed) expr(rhs);
-        emit(super ? Op::start_assign_super : Op::start_assign, {sym(t), constant(e)});
-        for (int j = n - 1; j >= 1; j--) {
-            SEXP lv = levels[j];
-            emit(Op::ldfun, {sym(CAR(lv)), constant(lv)});
-            CallSite cs;
-            cs.ast = constant(Rf_lcons(CAR(lv), Rf_cons(tmpSym, CDDR(lv))));
-            cs.expr = constant(lv);
-            cs.args.push_back({ArgKind::Stack, 0, R_NilValue});
-            for (SEXP a = CDDR(lv); a != R_NilValue; a = CDR(a))
-                cs.args.push_back(callArg(CAR(a), TAG(a)));
-            code_->calls.push_back(cs);
-            emit(Op::getter_call, {int32_t(code_->calls.size() - 1), fb()});
-        }
-        for (int j = 0; j < n; j++) {
-            SEXP lv = levels[j];
-            SEXP vexpr = j == 0 ? rhs : vtmpSym;
-            if (j == 0) emit(Op::pick, {n});
-            SEXP fsym = Rf_install((std::string(CHAR(PRINTNAME(CAR(lv)))) + "<-").c_str());
-            emit(Op::ldfun, {sym(fsym), constant(e)});
-            // `f<-`(`*tmp*`, args, value = vexpr), marked as an assignment
-            // call, and `f<-`(target, args, value = vexpr) as the current
-            // expression (conditions name the assignment as written)
-            SEXP tail = PROTECT(Rf_cons(vexpr, R_NilValue));
-            SET_TAG(tail, valueSym);
-            std::vector<SEXP> rest;
-            for (SEXP a = CDDR(lv); a != R_NilValue; a = CDR(a)) rest.push_back(a);
-            for (size_t k = rest.size(); k-- > 0;) {
-                tail = Rf_cons(CAR(rest[k]), tail);
-                SET_TAG(tail, TAG(rest[k]));
-                UNPROTECT(1);
-                PROTECT(tail);
-            }
-            SEXP setCall = PROTECT(Rf_lcons(fsym, Rf_cons(tmpSym, tail)));
-            SETLEVELS(setCall, LEVELS(setCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
-            SEXP shown = PROTECT(Rf_lcons(fsym, Rf_cons(CADR(lv), tail)));
-            CallSite cs;
-            cs.ast = constant(setCall);
-            cs.expr = constant(shown);
-            UNPROTECT(3);
-            cs.args.push_back({ArgKind::Stack, 0, R_NilValue});
-            for (SEXP a : rest) cs.args.push_back(callArg(CAR(a), TAG(a)));
-            cs.args.push_back({ArgKind::Stack, 1, valueSym});
-            code_->calls.push_back(cs);
-            emit(Op::setter_call, {int32_t(code_->calls.size() - 1), constant(vexpr),
-                                   (3 + (n - 1 - j)) | (super ? kSetterSuper : 0), fb()});
-        }
-        emit(Op::end_assign, {sym(t), cache(t), super ? 1 : 0});
-        if (stmt) {
-            emit(Op::pop);
-            emit(Op::push_null);
-        } else {
-            emit(Op::invisible);
-        }
-        return true;
-    }
-
-    int promise(SEXP ast) {
-        Code* child = Code::create(CodeKind::Promise, ast);
-        int idx = code_->addPool(child->container);
-        sh_.loops.push_back({true, -1, -1, 0, false});
-        Compiler sub(child, sh_);
-        sub.compileBody(ast);
-        if (sub.broken) broken = true;
-        sh_.loops.pop_back();
-        child->finish();
-        child->trampoline = makeTrampoline(ast, child->container);
-        child->addPool(child->trampoline);
-        stats.promises_compiled++;
-        return idx;
-    }
-};
-
-}  // namespace
+int Compiler::promise(SEXP ast) {
+    Code* child = Code::create(CodeKind::Promise, ast);
+    int idx = code_->addPool(child->container);
+    sh_.loops.push_back({true, -1, -1, 0, false});
+    Compiler sub(child, sh_);
+    sub.compileBody(ast);
+    if (sub.broken) broken = true;
+    sh_.loops.pop_back();
+    child->finish();
+    child->trampoline = makeTrampoline(ast, child->container);
+    child->addPool(child->trampoline);
+    stats.promises_compiled++;
+    return idx;
+}
 
 static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP outer) {
     double t0 = nowSeconds();

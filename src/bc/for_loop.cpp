@@ -1,0 +1,107 @@
+// for_loop.cpp — the for() loop's sequence at run time, as GNU R's
+// STARTFOR / STEPFOR treat it: checking and converting it (a factor
+// becomes its labels, a pairlist a list) and taking its elements.
+//
+//   for (i in 1:n)          compact integer range: forInit records first
+//                           and step, the loop computes i without elementOf
+//   for (s in c("a", "b"))  elementOf(seq, k) makes each s a new scalar
+//
+// The for instructions of interp.cpp's dispatch loop call in here.
+#include "for_loop.h"
+
+#include <libintl.h>
+
+#include <climits>
+
+#define _(s) dgettext("R", s)
+
+namespace rir {
+
+// The ALTREP class of R's compact integer sequences (1:n, seq_len(n)),
+// taken from an instance: their elements are first + i * step, step +-1.
+static SEXP compactIntseqClass() {
+    static SEXP cls = nullptr;
+    if (!cls) {
+        SEXP call = PROTECT(Rf_lang2(Rf_install("seq_len"), Rf_ScalarInteger(2)));
+        SEXP probe = Rf_eval(call, R_BaseEnv);
+        cls = ALTREP(probe) ? ftag(probe) : R_NilValue;  // registered classes stay alive
+        UNPROTECT(1);
+    }
+    return cls;
+}
+
+SEXP elementOf(SEXP seq, R_xlen_t i) {
+    switch (TYPEOF(seq)) {
+        case VECSXP:
+        case EXPRSXP:
+            return VECTOR_ELT(seq, i);
+        case INTSXP:
+            return Rf_ScalarInteger(INTEGER_ELT(seq, i));
+        case REALSXP:
+            return Rf_ScalarReal(REAL_ELT(seq, i));
+        case LGLSXP:
+            return Rf_ScalarLogical(LOGICAL_ELT(seq, i));
+        case CPLXSXP: {
+            SEXP r = Rf_allocVector(CPLXSXP, 1);
+            COMPLEX(r)[0] = COMPLEX_ELT(seq, i);
+            return r;
+        }
+        case STRSXP:
+            return Rf_ScalarString(STRING_ELT(seq, i));
+        case RAWSXP:
+            return Rf_ScalarRaw(RAW_ELT(seq, i));
+    }
+    return R_NilValue;
+}
+
+// for(): checks and converts the sequence on top of the stack (GNU R's
+// STARTFOR) and pushes the loop state: two INTSXP-tagged node-stack slots,
+// which GNU R's GC and link counting skip, holding the length (flags: the
+// step of a compact integer range, else 0) and the counter (flags: the
+// range's first value).
+NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
+    R_BCNodeStackTop = sp;
+    SEXP seq = sp[-1].u.sxpval;
+    if (fobject(seq) && Rf_inherits(seq, "factor")) {
+        seq = Rf_asCharacterFactor(seq);
+        sp[-1].u.sxpval = seq;
+    }
+    switch (TYPEOF(seq)) {
+        case LGLSXP:
+        case INTSXP:
+        case REALSXP:
+        case CPLXSXP:
+        case STRSXP:
+        case RAWSXP:
+        case VECSXP:
+        case EXPRSXP:
+        case NILSXP:
+            break;
+        case LISTSXP:
+            seq = Rf_coerceVector(seq, VECSXP);
+            sp[-1].u.sxpval = seq;
+            break;
+        default:
+            Rf_errorcall(call, _("invalid for() loop sequence"));
+    }
+    R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
+    if (n > INT_MAX) Rf_errorcall(call, "long vectors are not supported in rir for() loops");
+    if (seq != R_NilValue) incRefcnt(seq);
+    int step = 0, first = 0;
+    if (n > 0 && ALTREP(seq) && ftag(seq) == compactIntseqClass()) {
+        first = INTEGER_ELT(seq, 0);
+        step = n > 1 ? INTEGER_ELT(seq, 1) - first : 1;
+        if (step != 1 && step != -1) step = 0;
+    }
+    sp->tag = INTSXP;
+    sp->flags = step;
+    sp->u.ival = int(n);
+    sp++;
+    sp->tag = INTSXP;
+    sp->flags = first;
+    sp->u.ival = -1;
+    sp++;
+    return sp;
+}
+
+}  // namespace rir

@@ -1,0 +1,128 @@
+// subassign.h — element stores and complex assignments of the RIR
+// interpreter (subassign.cpp), and the index helpers they share with the
+// subset fast paths of interp.cpp.
+//
+// All of this was file-local in interp.cpp: it stays internal to rir.so
+// (hidden visibility), so calls from the dispatch loop stay direct calls.
+#pragma once
+
+#include "code.h"
+#include "inplace.h"
+
+namespace rir {
+
+#pragma GCC visibility push(hidden)
+
+// subassign kind flags (the low two bits: 1 for [<-, 2 for [[<-)
+const int kSuperAssign = 4;  // subassign kind flag: x[i] <<- v
+const int kPushedX = 8;      // subassign kind flag: x's value pushed by start_assign
+
+// A positive in-range scalar index (1-based) as a 0-based offset, or -1.
+inline R_xlen_t scalarIndex(SEXP i, R_xlen_t len) {
+    R_xlen_t idx;
+    if (simpleScalar(i, INTSXP)) {
+        int v = fival(i);
+        if (v == NA_INTEGER || v < 1) return -1;
+        idx = v - 1;
+    } else if (simpleScalar(i, REALSXP)) {
+        double d = fdval(i);
+        if (!(d >= 1) || d >= 4503599627370496.0) return -1;
+        idx = R_xlen_t(d) - 1;
+    } else {
+        return -1;
+    }
+    return idx < len ? idx : -1;
+}
+
+// The dims of a plain matrix whose only attribute is dim, else false.
+inline bool plainMatrix(SEXP x, int* nrow, int* ncol) {
+    SexpHeader* h = hdr(x);
+    if (h->alt || h->obj) return false;
+    SEXP a = h->attrib;
+    if (a == R_NilValue || TAG(a) != R_DimSymbol || CDR(a) != R_NilValue) return false;
+    SEXP dim = CAR(a);
+    if (ftype(dim) != INTSXP || hdr(dim)->alt || flength(dim) != 2) return false;
+    *nrow = static_cast<int*>(fdata(dim))[0];
+    *ncol = static_cast<int*>(fdata(dim))[1];
+    return true;
+}
+
+// Shared with interp.cpp (were static there):
+// The element of list/vector x named by the scalar string i (first match,
+// compared as cached CHARSXPs), or -1 (not found, NA, or not comparable
+// that way: GNU R decides then).
+R_xlen_t nameIndex(SEXP x, SEXP i);
+
+R_xlen_t storeIndex(int kind, SEXP x, SEXP i, SEXP j, SEXP v);
+
+void storeAt(int kind, SEXP x, R_xlen_t idx, SEXP v);
+
+// el$field <- v (field: a scalar string) where el is a plain list that has
+// the field already, in place; el lives in binding `cell` or in slot k of
+// list `parent` and is copied into it first when something else refers to
+// it. NULL (deletion) and everything else: GNU R.
+bool storeField(SEXP el, SEXP field, SEXP v, SEXP cell, SEXP parent, R_xlen_t k,
+                const InPlaceScope& s);
+
+// Stores into the value of an ordinary binding, copying it first if shared.
+bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v, const InPlaceScope& s);
+
+// e[["name"]] <- v on an environment: GNU R defines the variable (errors
+// for locked environments and bindings are left to it).
+bool storeIntoEnv(SEXP e, SEXP i, SEXP v);
+
+// x[i] <- v etc. on the variable x (kind & kSuperAssign: x[i] <<- v, x is
+// looked up from the enclosing environment on). As GNU R's complex
+// assignment does, an argument (promise) is forced and a value that
+// something else refers to is copied (shallowly) and bound before it is
+// modified; an environment bound through a promise is bound directly.
+// `known`: x's local binding cell when the binding cache has it, or nullptr.
+bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
+                   const InPlaceScope& s, SEXP known = nullptr);
+
+// The value x[i] <- v starts from when i is evaluated after looking x up
+// (GNU R's STARTASSIGN with EnsureLocal): an argument is forced (and a
+// shared value copied and bound locally), a variable of an enclosing frame
+// is copied into the local frame; an unbound x is GNU R's error.
+SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp);
+
+// The fallback of every compiled complex assignment: GNU R performs
+// `lhs <- rhs` with the right-hand side (and the first `nidx` computed
+// indices of lhs) passed as already evaluated promises, so nothing is
+// evaluated twice. `call` is the original assignment.
+void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env);
+
+// x[i] <- v / x[[i]] <- v / x[i, j] <- v on a local variable whose value
+// is not an object, when the in-place fast paths do not apply (vector
+// indices, type changes, ...): GNU R's `[<-` / `[[<-` is called on x's value
+// directly, as its byte code's default subassign does, with the setter call
+// `[<-`(`*tmp*`, i, value = v) (marked as an assignment call, so an unshared
+// x is modified in place) and `[<-`(x, i, value = v) as the current
+// expression (see setterCalls), and the result is bound to x. Instead of
+// evaluating the whole assignment with the AST interpreter.
+bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP setter, SEXP tramp,
+                   const InPlaceScope& s, SEXP call);
+
+// The object X of a complex assignment `X$name <- v` / `X$name[i] <- v`
+// that rir may update itself, or nullptr (GNU R then does the assignment):
+// - X's own binding, if it is an ordinary one;
+// - X bound to a promise (an argument) whose value is an environment: GNU R
+//   forces it and, its assignment ending with `X <- *tmp*`, leaves X bound
+//   to that environment; rir does the same;
+// - an environment found in an enclosing frame: GNU R's complex assignment
+//   binds it locally first (EnsureLocal), then assigns into it.
+SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
+
+// Stores v at x[i] / x[[i]] / x[i, j] in place when x is a plain vector that
+// nothing but its one binding refers to (see storeIndex for the rest).
+inline bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v, const InPlaceScope& s) {
+    if (!mayModifyInPlace(x, s)) return false;
+    R_xlen_t idx = storeIndex(kind, x, i, j, v);
+    if (idx < 0) return false;
+    storeAt(kind, x, idx, v);
+    return true;
+}
+
+#pragma GCC visibility pop
+
+}  // namespace rir
