@@ -465,6 +465,103 @@ L_ld2_binop : {
     // Operand loads fused into a binop: kind 0 = already on the stack,
     // 1 = variable (sym, cache slot), 2 = constant (pool index); then the
     // binop itself, whose operands follow.
+    //
+    // Quick path: both operands plain double (or plain integer) scalars
+    // that are at hand without any effect (a stack slot, a constant, a
+    // local variable bound to a value or to an evaluated promise), and the
+    // operation computed inline. Nothing is pushed: a comparison feeding
+    // `brfalse` branches at once, `x <- a op b` writes into x's old scalar
+    // when the in-place rule allows it and skips the `stvar`, anything else
+    // pushes the boxed result. Every other case takes the general path
+    // below, which does the same with the loads and the binop's checks.
+    {
+        const int kA = pc[0], kB = pc[3];
+        const int nStack = (kA == 0) + (kB == 0);
+        SEXP a = kA == 0   ? sp[-nStack].u.sxpval
+                 : kA == 2 ? POOL(pc[1])
+                           : peekLocal(cache, pc[2], POOL(pc[1]), env);
+        SEXP b = kB == 0   ? sp[-1].u.sxpval
+                 : kB == 2 ? POOL(pc[4])
+                           : peekLocal(cache, pc[5], POOL(pc[4]), env);
+        unsigned char ka, kb;
+        if (a && b && (ka = headerByte(a)) == (kb = headerByte(b)) &&
+            (ka == (REALSXP | kScalarBit) || ka == (INTSXP | kScalarBit)) &&
+            fattrib(a) == nil && fattrib(b) == nil) {
+            const ArithOp op = ArithOp(pc[6]);
+            const int target = pc[9];
+            const int sc = pc[10];
+            Feedback& f = c->feedback[pc[11]];
+            ScalarValue v;
+            bool ok = false;
+            if (ka == (REALSXP | kScalarBit)) {
+                double x = fdval(a), y = fdval(b);
+                if (!std::isnan(x) && !std::isnan(y)) {
+                    f.types |= TB_REAL;
+                    ok = realOp(op, x, y, &v);
+                }
+            } else {
+                int x = fival(a), y = fival(b);
+                if (x != NA_INTEGER && y != NA_INTEGER) {
+                    f.types |= TB_INT;
+                    ok = intOp(op, x, y, &v);
+                }
+            }
+            if (ok) {
+                pc += 12;
+                sp -= nStack;
+                R_Visible = TRUE;
+                if (v.type == LGLSXP && *pc == int32_t(Op::brfalse) && pc[2] >= 0) {
+                    Feedback& bf = c->feedback[pc[3]];
+                    bf.count++;
+                    if (v.i) {
+                        pc += 4;
+                    } else {
+                        bf.taken++;
+                        pc = start + pc[1];
+                    }
+                    NEXT();
+                }
+                if (target && v.type != LGLSXP) {
+                    SEXP cell = cache[target - 1].u.sxpval;
+                    if (cell != nil && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
+                        hdr(cell)->extra == 0) {
+                        SEXP old = fcar(cell);
+                        if (headerByte(old) == (unsigned char)(v.type | kScalarBit) &&
+                            fattrib(old) == nil &&
+                            mayModifyInPlace(old, inPlaceScope(userBase, ownFrame, sp))) {
+                            if (v.type == REALSXP)
+                                *static_cast<double*>(fdata(old)) = v.d;
+                            else
+                                *static_cast<int*>(fdata(old)) = v.i;
+                            // the stvar that follows would store old into
+                            // its own binding: done here
+                            if (*pc == int32_t(Op::stvar) && pc[2] == target - 1) {
+                                hdr(cell)->gp &= ~kMissingMask;
+                                pc += 3;
+                                NEXT();
+                            }
+                            PUSH(old);
+                            NEXT();
+                        }
+                    }
+                }
+                // the operands popped above are still in their slots (and so
+                // protected) until the result is pushed
+                SYNC();
+                sp += nStack;
+                SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
+                if (scr == nil) scr = nullptr;
+                if (kA == 0) guardOperand(a, userBase, sp - nStack);
+                if (kB == 0) guardOperand(b, userBase, sp - nStack);
+                SYNC();
+                SEXP r = boxScalar(v, kA == 0 ? a : nil, kB == 0 ? b : nil, nullptr, scr);
+                if (sc && r != nullptr) scratch[sc - 1].u.sxpval = r;
+                sp -= nStack;
+                PUSH(r);
+                NEXT();
+            }
+        }
+    }
     for (int n = 0; n < 2; n++) {
         int kind = IMM();
         int x = IMM();
