@@ -144,31 +144,51 @@ static bool storeVectorIndex(SEXP x, SEXP i, SEXP v, const InPlaceScope& s) {
     };
     for (R_xlen_t k = 0; k < n; k++)
         if (at(k) < 0) return false;
-    for (R_xlen_t k = 0, kv = 0; k < n; k++, kv = kv + 1 == nv ? 0 : kv + 1) {
-        R_xlen_t e = at(k);
-        switch (xt) {
-            case LGLSXP:
-                LOGICAL(x)[e] = LOGICAL_ELT(v, kv);
-                break;
-            case INTSXP:
-                INTEGER(x)[e] = INTEGER_ELT(v, kv);
-                break;
-            case REALSXP:
-                if (vt == REALSXP) {
-                    REAL(x)[e] = REAL_ELT(v, kv);
-                } else {
-                    int iv = INTEGER_ELT(v, kv);
-                    REAL(x)[e] = iv == NA_INTEGER ? NA_REAL : iv;
-                }
-                break;
-            case STRSXP:
-                SET_STRING_ELT(x, e, STRING_ELT(v, kv));
-                break;
-            default:
-                SET_VECTOR_ELT(x, e, VECTOR_ELT(v, kv));
-                break;
-        }
+    // x is a plain vector: its elements are written through its data
+    // pointer; v's are read the same way unless it is ALTREP
+    const bool vPlain = !hdr(v)->alt;
+#define RIR_STORE_LOOP(body)                                                      \
+    for (R_xlen_t k = 0, kv = 0; k < n; k++, kv = kv + 1 == nv ? 0 : kv + 1) { \
+        R_xlen_t e = at(k);                                                       \
+        body;                                                                     \
     }
+    switch (xt) {
+        case LGLSXP:
+        case INTSXP: {
+            int* xp = static_cast<int*>(fdata(x));
+            const int* vp = vPlain ? static_cast<int*>(fdata(v)) : nullptr;
+            if (vp)
+                RIR_STORE_LOOP(xp[e] = vp[kv])
+            else if (xt == LGLSXP)
+                RIR_STORE_LOOP(xp[e] = LOGICAL_ELT(v, kv))
+            else
+                RIR_STORE_LOOP(xp[e] = INTEGER_ELT(v, kv))
+            break;
+        }
+        case REALSXP: {
+            double* xp = static_cast<double*>(fdata(x));
+            if (vt == REALSXP) {
+                const double* vp = vPlain ? static_cast<double*>(fdata(v)) : nullptr;
+                if (vp)
+                    RIR_STORE_LOOP(xp[e] = vp[kv])
+                else
+                    RIR_STORE_LOOP(xp[e] = REAL_ELT(v, kv))
+            } else {
+                RIR_STORE_LOOP({
+                    int iv = INTEGER_ELT(v, kv);
+                    xp[e] = iv == NA_INTEGER ? NA_REAL : iv;
+                })
+            }
+            break;
+        }
+        case STRSXP:
+            RIR_STORE_LOOP(SET_STRING_ELT(x, e, STRING_ELT(v, kv)))
+            break;
+        default:
+            RIR_STORE_LOOP(SET_VECTOR_ELT(x, e, VECTOR_ELT(v, kv)))
+            break;
+    }
+#undef RIR_STORE_LOOP
     return true;
 }
 
