@@ -73,8 +73,12 @@ main <- function(args) {
   if (is.null(n) || is.na(n)) stop("no problem size for mode '", size, "'")
   emit("n", format(n, scientific = FALSE))
 
-  invisible(gc())
   for (i in seq_len(iterations)) {
+    # a full collection before each timed iteration, as system.time() does by
+    # default: an iteration is not charged for the previous one's garbage,
+    # and the heap size R's collector settles on does not drift between
+    # iterations (see README.md)
+    invisible(gc())
     start <- now()
     bench$run(n)
     elapsed <- now() - start
