@@ -55,7 +55,7 @@ static const R_CallMethodDef callMethods[] = {
 static const R_ExternalMethodDef externalMethods[] = {{"rir_entry", (DL_FUNC)&rir_entry, -1},
                                                       {nullptr, nullptr, 0}};
 
-void R_init_rir(DllInfo* dll) {
+__attribute__((visibility("default"))) void R_init_rir(DllInfo* dll) {
     R_registerRoutines(dll, nullptr, callMethods, nullptr, externalMethods);
     R_useDynamicSymbols(dll, FALSE);
     trampolineRegisterClasses(dll);

@@ -574,7 +574,7 @@ L_ld2_binop : {
     }
     goto L_binop;
 }
-L_ldddvar : {
+L_ldddvar : __attribute__((cold)); {
     // ..N: element N of `...` (GNU R's ddfindVar); errors (no `...`, too
     // few elements, a missing element) are GNU R's own, from its lookup
     SEXP sym = POOL(IMM());
@@ -619,7 +619,7 @@ L_stvar : {
     --sp;
     NEXT();
 }
-L_stvar_super : {
+L_stvar_super : __attribute__((cold)); {
     SEXP sym = POOL(IMM());
     SEXP v = TOP();
     SYNC();
@@ -704,7 +704,7 @@ L_call : {
     sp[-1].u.sxpval = r;
     NEXT();
 }
-L_mkclosure : {
+L_mkclosure : __attribute__((cold)); {
     SEXP spec = POOL(IMM());
     SYNC();
     SEXP clo = Rf_allocSExp(CLOSXP);
@@ -840,7 +840,7 @@ L_unop : {
     R_Visible = TRUE;
     NEXT();
 }
-L_eval_ast : {
+L_eval_ast : __attribute__((cold)); {
     SEXP e = POOL(IMM());
     int site = IMM();
     stats.ast_evals++;
@@ -1192,7 +1192,7 @@ L_br_obj : {
     if (fobject(TOP())) pc = start + target;
     NEXT();
 }
-L_subset_obj : {
+L_subset_obj : __attribute__((cold)); {
     int kind = IMM();
     SEXP call = POOL(IMM());
     SEXP x = TOP();
@@ -1213,7 +1213,7 @@ L_subset_obj : {
     R_Visible = TRUE;
     NEXT();
 }
-L_env_subassign : {
+L_env_subassign : __attribute__((cold)); {
     int kind = IMM();
     SEXP xsym = POOL(IMM());
     SEXP nameSym = POOL(IMM());
@@ -1348,7 +1348,7 @@ L_lgl_second : {
     R_Visible = TRUE;
     NEXT();
 }
-L_lgl_slow : {
+L_lgl_slow : __attribute__((cold)); {
     int kind = IMM();
     SEXP call = POOL(IMM());
     SEXP a = TOP();
@@ -1410,7 +1410,7 @@ L_switch_table : {
     pc = table + 2 * entry;
     NEXT();
 }
-L_apply_internal : {
+L_apply_internal : __attribute__((cold)); {
     SEXP inner = POOL(IMM());
     SEXP call = POOL(IMM());
     SYNC();
@@ -1456,7 +1456,7 @@ L_pick : {
     PUSH(v);
     NEXT();
 }
-L_start_assign_super : {
+L_start_assign_super : __attribute__((cold)); {
     // f(x) <<- v: x's value from the enclosing environment on (GNU R's
     // STARTASSIGN2); an unbound x is GNU R's error
     SEXP xsym = POOL(IMM());
