@@ -842,6 +842,10 @@ void Compiler::forLoop(SEXP e) {
             expr(seq);
             emit(Op::for_init, {constant(e), 0});
         }
+        // as GNU R's STARTFOR: the variable is NULL once the sequence is
+        // accepted (and stays NULL when the loop never runs)
+        emit(Op::push_null);
+        emit(Op::stvar, {sym(CAR(args)), cache(CAR(args))});
         int lStep = newLabel(), lEnd = newLabel();
         sh_.loops.push_back({false, lEnd, lStep, depth_, false});
         bind(lStep);

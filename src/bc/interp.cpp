@@ -483,27 +483,35 @@ L_ld2_binop : {
         SEXP b = kB == 0   ? sp[-1].u.sxpval
                  : kB == 2 ? POOL(pc[4])
                            : peekLocal(cache, pc[5], POOL(pc[4]), env);
+        const unsigned char kInt = INTSXP | kScalarBit, kReal = REALSXP | kScalarBit;
         unsigned char ka, kb;
-        if (a && b && (ka = headerByte(a)) == (kb = headerByte(b)) &&
-            (ka == (REALSXP | kScalarBit) || ka == (INTSXP | kScalarBit)) &&
-            fattrib(a) == nil && fattrib(b) == nil) {
+        if (a && b && ((ka = headerByte(a)) == kInt || ka == kReal) &&
+            ((kb = headerByte(b)) == kInt || kb == kReal) && fattrib(a) == nil &&
+            fattrib(b) == nil) {
             const ArithOp op = ArithOp(pc[6]);
             const int target = pc[9];
             const int sc = pc[10];
             Feedback& f = c->feedback[pc[11]];
             ScalarValue v;
             bool ok = false;
-            if (ka == (REALSXP | kScalarBit)) {
-                double x = fdval(a), y = fdval(b);
-                if (!std::isnan(x) && !std::isnan(y)) {
-                    f.types |= TB_REAL;
-                    ok = realOp(op, x, y, &v);
-                }
-            } else {
+            if (ka == kInt && kb == kInt) {
                 int x = fival(a), y = fival(b);
                 if (x != NA_INTEGER && y != NA_INTEGER) {
                     f.types |= TB_INT;
                     ok = intOp(op, x, y, &v);
+                }
+            } else {
+                // double, or integer and double: the integer is converted
+                // (NA excluded, as in the general path)
+                bool na = (ka == kInt && fival(a) == NA_INTEGER) ||
+                          (kb == kInt && fival(b) == NA_INTEGER);
+                if (!na) {
+                    double x = ka == kInt ? double(fival(a)) : fdval(a);
+                    double y = kb == kInt ? double(fival(b)) : fdval(b);
+                    if (!std::isnan(x) && !std::isnan(y)) {
+                        f.types |= ka == kb ? TB_REAL : TB_INT | TB_REAL;
+                        ok = realOp(op, x, y, &v);
+                    }
                 }
             }
             if (ok) {
@@ -574,15 +582,17 @@ L_ld2_binop : {
     }
     goto L_binop;
 }
-L_ldddvar : __attribute__((cold)); {
-    // ..N: element N of `...` (GNU R's ddfindVar); errors (no `...`, too
-    // few elements, a missing element) are GNU R's own, from its lookup
-    SEXP sym = POOL(IMM());
-    SYNC();
-    R_Visible = TRUE;
-    PUSH(dotsElement(sym, env, tramp));
-    NEXT();
-}
+L_ldddvar:
+    __attribute__((cold));
+    {
+        // ..N: element N of `...` (GNU R's ddfindVar); errors (no `...`, too
+        // few elements, a missing element) are GNU R's own, from its lookup
+        SEXP sym = POOL(IMM());
+        SYNC();
+        R_Visible = TRUE;
+        PUSH(dotsElement(sym, env, tramp));
+        NEXT();
+    }
 L_stvar : {
     SEXP sym = POOL(IMM());
     int k = IMM();
@@ -619,14 +629,16 @@ L_stvar : {
     --sp;
     NEXT();
 }
-L_stvar_super : __attribute__((cold)); {
-    SEXP sym = POOL(IMM());
-    SEXP v = TOP();
-    SYNC();
-    Rf_setVar(sym, v, ENCLOS(env));
-    --sp;
-    NEXT();
-}
+L_stvar_super:
+    __attribute__((cold));
+    {
+        SEXP sym = POOL(IMM());
+        SEXP v = TOP();
+        SYNC();
+        Rf_setVar(sym, v, ENCLOS(env));
+        --sp;
+        NEXT();
+    }
 L_srcref:
     R_Srcref = POOL(IMM());
     NEXT();
@@ -704,20 +716,22 @@ L_call : {
     sp[-1].u.sxpval = r;
     NEXT();
 }
-L_mkclosure : __attribute__((cold)); {
-    SEXP spec = POOL(IMM());
-    SYNC();
-    SEXP clo = Rf_allocSExp(CLOSXP);
-    PUSH(clo);
-    SET_FORMALS(clo, VECTOR_ELT(spec, 0));
-    SET_BODY(clo, VECTOR_ELT(spec, 1));
-    SET_CLOENV(clo, env);
-    if (VECTOR_ELT(spec, 2) != R_NilValue) {
+L_mkclosure:
+    __attribute__((cold));
+    {
+        SEXP spec = POOL(IMM());
         SYNC();
-        Rf_setAttrib(clo, Rf_install("srcref"), VECTOR_ELT(spec, 2));
+        SEXP clo = Rf_allocSExp(CLOSXP);
+        PUSH(clo);
+        SET_FORMALS(clo, VECTOR_ELT(spec, 0));
+        SET_BODY(clo, VECTOR_ELT(spec, 1));
+        SET_CLOENV(clo, env);
+        if (VECTOR_ELT(spec, 2) != R_NilValue) {
+            SYNC();
+            Rf_setAttrib(clo, Rf_install("srcref"), VECTOR_ELT(spec, 2));
+        }
+        NEXT();
     }
-    NEXT();
-}
 L_binop : {
     ArithOp op = ArithOp(IMM());
     SEXP prim = POOL(IMM());
@@ -840,19 +854,21 @@ L_unop : {
     R_Visible = TRUE;
     NEXT();
 }
-L_eval_ast : __attribute__((cold)); {
-    SEXP e = POOL(IMM());
-    int site = IMM();
-    stats.ast_evals++;
-    if (site >= 0) {
-        AstSite& as = astSites[site];
-        as.count++;
-        astByReason[int(as.reason)]++;
+L_eval_ast:
+    __attribute__((cold));
+    {
+        SEXP e = POOL(IMM());
+        int site = IMM();
+        stats.ast_evals++;
+        if (site >= 0) {
+            AstSite& as = astSites[site];
+            as.count++;
+            astByReason[int(as.reason)]++;
+        }
+        SYNC();
+        PUSH(Rf_eval(e, env));
+        NEXT();
     }
-    SYNC();
-    PUSH(Rf_eval(e, env));
-    NEXT();
-}
 L_for_colon : {
     // for (v in from:to): the sequence is not built when `:` would give an
     // integer range (both ends whole numbers in int range, as seq_colon
@@ -1192,77 +1208,81 @@ L_br_obj : {
     if (fobject(TOP())) pc = start + target;
     NEXT();
 }
-L_subset_obj : __attribute__((cold)); {
-    int kind = IMM();
-    SEXP call = POOL(IMM());
-    SEXP x = TOP();
-    SYNC();
-    SEXP op = subsetDefault(kind);
-    SEXP prom = R_mkEVPROMISE(CADR(call), x);
-    PUSH(prom);
-    SYNC();
-    SEXP args = Rf_cons(prom, CDDR(call));
-    PUSH(args);
-    SYNC();
-    setTrampolineExpr(tramp, call);
-    const void* vmax = vmaxget();
-    SEXP r = primFun(op)(call, op, args, env);
-    vmaxset(vmax);
-    sp -= 2;
-    sp[-1].u.sxpval = r;
-    R_Visible = TRUE;
-    NEXT();
-}
-L_env_subassign : __attribute__((cold)); {
-    int kind = IMM();
-    SEXP xsym = POOL(IMM());
-    SEXP nameSym = POOL(IMM());
-    SEXP call = POOL(IMM());
-    Feedback& f = c->feedback[IMM()];
-    SEXP i = TOP(), v = AT(1);
-    SYNC();
-    recordType(f, v);
-    bool done = false;
-    // The environment X (X$name[i] <- v): a local binding, or one found in an
-    // enclosing frame, which GNU R's complex assignment then binds locally.
-    SEXP E = localAssignTarget(env, xsym, tramp);
-    // an environment's values may be on any frame's stack; a local list's
-    // elements on this frame's
-    InPlaceScope scope = inPlaceScope(userBase, ownFrame && E && ftype(E) == VECSXP, sp - 2);
-    if (E && ftype(E) == ENVSXP && !fobject(E)) {
-        R_varloc_t b = R_findVarLocInFrame(E, nameSym);
-        if (b.cell && b.cell != R_NilValue &&
-            !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
-            done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0, scope)
-                             : storeIntoBinding(kind, b.cell, i, nullptr, v, scope);
-    } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt &&
-               mayModifyInPlace(E, scope)) {
-        // X a local list: its element `name`, updated in place (copied into
-        // X first when something else refers to it)
-        SEXP nm = PROTECT(Rf_ScalarString(PRINTNAME(nameSym)));
-        R_xlen_t k = nameIndex(E, nm);
-        UNPROTECT(1);
-        if (k >= 0) {
-            SEXP el = VECTOR_ELT(E, k);
-            if (kind == 3) {
-                done = storeField(el, i, v, nullptr, E, k, scope);
-            } else if (mayModifyInPlace(el, scope)) {
-                done = storeInto(kind, el, i, nullptr, v, scope);
-            } else {
-                R_xlen_t idx = storeIndex(kind, el, i, nullptr, v);
-                if (idx >= 0) {
-                    SEXP copy = Rf_shallow_duplicate(el);
-                    SET_VECTOR_ELT(E, k, copy);
-                    storeAt(kind, copy, idx, v);
-                    done = true;
+L_subset_obj:
+    __attribute__((cold));
+    {
+        int kind = IMM();
+        SEXP call = POOL(IMM());
+        SEXP x = TOP();
+        SYNC();
+        SEXP op = subsetDefault(kind);
+        SEXP prom = R_mkEVPROMISE(CADR(call), x);
+        PUSH(prom);
+        SYNC();
+        SEXP args = Rf_cons(prom, CDDR(call));
+        PUSH(args);
+        SYNC();
+        setTrampolineExpr(tramp, call);
+        const void* vmax = vmaxget();
+        SEXP r = primFun(op)(call, op, args, env);
+        vmaxset(vmax);
+        sp -= 2;
+        sp[-1].u.sxpval = r;
+        R_Visible = TRUE;
+        NEXT();
+    }
+L_env_subassign:
+    __attribute__((cold));
+    {
+        int kind = IMM();
+        SEXP xsym = POOL(IMM());
+        SEXP nameSym = POOL(IMM());
+        SEXP call = POOL(IMM());
+        Feedback& f = c->feedback[IMM()];
+        SEXP i = TOP(), v = AT(1);
+        SYNC();
+        recordType(f, v);
+        bool done = false;
+        // The environment X (X$name[i] <- v): a local binding, or one found in an
+        // enclosing frame, which GNU R's complex assignment then binds locally.
+        SEXP E = localAssignTarget(env, xsym, tramp);
+        // an environment's values may be on any frame's stack; a local list's
+        // elements on this frame's
+        InPlaceScope scope = inPlaceScope(userBase, ownFrame && E && ftype(E) == VECSXP, sp - 2);
+        if (E && ftype(E) == ENVSXP && !fobject(E)) {
+            R_varloc_t b = R_findVarLocInFrame(E, nameSym);
+            if (b.cell && b.cell != R_NilValue &&
+                !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
+                done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0, scope)
+                                 : storeIntoBinding(kind, b.cell, i, nullptr, v, scope);
+        } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt &&
+                   mayModifyInPlace(E, scope)) {
+            // X a local list: its element `name`, updated in place (copied into
+            // X first when something else refers to it)
+            SEXP nm = PROTECT(Rf_ScalarString(PRINTNAME(nameSym)));
+            R_xlen_t k = nameIndex(E, nm);
+            UNPROTECT(1);
+            if (k >= 0) {
+                SEXP el = VECTOR_ELT(E, k);
+                if (kind == 3) {
+                    done = storeField(el, i, v, nullptr, E, k, scope);
+                } else if (mayModifyInPlace(el, scope)) {
+                    done = storeInto(kind, el, i, nullptr, v, scope);
+                } else {
+                    R_xlen_t idx = storeIndex(kind, el, i, nullptr, v);
+                    if (idx >= 0) {
+                        SEXP copy = Rf_shallow_duplicate(el);
+                        SET_VECTOR_ELT(E, k, copy);
+                        storeAt(kind, copy, idx, v);
+                        done = true;
+                    }
                 }
             }
         }
+        if (!done) assignByGnuR(call, v, 1, i, nullptr, env);
+        sp -= 2;
+        NEXT();
     }
-    if (!done) assignByGnuR(call, v, 1, i, nullptr, env);
-    sp -= 2;
-    NEXT();
-}
 L_call_builtin : {
     int n = IMM();
     CallSite& cs = c->calls[IMM()];
@@ -1348,16 +1368,18 @@ L_lgl_second : {
     R_Visible = TRUE;
     NEXT();
 }
-L_lgl_slow : __attribute__((cold)); {
-    int kind = IMM();
-    SEXP call = POOL(IMM());
-    SEXP a = TOP();
-    SYNC();
-    SEXP r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), CADDR(call), env, tramp);
-    sp[-1].u.sxpval = r;
-    R_Visible = TRUE;
-    NEXT();
-}
+L_lgl_slow:
+    __attribute__((cold));
+    {
+        int kind = IMM();
+        SEXP call = POOL(IMM());
+        SEXP a = TOP();
+        SYNC();
+        SEXP r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), CADDR(call), env, tramp);
+        sp[-1].u.sxpval = r;
+        R_Visible = TRUE;
+        NEXT();
+    }
 L_start_assign : {
     SEXP xsym = POOL(IMM());
     IMM();  // the assignment (for errors raised by GNU R's lookup)
@@ -1410,23 +1432,25 @@ L_switch_table : {
     pc = table + 2 * entry;
     NEXT();
 }
-L_apply_internal : __attribute__((cold)); {
-    SEXP inner = POOL(IMM());
-    SEXP call = POOL(IMM());
-    SYNC();
-    setTrampolineExpr(tramp, call);
-    SEXP r = applyInternal(inner, env, tramp);
-    if (!r) {
-        SEXP f = INTERNAL(CAR(inner));
-        R_Visible = TRUE;
-        const void* vmax = vmaxget();
-        r = primFun(f)(inner, f, CDR(inner), env);
-        vmaxset(vmax);
-        R_Visible = TRUE;
+L_apply_internal:
+    __attribute__((cold));
+    {
+        SEXP inner = POOL(IMM());
+        SEXP call = POOL(IMM());
+        SYNC();
+        setTrampolineExpr(tramp, call);
+        SEXP r = applyInternal(inner, env, tramp);
+        if (!r) {
+            SEXP f = INTERNAL(CAR(inner));
+            R_Visible = TRUE;
+            const void* vmax = vmaxget();
+            r = primFun(f)(inner, f, CDR(inner), env);
+            vmaxset(vmax);
+            R_Visible = TRUE;
+        }
+        PUSH(r);
+        NEXT();
     }
-    PUSH(r);
-    NEXT();
-}
 L_use_method : {
     SEXP generic = POOL(IMM());
     int nobj = IMM();
@@ -1456,24 +1480,26 @@ L_pick : {
     PUSH(v);
     NEXT();
 }
-L_start_assign_super : __attribute__((cold)); {
-    // f(x) <<- v: x's value from the enclosing environment on (GNU R's
-    // STARTASSIGN2); an unbound x is GNU R's error
-    SEXP xsym = POOL(IMM());
-    SEXP call = POOL(IMM());
-    SYNC();
-    SEXP v = Rf_findVar(xsym, ENCLOS(env));
-    if (v == unbound) {
-        setTrampolineExpr(tramp, call);
-        v = Rf_eval(xsym, ENCLOS(env));
-    } else if (ftype(v) == PROMSXP) {
-        PROTECT(v);
-        v = forcePromise(v, tramp);
-        UNPROTECT(1);
+L_start_assign_super:
+    __attribute__((cold));
+    {
+        // f(x) <<- v: x's value from the enclosing environment on (GNU R's
+        // STARTASSIGN2); an unbound x is GNU R's error
+        SEXP xsym = POOL(IMM());
+        SEXP call = POOL(IMM());
+        SYNC();
+        SEXP v = Rf_findVar(xsym, ENCLOS(env));
+        if (v == unbound) {
+            setTrampolineExpr(tramp, call);
+            v = Rf_eval(xsym, ENCLOS(env));
+        } else if (ftype(v) == PROMSXP) {
+            PROTECT(v);
+            v = forcePromise(v, tramp);
+            UNPROTECT(1);
+        }
+        PUSH(v);
+        NEXT();
     }
-    PUSH(v);
-    NEXT();
-}
 L_getter_call : {
     CallSite& cs = c->calls[IMM()];
     Feedback& f = c->feedback[IMM()];

@@ -147,10 +147,10 @@ static bool storeVectorIndex(SEXP x, SEXP i, SEXP v, const InPlaceScope& s) {
     // x is a plain vector: its elements are written through its data
     // pointer; v's are read the same way unless it is ALTREP
     const bool vPlain = !hdr(v)->alt;
-#define RIR_STORE_LOOP(body)                                                      \
+#define RIR_STORE_LOOP(body)                                                   \
     for (R_xlen_t k = 0, kv = 0; k < n; k++, kv = kv + 1 == nv ? 0 : kv + 1) { \
-        R_xlen_t e = at(k);                                                       \
-        body;                                                                     \
+        R_xlen_t e = at(k);                                                    \
+        body;                                                                  \
     }
     switch (xt) {
         case LGLSXP:

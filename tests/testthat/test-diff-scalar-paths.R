@@ -1,0 +1,103 @@
+# The interpreter's quick paths for scalar arithmetic and comparisons
+# (ld2_binop with operands read in place, results written into the assigned
+# variable's old scalar, comparisons branching at once) and the vector-index
+# element store: every case they take and every case they must leave to the
+# general path, against GNU R.
+
+expect_all_same(list(
+  "quick: integer, double and mixed operands" = "
+    f <- function(a, b) {
+      r <- list(a + b, a - b, a * b, a / b, a ^ b, a %% b, a %/% b,
+                a < b, a <= b, a > b, a >= b, a == b, a != b)
+      x <- a; x <- x + b; y <- a; y <- b * y
+      c(r, x, y)
+    }
+    list(f(7L, 2L), f(7, 2), f(7L, 2.5), f(2.5, 7L), f(-7L, 2L), f(7L, 0L),
+         f(7, 0), f(-7, 0), f(0L, 0L), f(0, 0), f(.Machine$integer.max, 1L),
+         f(-.Machine$integer.max, -1L), f(46341L, 46341L), f(2L, 31L), f(1e308, 10))",
+  "quick: NA and NaN operands take the general path" = "
+    f <- function(a, b) list(a + b, a < b, a == b, a %/% b, a %% b, a - b)
+    list(f(NA_integer_, 1L), f(1L, NA_integer_), f(NA_real_, 1), f(NaN, 1),
+         f(1, NaN), f(NA_integer_, 1.5), f(2.5, NA_integer_), f(NA, 1L), f(Inf, -Inf))",
+  "quick: attributes, vectors, objects and other types" = "
+    f <- function(a, b) { r <- a + b; s <- a < b; list(r, s) }
+    list(f(c(x = 1), 2), f(1:2, 3L), f(TRUE, 1L), f(1L, FALSE), f(1+2i, 1),
+         f(structure(1, class = 'foo'), 2), f(matrix(1), 2), f(as.raw(1), 1))",
+  "quick: integer overflow warns and gives NA" = "
+    f <- function(n) { x <- n; x <- x * 2L; x <- x + 1L; x }
+    list(f(2L), f(.Machine$integer.max), f(-.Machine$integer.max))",
+  "quick: comparisons in if and while conditions" = "
+    f <- function(n) {
+      i <- 0L; k <- 0; out <- character()
+      while (i < n) { i <- i + 1L; if (i %% 2L == 0L) k <- k + i else k <- k - 0.5 }
+      if (k > 3) out <- 'big' else out <- 'small'
+      if (n >= 2.5 && k != 0) out <- c(out, 'nz')
+      list(i, k, out)
+    }
+    list(f(0L), f(1L), f(5L), f(6), f(2.5))",
+  "quick: NA conditions still raise GNU R's errors" = "
+    f <- function(a) { if (a < 1L) 'lt' else 'ge' }
+    g <- function(a) { i <- 0; while (i < a) i <- i + 1; i }
+    list(f(0L), try(f(NA_integer_), silent = TRUE), g(3), try(g(NA_real_), silent = TRUE))",
+  "quick: in-place result never changes another reference" = "
+    f <- function() {
+      x <- 1; y <- x; x <- x + 1
+      z <- 2L; l <- list(z); z <- z * 3L
+      w <- 5; e <- environment(); h <- function() w; w <- w - 1
+      u <- 1.5; v <- c(u, u <- u + 1, u)
+      list(x, y, z, l, w, h(), u, v)
+    }
+    list(f(), f())",
+  "quick: in-place result and promises, closures and <<-" = "
+    f <- function() {
+      x <- 10
+      g <- function(p) { x <<- x + 1; p }
+      r <- g(x)
+      k <- function() x
+      x <- x * 2
+      list(r, x, k())
+    }
+    h <- function(a) { a <- a + 1; a }
+    v <- 3; list(f(), h(v), v, f())",
+  "quick: for variable and loop counters" = "
+    f <- function(v) {
+      s <- 0; t <- 0L
+      for (i in v) { s <- s + i; t <- t + 1L; if (i > 2) next; s <- s * 1.5 }
+      list(s, t, i)
+    }
+    list(f(1:5), f(c(0.5, 2.5, 4.5)), f(integer()), f(seq(10, 1, by = -3)))",
+  "vector-index stores: plain, recycled, mixed types and fallbacks" = "
+    f <- function() {
+      x <- numeric(6); i <- c(2L, 4L, 6L)
+      x[i] <- c(1, 2, 3); a <- x
+      x[i] <- 7L; b <- x
+      x[c(1, 3)] <- c(0.5, 1.5); d <- x
+      y <- integer(4); y[c(1L, 4L)] <- 9L; y[2:3] <- 1:2
+      z <- logical(3); z[c(1L, 3L)] <- c(TRUE, NA)
+      s <- character(3); s[c(3L, 1L)] <- c('a', 'b')
+      l <- vector('list', 3); l[c(2L, 3L)] <- list(1, 'x')
+      w <- 1:4; w[c(2L, 3L)] <- c(0.5, 1.5)
+      o <- numeric(3); o[c(1L, 5L)] <- 1
+      q <- numeric(4); q[1:2] <- 1:4
+      list(a, b, d, y, z, s, l, w, o, q)
+    }
+    list(f(), f())",
+  "vector-index stores: shared values are copied" = "
+    f <- function() {
+      x <- c(1, 2, 3, 4); y <- x
+      x[c(1L, 2L)] <- c(10, 20)
+      g <- function(v) { v[c(2L, 3L)] <- 0; v }
+      z <- g(x)
+      m <- c(5, 6, 7); k <- function() m; m[2:3] <- c(60, 70)
+      list(x, y, z, m, k())
+    }
+    list(f(), f())",
+  "vector-index stores: ALTREP values and indices" = "
+    f <- function() {
+      x <- numeric(10); x[3:7] <- 1:5
+      y <- integer(10); y[seq(2L, 10L, by = 2L)] <- 1:5
+      v <- as.double(1:3); z <- numeric(5); z[c(5L, 1L, 3L)] <- v
+      list(x, y, z)
+    }
+    list(f(), f())"
+))
