@@ -23,14 +23,11 @@
 // plain values in the frame at the start, GNU R's internal does everything.
 #include "apply_internals.h"
 
-#include <libintl.h>
-
 #include <algorithm>
 
+#include "../runtime/r_messages.h"
 #include "../runtime/rapi.h"
 #include "calls.h"
-
-#define _(s) dgettext("R", s)
 
 namespace rir {
 

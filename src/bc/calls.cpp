@@ -1,11 +1,10 @@
 // calls.cpp — lookup and calls for the RIR interpreter (see calls.h).
 #include "calls.h"
 
-#include <libintl.h>
-
 #include <unordered_set>
 
 #include "../runtime/dispatch_table.h"
+#include "../runtime/r_messages.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "apply_internals.h"
@@ -13,8 +12,6 @@
 #include "direct_call.h"
 #include "interp.h"
 #include "promises.h"
-
-#define _(s) dgettext("R", s)
 
 namespace rir {
 

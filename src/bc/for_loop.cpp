@@ -9,11 +9,9 @@
 // The for instructions of interp.cpp's dispatch loop call in here.
 #include "for_loop.h"
 
-#include <libintl.h>
-
 #include <climits>
 
-#define _(s) dgettext("R", s)
+#include "../runtime/r_messages.h"
 
 namespace rir {
 

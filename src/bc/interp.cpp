@@ -1,11 +1,10 @@
 // interp.cpp — the RIR interpreter. See interp.h.
 #include "interp.h"
 
-#include <libintl.h>
-
 #include <cmath>
 
 #include "../runtime/dispatch_table.h"
+#include "../runtime/r_messages.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "apply_internals.h"
@@ -19,8 +18,7 @@
 #include "promises.h"
 #include "s3_dispatch.h"
 #include "subassign.h"
-
-#define _(s) dgettext("R", s)
+#include "subset.h"
 
 namespace rir {
 
@@ -58,129 +56,6 @@ inline void recordType(Feedback& f, SEXP x) {
     f.types |= t;
 }
 
-// The condition of if/while, as GNU R's asLogicalNoNA.
-bool condition(SEXP s, SEXP call) {
-    if (simpleScalar(s, LGLSXP) && fival(s) != NA_LOGICAL) return fival(s);
-    if (simpleScalar(s, INTSXP) && fival(s) != NA_INTEGER) return fival(s) != 0;
-    int len = Rf_length(s);
-    if (len > 1) Rf_errorcall(call, _("the condition has length > 1"));
-    int cond = NA_LOGICAL;
-    if (len > 0) {
-        switch (TYPEOF(s)) {
-            case LGLSXP:
-                cond = LOGICAL(s)[0];
-                break;
-            case INTSXP:
-                cond = INTEGER(s)[0];
-                break;
-            default:
-                cond = Rf_asLogical(s);
-        }
-    }
-    if (cond == NA_LOGICAL) {
-        const char* msg = len ? (Rf_isLogical(s) ? _("missing value where TRUE/FALSE needed")
-                                                 : _("argument is not interpretable as logical"))
-                              : _("argument is of length zero");
-        Rf_errorcall(call, "%s", msg);
-    }
-    return cond;
-}
-
-SEXP subsetDefault(int kind) {
-    static SEXP sub1 = nullptr, sub2 = nullptr, op1 = nullptr, op2 = nullptr;
-    if (!sub1) {
-        sub1 = SYMVALUE(Rf_install(".subset"));
-        sub2 = SYMVALUE(Rf_install(".subset2"));
-        op1 = SYMVALUE(Rf_install("["));
-        op2 = SYMVALUE(Rf_install("[["));
-    }
-    (void)sub2;
-    return kind == 1 ? op1 : op2;
-}
-
-CCODE subsetDefaultFun(int kind) {
-    static CCODE f1 = nullptr, f2 = nullptr;
-    if (!f1) {
-        f1 = primFun(SYMVALUE(Rf_install(".subset")));
-        f2 = primFun(SYMVALUE(Rf_install(".subset2")));
-    }
-    return kind == 1 ? f1 : f2;
-}
-
-// Element k of a plain int/real/logical/string vector as a scalar; int and
-// real elements go into `scr` (a scratch result nothing refers to) if given.
-inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
-    bool alt = hdr(x)->alt;  // ALTREP (compact sequences, wrappers): by element
-    switch (TYPEOF(x)) {
-        case INTSXP: {
-            int v = alt ? INTEGER_ELT(x, k) : INTEGER(x)[k];
-            if (scr && reusable(scr, INTSXP)) {
-                *static_cast<int*>(fdata(scr)) = v;
-                return scr;
-            }
-            return Rf_ScalarInteger(v);
-        }
-        case REALSXP: {
-            double v = alt ? REAL_ELT(x, k) : REAL(x)[k];
-            if (scr && reusable(scr, REALSXP)) {
-                *static_cast<double*>(fdata(scr)) = v;
-                return scr;
-            }
-            return Rf_ScalarReal(v);
-        }
-        case LGLSXP:
-            return Rf_ScalarLogical(alt ? LOGICAL_ELT(x, k) : LOGICAL(x)[k]);
-        case STRSXP:
-            return Rf_ScalarString(STRING_ELT(x, k));
-        default:
-            return nullptr;
-    }
-}
-
-// x[i] / x[[i]] for plain vectors and a positive in-range scalar index.
-SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr = nullptr) {
-    SexpHeader* h = hdr(x);
-    if (h->obj) return nullptr;
-    // ALTREP vectors (compact sequences, as.double(1:n), wrappers) are read
-    // by element, as GNU R's byte code reads them
-    if (h->alt && h->type != INTSXP && h->type != REALSXP && h->type != LGLSXP) return nullptr;
-    R_xlen_t idx;
-    if (simpleScalar(i, INTSXP)) {
-        int v = fival(i);
-        if (v == NA_INTEGER || v < 1) return nullptr;
-        idx = v - 1;
-    } else if (simpleScalar(i, REALSXP)) {
-        double d = fdval(i);
-        if (!(d >= 1) || d >= 4503599627370496.0) return nullptr;
-        idx = R_xlen_t(d) - 1;
-    } else {
-        return nullptr;
-    }
-    switch (h->type) {
-        case INTSXP:
-        case REALSXP:
-        case LGLSXP:
-        case STRSXP:
-        case VECSXP:
-            break;
-        default:
-            return nullptr;
-    }
-    if (idx >= (h->alt ? XLENGTH(x) : flength(x))) return nullptr;
-    if (kind == 1 && h->attrib != R_NilValue) return nullptr;
-    if (h->type == VECSXP) return kind == 1 ? nullptr : VECTOR_ELT(x, idx);
-    return boxElement(x, idx, scr);
-}
-
-// m[i, j] / m[[i, j]] on a plain matrix with in-range scalar indices.
-SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j, SEXP scr = nullptr) {
-    int nr, nc;
-    if (!plainMatrix(x, &nr, &nc)) return nullptr;
-    R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
-    if (ii < 0 || jj < 0) return nullptr;
-    return boxElement(x, ii + jj * (R_xlen_t)nr, scr);
-}
-
 // x[i] <- v after start_assign pushed x's value `xv`: in place when x is
 // still bound to xv in the local frame (see fastSubassign); otherwise GNU R
 // assigns into xv (x is bound to it again first: the index may have
@@ -198,35 +73,6 @@ bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEX
     if (ftype(fcar(cell)) == PROMSXP && fprvalue(fcar(cell)) == xv) return false;
     SETCAR(cell, xv);
     return false;
-}
-
-// The value of ..N (see L_ldddvar).
-SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp) {
-    const char* name = CHAR(PRINTNAME(sym));
-    int n = atoi(name + 2);
-    SEXP dots = Rf_findVar(R_DotsSymbol, env);
-    if (n >= 1 && TYPEOF(dots) == DOTSXP) {
-        SEXP d = dots;
-        for (int k = 1; k < n && d != R_NilValue; k++) d = CDR(d);
-        if (d != R_NilValue) {
-            SEXP v = CAR(d);
-            if (ftype(v) == PROMSXP) {
-                SEXP pv = fprvalue(v);
-                if (pv != R_UnboundValue) return pv;
-                setTrampolineExpr(tramp, sym);
-                PROTECT(v);
-                v = forcePromise(v, tramp);
-                UNPROTECT(1);
-                return v;
-            }
-            if (v != R_MissingArg) return v;
-        }
-    }
-    setTrampolineExpr(tramp, sym);
-    SEXP v = Rf_eval(sym, env);
-    if (v == R_MissingArg)
-        Rf_error(_("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(sym)));
-    return v;
 }
 
 // The value of a local variable when reading it has no effect: bound in
@@ -275,21 +121,6 @@ inline SEXP peekLocal(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
     return x == R_UnboundValue || x == R_MissingArg ? nullptr : x;
 }
 
-// GNU R's && / || with operands given as (evaluated) promises or ASTs, and
-// the original call for its error messages.
-SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tramp) {
-    PROTECT(first);
-    PROTECT(second);
-    SEXP op = SYMVALUE(Rf_install(kind == 1 ? "&&" : "||"));
-    SEXP args = PROTECT(Rf_list2(first, second));
-    setTrampolineExpr(tramp, call);
-    const void* vmax = vmaxget();
-    SEXP r = primFun(op)(call, op, args, env);
-    vmaxset(vmax);
-    UNPROTECT(3);
-    return r;
-}
-
 // Turns n operand slots into an argument list in place (each slot then holds
 // the list from that argument on, so everything stays protected). Slot k is
 // tagged with tags[k - untagged] (the first `untagged` slots get no tag).
@@ -301,18 +132,6 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
         first[k].u.sxpval = args;
     }
     return args;
-}
-
-// e$name / e[["name"]] on an environment, as GNU R does it: the binding in
-// that frame only, a promise forced, NULL when unbound.
-SEXP envMember(SEXP e, SEXP sym) {
-    SEXP r = Rf_findVarInFrame3(e, sym, TRUE);
-    if (ftype(r) == PROMSXP) {
-        PROTECT(r);
-        r = Rf_eval(r, R_GlobalEnv);
-        UNPROTECT(1);
-    }
-    return r == R_UnboundValue ? R_NilValue : r;
 }
 
 }  // namespace

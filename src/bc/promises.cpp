@@ -16,16 +16,13 @@
 // GNU R's eval.
 #include "promises.h"
 
-#include <libintl.h>
-
 #include <vector>
 
 #include "../runtime/eval_depth.h"
+#include "../runtime/r_messages.h"
 #include "../runtime/trampoline.h"
 #include "calls.h"
 #include "interp.h"
-
-#define _(s) dgettext("R", s)
 
 namespace rir {
 

@@ -12,17 +12,14 @@
 // The dispatch loop in interp.cpp calls in here; see subassign.h.
 #include "subassign.h"
 
-#include <libintl.h>
-
 #include <cstdlib>
 #include <cstring>
 
+#include "../runtime/r_messages.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "calls.h"
 #include "promises.h"
-
-#define _(s) dgettext("R", s)
 
 namespace rir {
 

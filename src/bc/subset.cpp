@@ -1,0 +1,145 @@
+// subset.cpp — see subset.h: element reads, conditions, `..N`, `e$name`
+// and the slow `&&` / `||` for the interpreter.
+#include "subset.h"
+
+#include "../runtime/r_messages.h"
+#include "../runtime/trampoline.h"
+#include "promises.h"
+
+namespace rir {
+
+// The condition of if/while, as GNU R's asLogicalNoNA.
+bool condition(SEXP s, SEXP call) {
+    if (simpleScalar(s, LGLSXP) && fival(s) != NA_LOGICAL) return fival(s);
+    if (simpleScalar(s, INTSXP) && fival(s) != NA_INTEGER) return fival(s) != 0;
+    int len = Rf_length(s);
+    if (len > 1) Rf_errorcall(call, _("the condition has length > 1"));
+    int cond = NA_LOGICAL;
+    if (len > 0) {
+        switch (TYPEOF(s)) {
+            case LGLSXP:
+                cond = LOGICAL(s)[0];
+                break;
+            case INTSXP:
+                cond = INTEGER(s)[0];
+                break;
+            default:
+                cond = Rf_asLogical(s);
+        }
+    }
+    if (cond == NA_LOGICAL) {
+        const char* msg = len ? (Rf_isLogical(s) ? _("missing value where TRUE/FALSE needed")
+                                                 : _("argument is not interpretable as logical"))
+                              : _("argument is of length zero");
+        Rf_errorcall(call, "%s", msg);
+    }
+    return cond;
+}
+
+SEXP subsetDefault(int kind) {
+    static SEXP sub1 = nullptr, sub2 = nullptr, op1 = nullptr, op2 = nullptr;
+    if (!sub1) {
+        sub1 = SYMVALUE(Rf_install(".subset"));
+        sub2 = SYMVALUE(Rf_install(".subset2"));
+        op1 = SYMVALUE(Rf_install("["));
+        op2 = SYMVALUE(Rf_install("[["));
+    }
+    (void)sub2;
+    return kind == 1 ? op1 : op2;
+}
+
+CCODE subsetDefaultFun(int kind) {
+    static CCODE f1 = nullptr, f2 = nullptr;
+    if (!f1) {
+        f1 = primFun(SYMVALUE(Rf_install(".subset")));
+        f2 = primFun(SYMVALUE(Rf_install(".subset2")));
+    }
+    return kind == 1 ? f1 : f2;
+}
+
+SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr) {
+    SexpHeader* h = hdr(x);
+    if (h->obj) return nullptr;
+    // ALTREP vectors (compact sequences, as.double(1:n), wrappers) are read
+    // by element, as GNU R's byte code reads them
+    if (h->alt && h->type != INTSXP && h->type != REALSXP && h->type != LGLSXP) return nullptr;
+    R_xlen_t idx;
+    if (simpleScalar(i, INTSXP)) {
+        int v = fival(i);
+        if (v == NA_INTEGER || v < 1) return nullptr;
+        idx = v - 1;
+    } else if (simpleScalar(i, REALSXP)) {
+        double d = fdval(i);
+        if (!(d >= 1) || d >= 4503599627370496.0) return nullptr;
+        idx = R_xlen_t(d) - 1;
+    } else {
+        return nullptr;
+    }
+    switch (h->type) {
+        case INTSXP:
+        case REALSXP:
+        case LGLSXP:
+        case STRSXP:
+        case VECSXP:
+            break;
+        default:
+            return nullptr;
+    }
+    if (idx >= (h->alt ? XLENGTH(x) : flength(x))) return nullptr;
+    if (kind == 1 && h->attrib != R_NilValue) return nullptr;
+    if (h->type == VECSXP) return kind == 1 ? nullptr : VECTOR_ELT(x, idx);
+    return boxElement(x, idx, scr);
+}
+
+SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp) {
+    const char* name = CHAR(PRINTNAME(sym));
+    int n = atoi(name + 2);
+    SEXP dots = Rf_findVar(R_DotsSymbol, env);
+    if (n >= 1 && TYPEOF(dots) == DOTSXP) {
+        SEXP d = dots;
+        for (int k = 1; k < n && d != R_NilValue; k++) d = CDR(d);
+        if (d != R_NilValue) {
+            SEXP v = CAR(d);
+            if (ftype(v) == PROMSXP) {
+                SEXP pv = fprvalue(v);
+                if (pv != R_UnboundValue) return pv;
+                setTrampolineExpr(tramp, sym);
+                PROTECT(v);
+                v = forcePromise(v, tramp);
+                UNPROTECT(1);
+                return v;
+            }
+            if (v != R_MissingArg) return v;
+        }
+    }
+    setTrampolineExpr(tramp, sym);
+    SEXP v = Rf_eval(sym, env);
+    if (v == R_MissingArg)
+        Rf_error(_("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(sym)));
+    return v;
+}
+
+SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tramp) {
+    PROTECT(first);
+    PROTECT(second);
+    SEXP op = SYMVALUE(Rf_install(kind == 1 ? "&&" : "||"));
+    SEXP args = PROTECT(Rf_list2(first, second));
+    setTrampolineExpr(tramp, call);
+    const void* vmax = vmaxget();
+    SEXP r = primFun(op)(call, op, args, env);
+    vmaxset(vmax);
+    UNPROTECT(3);
+    return r;
+}
+
+SEXP envMember(SEXP e, SEXP sym) {
+    SEXP r = Rf_findVarInFrame3(e, sym, TRUE);
+    if (ftype(r) == PROMSXP) {
+        PROTECT(r);
+        r = Rf_eval(r, R_GlobalEnv);
+        UNPROTECT(1);
+    }
+    return r == R_UnboundValue ? R_NilValue : r;
+}
+
+}  // namespace rir

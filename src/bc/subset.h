@@ -1,0 +1,86 @@
+// subset.h — reading elements and other small run-time services of the
+// interpreter's instructions: the fast paths of `x[i]`, `x[[i]]` and
+// `m[i, j]` on plain vectors, GNU R's default `[` / `[[` for everything
+// else, if/while conditions, `..N`, `e$name` on environments and GNU R's
+// `&&` / `||` for the operands the fast paths do not take.
+//
+//   x[3]        with x <- c(1.5, 2.5, 3.5)  ->  fastSubset: 3.5, boxed (into
+//                                               the instruction's scratch
+//                                               scalar when it is free)
+//   m[2, 1]     with m a plain matrix       ->  fastMatrixSubset
+//   x[c(1, 2)]  (vector index)              ->  nullptr: GNU R's `[`
+#pragma once
+
+#include "../runtime/rapi.h"
+#include "ops.h"
+#include "subassign.h"
+
+namespace rir {
+
+#pragma GCC visibility push(hidden)
+
+// The condition of if/while, as GNU R's asLogicalNoNA (errors name `call`).
+bool condition(SEXP s, SEXP call);
+
+// GNU R's `[` (kind 1) or `[[` (kind 2) primitive, and the C function of
+// `.subset` / `.subset2` (the default methods without dispatch).
+SEXP subsetDefault(int kind);
+CCODE subsetDefaultFun(int kind);
+
+// Element k of a plain int/real/logical/string vector as a scalar; int and
+// real elements go into `scr` (a scratch result nothing refers to) if given.
+inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
+    bool alt = hdr(x)->alt;  // ALTREP (compact sequences, wrappers): by element
+    switch (TYPEOF(x)) {
+        case INTSXP: {
+            int v = alt ? INTEGER_ELT(x, k) : INTEGER(x)[k];
+            if (scr && reusable(scr, INTSXP)) {
+                *static_cast<int*>(fdata(scr)) = v;
+                return scr;
+            }
+            return Rf_ScalarInteger(v);
+        }
+        case REALSXP: {
+            double v = alt ? REAL_ELT(x, k) : REAL(x)[k];
+            if (scr && reusable(scr, REALSXP)) {
+                *static_cast<double*>(fdata(scr)) = v;
+                return scr;
+            }
+            return Rf_ScalarReal(v);
+        }
+        case LGLSXP:
+            return Rf_ScalarLogical(alt ? LOGICAL_ELT(x, k) : LOGICAL(x)[k]);
+        case STRSXP:
+            return Rf_ScalarString(STRING_ELT(x, k));
+        default:
+            return nullptr;
+    }
+}
+
+// x[i] / x[[i]] for plain vectors and a positive in-range scalar index;
+// nullptr when GNU R's operator must run.
+SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr = nullptr);
+
+// m[i, j] / m[[i, j]] on a plain matrix with in-range scalar indices.
+inline SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j, SEXP scr = nullptr) {
+    int nr, nc;
+    if (!plainMatrix(x, &nr, &nc)) return nullptr;
+    R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
+    if (ii < 0 || jj < 0) return nullptr;
+    return boxElement(x, ii + jj * (R_xlen_t)nr, scr);
+}
+
+// The value of ..N (see L_ldddvar).
+SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp);
+
+// GNU R's && / || with operands given as (evaluated) promises or ASTs, and
+// the original call for its error messages.
+SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tramp);
+
+// e$name / e[["name"]] on an environment, as GNU R does it: the binding in
+// that frame only, a promise forced, NULL when unbound.
+SEXP envMember(SEXP e, SEXP sym);
+
+#pragma GCC visibility pop
+
+}  // namespace rir
