@@ -9,6 +9,11 @@ to <- as.integer(args[[3]])
 progress <- args[[4]]
 out <- args[[5]]
 mode <- args[[6]]
+# A program that allocates without bound (a loop growing a vector) stops at
+# R's memory limit error, the same in both runs, instead of taking the
+# machine's memory: 4 GB of vectors, 50 million cons cells.
+invisible(mem.maxVSize(4096))
+invisible(mem.maxNSize(5e7))
 suppressPackageStartupMessages(library(rir))
 rir::disable()
 source(file.path(dir, "generate.R"))
