@@ -49,7 +49,13 @@ test_that("core constructs survive gctorture", {
     "x <- 2; y <- list(x, {x <- x + 1; x}, x + (x <- 10)); v <- c(1, 2); w <- list(v, {v[1] <- 5; v}); l <- list(1, 2); l[[3]] <- l; list(y, w, l)",
     "x <- 1:4; names(x) <- letters[1:4]; names(x)[2] <- 'B'; attr(x, 'k') <- list(1); l <- list(a = list(b = 1)); l$a$b <- 2; f <- factor(c('p', 'q')); levels(f) <- c('P', 'Q'); `sec<-` <- function(x, value) { x[2] <- value; x }; z <- 1:3; sec(z) <- 0L; list(x, l, f, z)",
     "g <- function(...) ..1 + ..2; h <- function(d) { d['n'] <- list(3); d }; list(g(1, 2), h(list(a = 1)))",
-    "a <- as.double(1:20); b <- seq(0.5, 10, by = 0.5); ab <- double(40); for (i in 1:20) for (j in 1:20) ab[i + j] <- ab[i + j] + a[i] * b[j]; sum(ab)"
+    "a <- as.double(1:20); b <- seq(0.5, 10, by = 0.5); ab <- double(40); for (i in 1:20) for (j in 1:20) ab[i + j] <- ab[i + j] + a[i] * b[j]; sum(ab)",
+    # the scalar quick paths (operands read in place, results written into
+    # the assigned scalar or a scratch object, mixed integer/double) and
+    # vector-index stores through data pointers
+    "f <- function(n) { i <- 0L; s <- 0; while (i < n) { i <- i + 1L; s <- s + i / 2; t <- (s * 2 - i) + (i %/% 3L) }; list(i, s, t) }; f(12)",
+    "x <- 1; y <- x; x <- x + 1; z <- 2L; l <- list(z); z <- z * 3L; u <- 1.5; v <- c(u, u <- u + 1, u); for (k in integer()) 1; list(x, y, z, l, v, k)",
+    "x <- numeric(8); x[c(2L, 5L, 8L)] <- c(1.5, 2.5, 3.5); x[c(1, 3)] <- 7L; y <- integer(4); y[3:4] <- 1:2; w <- 1:3; w[c(1L, 3L)] <- c(0.5, 9); list(x, y, w)"
   )
   for (s in snippets) {
     f <- eval(parse(text = paste0("function() {", s, "}"), keep.source = FALSE)[[1]])
