@@ -851,11 +851,15 @@ void Compiler::forLoop(SEXP e) {
         bind(lStep);
         emitJump(Op::for_step, lEnd, {sym(CAR(args)), cache(CAR(args)), fb()});
         loopSlots_ += 3;
-        stmtPos_ = true;
-        expr(CADDR(args));
-        stmtPos_ = false;
+        if (ctxLoop_) {
+            loopBody(CADDR(args), lEnd);
+        } else {
+            stmtPos_ = true;
+            expr(CADDR(args));
+            stmtPos_ = false;
+            emit(Op::pop);
+        }
         loopSlots_ -= 3;
-        emit(Op::pop);
         emitJump(Op::br_back, lStep);
         bind(lEnd);
         emit(Op::popn, {3});
@@ -873,10 +877,14 @@ void Compiler::whileLoop(SEXP e) {
         bind(lCond);
         expr(CAR(args));
         emitJump(Op::brfalse, lEnd, {constant(e), fb()});
-        stmtPos_ = true;
-        expr(CADR(args));
-        stmtPos_ = false;
-        emit(Op::pop);
+        if (ctxLoop_) {
+            loopBody(CADR(args), lEnd);
+        } else {
+            stmtPos_ = true;
+            expr(CADR(args));
+            stmtPos_ = false;
+            emit(Op::pop);
+        }
         emitJump(Op::br_back, lCond);
         bind(lEnd);
         emit(Op::push_null);
@@ -890,10 +898,14 @@ void Compiler::repeatLoop(SEXP e) {
         int lTop = newLabel(), lEnd = newLabel();
         sh_.loops.push_back({false, lEnd, lTop, depth_, false});
         bind(lTop);
-        stmtPos_ = true;
-        expr(CAR(args));
-        stmtPos_ = false;
-        emit(Op::pop);
+        if (ctxLoop_) {
+            loopBody(CAR(args), lEnd);
+        } else {
+            stmtPos_ = true;
+            expr(CAR(args));
+            stmtPos_ = false;
+            emit(Op::pop);
+        }
         emitJump(Op::br_back, lTop);
         bind(lEnd);
         emit(Op::push_null);
@@ -1094,6 +1106,14 @@ CallArg Compiler::callArg(SEXP v, SEXP tag) {
         arg.pool = promise(v);
     }
     return arg;
+}
+
+void Compiler::loopBody(SEXP body, int lEnd) {
+    // Compiled as promise code (it runs in this environment but in its own
+    // interpreter activation): its break/next, direct or not, are GNU R's,
+    // and they find the context loop_body pushes for each iteration.
+    int idx = promise(body);
+    emitJump(Op::loop_body, lEnd, {idx});
 }
 
 int Compiler::promise(SEXP ast) {

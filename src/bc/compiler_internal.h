@@ -29,7 +29,7 @@ struct Loop {
     int breakLabel;
     int nextLabel;
     int depth;      // stack depth expected at both labels
-    bool poisoned;  // break/next seen behind a barrier: compile via GNU R
+    bool poisoned;  // break/next seen behind a barrier: compile with a context
 };
 
 struct Shared {
@@ -180,19 +180,31 @@ class Compiler {
     };
     Mark mark() { return {code_->bc.size(), patches_.size(), depth_}; }
     void rollback(const Mark& m);
-    // Compiles a loop with `body`; on poison, rolls back and uses GNU R.
+    // Compiles a loop with `body`. When a break/next of this loop sits
+    // behind a promise or function boundary (`f(if (a) break)`), the loop is
+    // compiled again with its body as separate code run by `loop_body` in a
+    // GNU R loop context per iteration, which GNU R's break/next find.
     template <typename F>
     void loop(SEXP e, F body) {
         Mark m = mark();
         size_t idx = sh_.loops.size();
+        bool outer = ctxLoop_;
+        ctxLoop_ = false;
         body(idx);
         bool poisoned = sh_.loops[idx].poisoned;
         sh_.loops.pop_back();
         if (poisoned) {
             rollback(m);
-            evalAst(e, AstReason::LoopInPromise);
+            ctxLoop_ = true;
+            body(idx);
+            sh_.loops.pop_back();
         }
+        ctxLoop_ = outer;
     }
+    // The body of a loop compiled in context mode: `loop_body` runs it and
+    // jumps to lEnd on break; otherwise execution goes on (the next step).
+    void loopBody(SEXP body, int lEnd);
+    bool ctxLoop_ = false;
 
     void forLoop(SEXP e);
     void whileLoop(SEXP e);

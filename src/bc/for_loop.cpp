@@ -6,12 +6,19 @@
 //                           and step, the loop computes i without elementOf
 //   for (s in c("a", "b"))  elementOf(seq, k) makes each s a new scalar
 //
-// The for instructions of interp.cpp's dispatch loop call in here.
+// The for instructions of interp.cpp's dispatch loop call in here, and
+// loop_body for loops whose break/next sit behind a promise:
+//
+//   for (i in 1:3) g(if (i > 1) break)   # the body is promise code run by
+//                                        # loop_body in a CTXT_LOOP context;
+//                                        # GNU R's break, forced inside g,
+//                                        # jumps back to it: the loop ends
 #include "for_loop.h"
 
 #include <climits>
 
 #include "../runtime/r_messages.h"
+#include "interp.h"
 
 namespace rir {
 
@@ -100,6 +107,18 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
     sp->u.ival = -1;
     sp++;
     return sp;
+}
+
+// No C++ object with a destructor lives here: the context is jumped to.
+bool runLoopBody(Code* body, SEXP env, SEXP tramp) {
+    RContext cntxt;
+    Rf_begincontext(&cntxt, CTXT_LOOP, R_NilValue, env, R_BaseEnv, R_NilValue, R_NilValue);
+    // GNU R's break/next land here with their mask; the node stack and the
+    // evaluation depth are restored by the jump
+    int jumped = sigsetjmp(cntxt.cjmpbuf, 0);
+    if (!jumped) interpret(body, env, tramp);
+    Rf_endcontext(&cntxt);
+    return jumped == CTXT_BREAK;
 }
 
 }  // namespace rir

@@ -1,4 +1,5 @@
-// for_loop.h — the for() loop's sequence at run time (for_loop.cpp).
+// for_loop.h — loops at run time (for_loop.cpp): the for() sequence, and
+// loop bodies that need GNU R's loop context.
 // Were file-local in interp.cpp; internal to rir.so (hidden visibility).
 #pragma once
 
@@ -18,6 +19,12 @@ SEXP elementOf(SEXP seq, R_xlen_t i);
 // step of a compact integer range, else 0) and the counter (flags: the
 // range's first value).
 NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call);
+
+// One iteration of a loop whose break/next can come from behind a promise
+// or function boundary (see the loop_body instruction): runs `body` in env
+// inside a GNU R loop context, which GNU R's break and next (do_break ->
+// findcontext) jump to. True when the loop must end (break).
+bool runLoopBody(Code* body, SEXP env, SEXP tramp);
 
 #pragma GCC visibility pop
 

@@ -89,6 +89,9 @@
     V(guard_fun, 4, 0, 0, 0,                                                                       \
       "unless pool[s] still names the function pool[f] here (findFun), evaluate call pool[c] as "  \
       "GNU R does, push its value and jump to label (s, f, c, label)")                             \
+    V(loop_body, 2, 0, 0, 0,                                                                       \
+      "run the loop body code pool[c] in a GNU R loop context: break/next reached through a "      \
+      "promise or call end it (break jumps to label)")                                             \
     V(ret, 0, 1, 0, 0, "return the top of stack from the function")
 
 namespace rir {

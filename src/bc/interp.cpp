@@ -1369,6 +1369,13 @@ L_guard_fun : {
     }
     NEXT();
 }
+    COLD_INSN(loop_body) {
+        int target = IMM();
+        Code* body = Code::unpack(POOL(IMM()));
+        SYNC();
+        if (runLoopBody(body, env, tramp)) pc = start + target;
+        NEXT();
+    }
 L_ret:
     res = TOP();
     R_BCNodeStackTop = frame;
