@@ -1,6 +1,7 @@
 // calls.cpp — lookup and calls for the RIR interpreter (see calls.h).
 #include "calls.h"
 
+#include <cstdlib>
 #include <unordered_set>
 
 #include "../runtime/dispatch_table.h"
@@ -12,6 +13,7 @@
 #include "direct_call.h"
 #include "interp.h"
 #include "promises.h"
+#include "subset.h"
 
 namespace rir {
 
@@ -65,16 +67,55 @@ SEXP frameValue(SEXP env, SEXP sym) {
     return v == R_UnboundValue || v == R_MissingArg ? nullptr : v;
 }
 
-SEXP getVariable(SEXP sym, SEXP env, SEXP tramp, SEXP expr) {
+bool isMissingArgument(SEXP sym, SEXP env) {
+    if (sym == R_MissingArg) return true;
+    if (TYPEOF(env) != ENVSXP || env == R_BaseEnv || env == R_BaseNamespace) return false;
+    R_CheckStack();  // promises of variables can chain deeply
+    bool dd = DDVAL(sym);
+    SEXP cell = R_findVarLocInFrame(env, dd ? R_DotsSymbol : sym).cell;
+    if (!cell || cell == R_NilValue) return false;
+    if (dd) {
+        // ..N: missing when `...` has fewer elements, else as its element
+        SEXP dots = fcar(cell);
+        int n = atoi(CHAR(PRINTNAME(sym)) + 2);
+        if (dots == R_MissingArg || (TYPEOF(dots) == DOTSXP && Rf_length(dots) < n)) return true;
+        if (TYPEOF(dots) != DOTSXP || n < 1) return false;
+        cell = Rf_nthcdr(dots, n - 1);
+    }
+    // bits of the binding: 1 = not supplied (2 = its default, not missing)
+    if ((hdr(cell)->gp & kMissingMask) == 1) return true;
+    if ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra) return false;
+    SEXP p = fcar(cell);
+    if (p == R_MissingArg) return true;
+    // an argument passed on through `...` is a promise of the promise
+    while (ftype(p) == PROMSXP && ftype(PRCODE(p)) == PROMSXP) p = PRCODE(p);
+    if (ftype(p) != PROMSXP || fprvalue(p) != R_UnboundValue) return false;
+    SEXP var = R_PromiseExpr(p);
+    if (TYPEOF(var) != SYMSXP) return false;
+    // a promise met again on the way is a cycle of arguments passed on:
+    // missing, as for GNU R (PRSEEN, the promise's gp bits, marks the
+    // promises visited, as well as those under evaluation)
+    unsigned seen = hdr(p)->gp;
+    if (seen == 1) return true;
+    hdr(p)->gp = 1;
+    bool missing = isMissingArgument(var, PRENV(p));
+    hdr(p)->gp = seen;
+    return missing;
+}
+
+SEXP getVariable(SEXP sym, SEXP env, SEXP tramp, SEXP expr, bool keepMissing) {
     if (!expr) expr = sym;
+    if (keepMissing && DDVAL(sym)) return dotsElement(sym, env, tramp, true);
     SEXP v = Rf_findVar(sym, env);
     if (v != R_UnboundValue && v != R_MissingArg) {
         if (ftype(v) != PROMSXP) return v;
         SEXP pv = fprvalue(v);
         if (pv != R_UnboundValue) return pv;
+        if (keepMissing && isMissingArgument(sym, env)) return R_MissingArg;
         setTrampolineExpr(tramp, expr);
         return forcePromise(v, tramp);
     }
+    if (v == R_MissingArg && keepMissing) return v;
     // Unbound or missing: GNU R's byte code raises these with error(), which
     // names its current expression (the symbol shows as the function's call;
     // an argument of an inlined call names that call)
@@ -329,6 +370,16 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr
     // the argument list is protected as GNU R's callers protect it, and
     // what the builtin R_alloc()s is released after it (as GNU R does)
     PROTECT(args);
+    // log, a special GNU R's byte code calls with evaluated arguments: it
+    // evaluates its argument list itself, so values that are not their own
+    // value (symbols, calls, promises) go in as evaluated promises
+    if (ftype(fun) == SPECIALSXP) {
+        for (SEXP a = args; a != R_NilValue; a = CDR(a)) {
+            int t = TYPEOF(CAR(a));
+            if (t == SYMSXP || t == LANGSXP || t == PROMSXP || t == DOTSXP || t == BCODESXP)
+                SETCAR(a, R_mkEVPROMISE(CAR(a), CAR(a)));
+        }
+    }
     const void* vmax = vmaxget();
     static SEXP mapplyFun = INTERNAL(Rf_install("mapply"));
     SEXP r = fun == mapplyFun ? mapplyInternal(args, env, tramp) : nullptr;

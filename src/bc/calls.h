@@ -13,8 +13,16 @@ SEXP consNR(SEXP car, SEXP cdr);
 SEXP mkPromise(SEXP code, SEXP env);
 
 // `expr`: what errors of the lookup name (default: the symbol, which GNU R
-// shows as the function's call).
-SEXP getVariable(SEXP sym, SEXP env, SEXP tramp, SEXP expr = nullptr);
+// shows as the function's call). `keepMissing`: GNU R's GETVAR_MISSOK (an
+// index of `[` / `[[`): a missing argument, also one passed on through
+// promises of variables (isMissingArgument), is R_MissingArg instead of an
+// error; sym may be ..N then.
+SEXP getVariable(SEXP sym, SEXP env, SEXP tramp, SEXP expr = nullptr, bool keepMissing = false);
+// Is `sym` (or ..N) a missing argument in env's own frame: bound to the
+// empty argument or marked missing, or to an unevaluated promise of a
+// variable that is missing where the promise looks it up (f(x) with x
+// missing)? The test GNU R's R_isMissing makes (not exported).
+bool isMissingArgument(SEXP sym, SEXP env);
 // The value bound to sym in env's own frame when the binding is an ordinary
 // one holding a value or an evaluated promise, else nullptr (unbound,
 // missing, active, locked-special or unevaluated).

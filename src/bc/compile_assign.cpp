@@ -92,7 +92,7 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
                         emit(Op::push, {constant(str)});
                         UNPROTECT(1);
                     } else {
-                        expr(CADDR(lhs));
+                        index(CADDR(lhs));
                     }
                     emit(Op::env_subassign,
                          {outerDollar   ? 3
@@ -164,13 +164,9 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
             binopOperand_ = false;
             keepValue(stmt);
             if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
-            // an arithmetic index may use a scratch result: the store
-            // only reads it (refcounts guard any use that outlives it)
-            for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) {
-                binopOperand_ = true;
-                expr(CAR(a));
-                binopOperand_ = false;
-            }
+            // (an arithmetic index may use a scratch result: the store
+            // only reads it)
+            for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) index(CAR(a));
             emit(Op::subassign, {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0), sym(x),
                                  cache(x), constant(e), len - 2, constant(setterCalls(e)), fb()});
             adjust(-1 - (len - 2) - (pushX ? 1 : 0));

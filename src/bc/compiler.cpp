@@ -441,6 +441,21 @@ void Compiler::expr(SEXP e) {
     }
 }
 
+// An index of `[` / `[[` (also in x[i] <- v): a variable is read as GNU R's
+// byte code reads one there (GETVAR_MISSOK), so a missing argument is the
+// empty index (x[b] is x when b is missing) instead of an error.
+void Compiler::index(SEXP e) {
+    if (TYPEOF(e) == SYMSXP && e != R_DotsSymbol && e != R_MissingArg) {
+        emit(Op::ldvar_missok, {sym(e), DDVAL(e) ? -1 : cache(e)});
+        return;
+    }
+    // an arithmetic index may use a scratch result (refcounts guard any use
+    // that outlives the subset or the store)
+    binopOperand_ = true;
+    expr(e);
+    binopOperand_ = false;
+}
+
 void Compiler::call(SEXP e) {
     // Set by `x <- a op b`: the binop may reuse x's old value in place.
     int target = assignTarget_;
@@ -611,6 +626,11 @@ bool Compiler::inlineBase(SEXP e, int target, bool stmt, bool operand) {
             (TYPEOF(CADR(args)) == SYMSXP ||
              (TYPEOF(CADR(args)) == STRSXP && XLENGTH(CADR(args)) == 1)))
             return (dollar(e)), true;
+        // log(x), log(x, base) as GNU R's LOG / LOGBASE instructions: the
+        // arguments evaluated as a builtin's (a missing one is an error that
+        // names it, not log's own "x"), then log's builtin part.
+        if (!strcmp(n, "log") && plain && (nargs == 1 || nargs == 2))
+            return (builtinCall(e, nullptr, nullptr, operand)), true;
         // Base builtins (as GNU R's compiler does): arguments evaluated
         // inline, no promises, no run-time function lookup.
         if (TYPEOF(SYMVALUE(fn)) == BUILTINSXP && !hasDotsOrMissing(args))
@@ -984,15 +1004,10 @@ bool Compiler::subset(SEXP e, int kind, bool operand) {
         emitJump(Op::br_obj, lSlow);
     }
     for (SEXP a = CDR(args); a != R_NilValue; a = CDR(a)) {
-        if (CAR(a) == R_MissingArg) {
+        if (CAR(a) == R_MissingArg)
             emit(Op::push, {constant(R_MissingArg)});
-        } else {
-            // an arithmetic index may use a scratch result (refcounts
-            // guard any use that outlives the subset)
-            binopOperand_ = true;
-            expr(CAR(a));
-            binopOperand_ = false;
-        }
+        else
+            index(CAR(a));
     }
     emit(Op::subset, {kind, n, csIdx, fbIdx});
     adjust(-n - 1);

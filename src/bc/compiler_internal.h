@@ -163,6 +163,7 @@ class Compiler {
     bool simpleIndex(SEXP e);
     bool simpleOperand(SEXP e, int32_t* spec);
     void expr(SEXP e);
+    void index(SEXP e);
     void call(SEXP e);
     static SEXP definitionOfCb(SEXP s, void* self);
     bool inlineBase(SEXP e, int target, bool stmt, bool operand);

@@ -92,7 +92,10 @@
     V(loop_body, 2, 0, 0, 0,                                                                       \
       "run the loop body code pool[c] in a GNU R loop context: break/next reached through a "      \
       "promise or call end it (break jumps to label)")                                             \
-    V(ret, 0, 1, 0, 0, "return the top of stack from the function")
+    V(ret, 0, 1, 0, 0, "return the top of stack from the function")                                \
+    V(ldvar_missok, 2, 0, 1, 0,                                                                    \
+      "ldvar for an index of [ / [[: a missing argument is pushed as the empty argument (s, k; "   \
+      "k < 0: s is ..N)")
 
 namespace rir {
 

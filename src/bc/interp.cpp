@@ -283,6 +283,17 @@ L_ldvar_in : {
     DO_LDVAR_X(sym, k, in);
     NEXT();
 }
+L_ldvar_missok : {
+    // an index of [ or [[ (GNU R's GETVAR_MISSOK): a missing argument is the
+    // empty index; ..N when k < 0
+    SEXP sym = POOL(IMM());
+    int k = IMM();
+    SEXP v = k >= 0 ? peekLocal(cache, k, sym, env) : nullptr;
+    R_Visible = TRUE;
+    SYNC();
+    PUSH(v ? v : getVariable(sym, env, tramp, nullptr, true));
+    NEXT();
+}
 L_ld2_binop : {
     // Operand loads fused into a binop: kind 0 = already on the stack,
     // 1 = variable (sym, cache slot), 2 = constant (pool index); then the

@@ -13,7 +13,11 @@
 // the general path. The compiler drops the argument's name for these
 // functions, as GNU R's compiler does (`sqrt(y = 9)` is 3).
 //
-// Likewise the type predicates is.null(), is.character(), is.function(), ...
+// log(x) of a plain scalar likewise (GNU R's LOG instruction: log is a
+// special, compiled as a builtin call when it is base's, with one or two
+// unnamed arguments; see callBuiltin).
+//
+// And the type predicates is.null(), is.character(), is.function(), ...
 // of one argument (GNU R's ISNULL, ISCHARACTER, ... instructions, which
 // ignore the argument's name as its compiler does): `is.null(x)` is
 // TYPEOF(x) == NILSXP, without do_is's argument list and fresh logical.
@@ -34,6 +38,10 @@ inline CCODE doMath1() {
 }
 inline CCODE doAbs() {
     static CCODE f = primFun(SYMVALUE(Rf_install("abs")));
+    return f;
+}
+inline CCODE doLog() {
+    static CCODE f = primFun(SYMVALUE(Rf_install("log")));
     return f;
 }
 inline CCODE doIs() {
@@ -135,6 +143,23 @@ inline SEXP fastMath1(SEXP fun, SEXP x, SEXP scr = nullptr) {
         }
         if (simpleScalar(x, REALSXP)) return Rf_ScalarReal(std::fabs(fdval(x)));
         return nullptr;
+    }
+    if (cf == math1::doLog()) {
+        // log(x) (GNU R's LOG instruction; the compiler emits it for base's
+        // log with one unnamed argument)
+        double a;
+        if (simpleScalar(x, REALSXP))
+            a = fdval(x);
+        else if (simpleScalar(x, INTSXP))
+            a = fival(x) == NA_INTEGER ? NA_REAL : double(fival(x));
+        else
+            return nullptr;
+        double r = a > 0 ? std::log(a) : (a == 0 ? R_NegInf : R_NaN);
+        if (std::isnan(r)) {
+            if (!std::isnan(a)) return nullptr;  // GNU R warns
+            r = a;
+        }
+        return realScalar(r, scr);
     }
     if (cf != math1::doMath1()) return nullptr;
     int code = primRow(fun).code;

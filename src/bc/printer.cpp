@@ -78,6 +78,7 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
         switch (op) {
             case Op::push:
             case Op::ldvar:
+            case Op::ldvar_missok:
             case Op::stvar:
             case Op::stvar_super:
             case Op::eval_ast:

@@ -4,6 +4,7 @@
 
 #include "../runtime/r_messages.h"
 #include "../runtime/trampoline.h"
+#include "calls.h"
 #include "promises.h"
 
 namespace rir {
@@ -91,7 +92,7 @@ SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr) {
     return boxElement(x, idx, scr);
 }
 
-SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp) {
+SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp, bool keepMissing) {
     const char* name = CHAR(PRINTNAME(sym));
     int n = atoi(name + 2);
     SEXP dots = Rf_findVar(R_DotsSymbol, env);
@@ -103,15 +104,17 @@ SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp) {
             if (ftype(v) == PROMSXP) {
                 SEXP pv = fprvalue(v);
                 if (pv != R_UnboundValue) return pv;
+                if (keepMissing && isMissingArgument(sym, env)) return R_MissingArg;
                 setTrampolineExpr(tramp, sym);
                 PROTECT(v);
                 v = forcePromise(v, tramp);
                 UNPROTECT(1);
                 return v;
             }
-            if (v != R_MissingArg) return v;
+            if (v != R_MissingArg || keepMissing) return v;
         }
     }
+    // no `...`, too few elements: GNU R's errors, from its lookup
     setTrampolineExpr(tramp, sym);
     SEXP v = Rf_eval(sym, env);
     if (v == R_MissingArg)

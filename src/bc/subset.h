@@ -70,8 +70,9 @@ inline SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j, SEXP scr = nullptr) {
     return boxElement(x, ii + jj * (R_xlen_t)nr, scr);
 }
 
-// The value of ..N (see L_ldddvar).
-SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp);
+// The value of ..N (see L_ldddvar). `keepMissing`: as for getVariable (an
+// index of [ / [[), a missing element is R_MissingArg instead of an error.
+SEXP dotsElement(SEXP sym, SEXP env, SEXP tramp, bool keepMissing = false);
 
 // GNU R's && / || with operands given as (evaluated) promises or ASTs, and
 // the original call for its error messages.

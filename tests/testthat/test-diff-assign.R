@@ -171,3 +171,22 @@ expect_all_same(list(
     v <- 1:6; v[v > 3] <- 0L; w <- c(1, 2, 3); w[which(w > 1)] <- c(20, 30)
     list(cnt, v, w)"
 ))
+
+expect_all_same(list(
+  "assign and subset: a missing argument as an index is the empty index (GNU R's GETVAR_MISSOK)" = "
+    g <- function(a, b) a[b]
+    g2 <- function(a, b) a[[b]]
+    h <- function(a, bb) g(a, bb)
+    h2 <- function(a, ...) g(a, ...)
+    h3 <- function(a, ...) a[..1]
+    cy <- function(a, b = b) a[b]
+    m <- function(a, b) { x <- matrix(1:4, 2); x[b, 1] }
+    s1 <- function(a, b) { a[b] <- 0L; a }
+    s2 <- function(a, b) { for (i in 1:2) a[b] <- i; a }
+    s3 <- function(a, b) { l <- list(v = a); l$v[b] <- 9L; l }
+    s4 <- function(a, ...) { a[..1] <- 7L; a }
+    s5 <- function(a, b) { m <- matrix(1:4, 2); m[1, b] <- 0L; m }
+    t <- function(f, ...) tryCatch(f(...), error = function(e) conditionMessage(e))
+    list(t(g, 1:3), t(g2, 1:3), t(h, 1:3), t(h2, 1:3), t(h2, 1:3, ), t(h3, 1:3, ), t(h3, 1:3),
+         t(cy, 1:3), t(m), t(s1, 1:3), t(s2, 1:3), t(s3, 1:3), t(s4, 1:3, ), t(s5), t(g, 1:3, 2))"
+))

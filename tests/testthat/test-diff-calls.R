@@ -155,3 +155,20 @@ expect_all_same(list(
     k <- function() f(nosuchvar)
     list(g(), k())"
 ))
+
+expect_all_same(list(
+  "calls: a missing argument of log() is named (GNU R's LOG and LOGBASE instructions)" = "
+    f1 <- function(a, b) log(b)
+    f2 <- function(a, b) format(log(b))
+    f3 <- function(a, b) log(a, b)
+    f4 <- function(a, b) log(nosuchvar)
+    lapply(list(f1, f2, f3, f4), function(f) tryCatch(f(8), error = function(e) list(conditionCall(e), conditionMessage(e))))",
+  "calls: log() with evaluated arguments, its fast path and its fallbacks" = "
+    Math.zzz <- function(x, ...) list(.Generic, substitute(x))
+    f <- function(a) log(a)
+    g <- function(a, b) log(a, b)
+    s <- 0; for (i in 1:10) s <- s + log(i)
+    list(s, f(8), f(8L), f(0), f(-1), f(NA), f(NaN), f(NA_integer_), f(c(x = 2)), f(1:3), f(2+0i),
+         f(structure(8, class = 'zzz')), g(8, 2), g(8, base = 2), log(x = 8), log(8, base = 2),
+         tryCatch(f('a'), error = conditionMessage), tryCatch(f(quote(x)), error = conditionMessage))"
+))

@@ -1,0 +1,4 @@
+## defs
+f <- function(a, b) format(log(b))
+## steps
+f(1)
