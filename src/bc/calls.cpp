@@ -196,8 +196,11 @@ slow:
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {
     f.count++;
     SEXP list = c->calleeList();
+    // a plain list: its elements are read in place (stores go through
+    // SET_VECTOR_ELT, for the write barrier)
+    const SEXP* seen = static_cast<const SEXP*>(fdata(list)) + slot * kMaxCallees;
     for (uint32_t i = 0; i < f.ncallees; i++)
-        if (VECTOR_ELT(list, slot * kMaxCallees + i) == fun) return;
+        if (seen[i] == fun) return;
     if (f.ncallees < uint32_t(kMaxCallees)) {
         SET_VECTOR_ELT(list, slot * kMaxCallees + f.ncallees, fun);
         f.ncallees++;

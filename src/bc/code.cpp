@@ -3,11 +3,6 @@
 
 namespace rir {
 
-SEXP codeTag() {
-    static SEXP tag = Rf_install("rir_code");
-    return tag;
-}
-
 static void codeFinalizer(SEXP ptr) {
     Code* c = static_cast<Code*>(R_ExternalPtrAddr(ptr));
     if (c) {
@@ -47,11 +42,6 @@ int Code::addPool(SEXP x) {
 void Code::finish() {
     SEXP cl = Rf_allocVector(VECSXP, feedback.size() * kMaxCallees);
     SET_VECTOR_ELT(pool(), 1, cl);
-}
-
-Code* Code::unpack(SEXP x) {
-    if (TYPEOF(x) != EXTPTRSXP || R_ExternalPtrTag(x) != codeTag()) return nullptr;
-    return static_cast<Code*>(R_ExternalPtrAddr(x));
 }
 
 }  // namespace rir

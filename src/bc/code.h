@@ -83,6 +83,18 @@ struct Code {
     void finish();                     // sizes feedback storage
 };
 
-SEXP codeTag();
+// The tag of a Code's external pointer.
+inline SEXP codeTag() {
+    static SEXP tag = Rf_install("rir_code");
+    return tag;
+}
+
+// (an EXTPTRSXP's CAR is its address, TAG its tag; read inline: promise
+// forcing and calls unpack code at every use)
+inline Code* Code::unpack(SEXP x) {
+    return ftype(x) == EXTPTRSXP && ftag(x) == codeTag()
+               ? static_cast<Code*>(static_cast<void*>(fcar(x)))
+               : nullptr;
+}
 
 }  // namespace rir

@@ -586,17 +586,15 @@ bool Compiler::inlineBase(SEXP e, int target, bool stmt, bool operand) {
             binopOperand_ = false;
             int32_t tail[6] = {int32_t(aop), constant(SYMVALUE(fn)), constant(e), target, scratch,
                                fb()};
-            if (fuseB) {
-                int loaded = (spec[0] != 0) + 1;
-                starts_.push_back(code_->bc.size());
-                code_->bc.push_back(int32_t(Op::ld2_binop));
-                for (int32_t o : spec) code_->bc.push_back(o);
-                for (int32_t o : tail) code_->bc.push_back(o);
-                adjust(loaded);  // the loads, then binop: 2 operands -> 1 result
-                adjust(-1);
-            } else {
-                emit(Op::binop, {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]});
-            }
+            // Always ld2_binop (operands already on the stack have kind 0):
+            // its quick path serves both.
+            int loaded = fuseB ? (spec[0] != 0) + 1 : 0;
+            starts_.push_back(code_->bc.size());
+            code_->bc.push_back(int32_t(Op::ld2_binop));
+            for (int32_t o : spec) code_->bc.push_back(o);
+            for (int32_t o : tail) code_->bc.push_back(o);
+            adjust(loaded);  // the loads, then binop: 2 operands -> 1 result
+            adjust(-1);
             return true;
         }
         if (plain && nargs == 1 && unaryOp(n, &aop)) {
@@ -982,15 +980,30 @@ bool Compiler::subset(SEXP e, int kind, bool operand) {
     // one instruction, which falls through to the general sequence below
     // when any operand is not a plain local value or the fast path does
     // not apply
+    auto simpleIdx = [](SEXP idx) {
+        return (TYPEOF(idx) == SYMSXP && idx != R_DotsSymbol && idx != R_MissingArg &&
+                !DDVAL(idx)) ||
+               (selfEvaluating(idx) && TYPEOF(idx) != SYMSXP);
+    };
+    bool plainX =
+        symX && !DDVAL(CAR(args)) && CAR(args) != R_DotsSymbol && CAR(args) != R_MissingArg;
     SEXP idx = n == 1 ? CAR(CDR(args)) : R_NilValue;
-    if (symX && n == 1 && TAG(CDR(args)) == R_NilValue && !DDVAL(CAR(args)) &&
-        CAR(args) != R_DotsSymbol && CAR(args) != R_MissingArg &&
-        ((TYPEOF(idx) == SYMSXP && idx != R_DotsSymbol && idx != R_MissingArg && !DDVAL(idx)) ||
-         (selfEvaluating(idx) && TYPEOF(idx) != SYMSXP))) {
+    if (plainX && n == 1 && TAG(CDR(args)) == R_NilValue && simpleIdx(idx)) {
         bool var = TYPEOF(idx) == SYMSXP;
         emitJump(Op::subset_var, lEnd,
                  {sym(CAR(args)), cache(CAR(args)), var ? 1 : 2, var ? sym(idx) : constant(idx),
                   var ? cache(idx) : 0, kind, csIdx, fbIdx});
+        adjust(-1);  // falling through: nothing pushed
+    }
+    // m[i, j] likewise (a plain matrix and scalar indices)
+    if (plainX && n == 2 && TAG(CDR(args)) == R_NilValue && TAG(CDDR(args)) == R_NilValue &&
+        simpleIdx(CADR(args)) && simpleIdx(CADDR(args))) {
+        SEXP i = CADR(args), j = CADDR(args);
+        bool vi = TYPEOF(i) == SYMSXP, vj = TYPEOF(j) == SYMSXP;
+        emitJump(Op::subset_var2, lEnd,
+                 {sym(CAR(args)), cache(CAR(args)), vi ? 1 : 2, vi ? sym(i) : constant(i),
+                  vi ? cache(i) : 0, vj ? 1 : 2, vj ? sym(j) : constant(j), vj ? cache(j) : 0, kind,
+                  csIdx, fbIdx});
         adjust(-1);  // falling through: nothing pushed
     }
     if (symX) {

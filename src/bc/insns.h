@@ -46,6 +46,10 @@
       "x[i] / x[[i]] with x a local variable and i a local variable or constant: push the value "  \
       "and jump to label, or fall through when the fast path does not apply (label, x sym, x "     \
       "slot, i kind 1 var / 2 const, i sym or const, i slot, kind, site, fb)")                     \
+    V(subset_var2, 12, 0, 1, 1,                                                                    \
+      "m[i, j] / m[[i, j]] with m a local variable and i, j local variables or constants: as "     \
+      "subset_var, for a plain matrix and in-range scalar indices (label, m sym, m slot, then "    \
+      "kind, sym or const, slot for i and for j, kind, site, fb)")                                 \
     V(dollar, 4, 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")        \
     V(subassign, 7, -1, 0, 1,                                                                      \
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices; kind 1 [, 2 [[, +4 "   \

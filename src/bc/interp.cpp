@@ -891,6 +891,37 @@ L_subset_var : {
     pc = start + target;
     NEXT();
 }
+L_subset_var2 : {
+    int target = IMM();
+    SEXP xsym = POOL(IMM());
+    int xk = IMM();
+    int ik = IMM(), ia = IMM(), islot = IMM();
+    int jk = IMM(), ja = IMM(), jslot = IMM();
+    IMM();  // kind: [ and [[ agree on a plain matrix's scalar element
+    CallSite& cs = c->calls[IMM()];
+    Feedback& f = c->feedback[IMM()];
+    SEXP x = peekLocal(cache, xk, xsym, env);
+    int nr, nc;
+    if (!x || !plainMatrix(x, &nr, &nc)) NEXT();  // (objects excluded)
+    SEXP i = ik == 1 ? peekLocal(cache, islot, POOL(ia), env) : POOL(ia);
+    SEXP j = jk == 1 ? peekLocal(cache, jslot, POOL(ja), env) : POOL(ja);
+    if (!i || !j) NEXT();
+    R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
+    if (ii < 0 || jj < 0) NEXT();
+    SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
+    if (scr == nil) scr = nullptr;
+    SYNC();
+    SEXP r = boxElement(x, ii + jj * R_xlen_t(nr), scr);
+    if (!r) NEXT();
+    recordType(f, x);
+    if (cs.scratch && r != scr && frefcnt(r) == 0 && hdr(r)->scalar &&
+        (ftype(r) == REALSXP || ftype(r) == INTSXP))
+        scratch[cs.scratch - 1].u.sxpval = r;
+    PUSH(r);
+    R_Visible = TRUE;
+    pc = start + target;
+    NEXT();
+}
 L_dollar : {
     SEXP name = POOL(IMM());
     SEXP nameSym = POOL(IMM());

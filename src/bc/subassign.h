@@ -39,8 +39,8 @@ inline bool plainMatrix(SEXP x, int* nrow, int* ncol) {
     SexpHeader* h = hdr(x);
     if (h->alt || h->obj) return false;
     SEXP a = h->attrib;
-    if (a == R_NilValue || TAG(a) != R_DimSymbol || CDR(a) != R_NilValue) return false;
-    SEXP dim = CAR(a);
+    if (a == R_NilValue || ftag(a) != R_DimSymbol || fcdr(a) != R_NilValue) return false;
+    SEXP dim = fcar(a);
     if (ftype(dim) != INTSXP || hdr(dim)->alt || flength(dim) != 2) return false;
     *nrow = static_cast<int*>(fdata(dim))[0];
     *ncol = static_cast<int*>(fdata(dim))[1];

@@ -101,3 +101,40 @@ expect_all_same(list(
     }
     list(f(), f())"
 ))
+
+expect_all_same(list(
+  "m[i, j] fused read: element types and index kinds" = "
+    f <- function() {
+      m <- matrix(c(1.5, 2.5, 3.5, 4.5, 5.5, 6.5), 2); mi <- matrix(1:6, 3)
+      ml <- matrix(c(TRUE, NA, FALSE, TRUE), 2); ms <- matrix(letters[1:4], 2)
+      mL <- matrix(list(1, 'a', 2:3, NULL), 2)
+      i <- 2L; j <- 3; k <- 1.9
+      list(m[i, j], m[1, 2], m[2L, 1L], mi[i, 2], mi[3, 1], ml[i, 1], ml[1, 2], ms[2, 2],
+           mL[[1, 2]], mL[2, 2], mL[[2, 1]], m[k, 1], m[[i, j]], mi[[3, 2]])
+    }
+    list(f(), f())",
+  "m[i, j] fused read: what it leaves to GNU R's operator" = "
+    f <- function(i, j) {
+      m <- matrix(1:6, 2, dimnames = list(c('a', 'b'), NULL)); p <- matrix(1:4, 2)
+      r <- list(m[i, j], m['b', 1], p[i, ], p[, j])
+      r <- c(r, list(try(p[3, 1], silent = TRUE), try(p[1, 0], silent = TRUE), p[NA, 1],
+                     p[-1, 2], try(p[[5, 1]], silent = TRUE), p[1.5, 2.9]))
+      o <- structure(p, class = 'myc'); `[.myc` <- function(x, i, j) 'dispatched'
+      c(r, o[1, 1], list(try(q[1, 1], silent = TRUE)))
+    }
+    list(f(1L, 2L), f(2, 1))",
+  "m[i, j] fused read: missing and promise indices" = "
+    g <- function(m, i, j) m[i, j]
+    p <- matrix(1:6, 2)
+    h <- function(i) { m <- p; m[i, 2] }
+    list(g(p, 2, 3), g(p, , 2), g(p, 1, ), h(), h(2), g(p, 1 + 1, 3))",
+  "m[i, j] in numeric loops" = "
+    f <- function(n) {
+      m <- matrix(0, n, n)
+      for (j in seq_len(n)) for (i in seq_len(n)) m[i, j] <- i * j - 0.5
+      s <- 0; t <- 0L; mi <- matrix(seq_len(n * n), n)
+      for (i in seq_len(n)) for (j in seq_len(n)) { s <- s + m[i, j]; t <- t + mi[j, i] }
+      list(s, t, m[n, 1])
+    }
+    list(f(4), f(7))"
+))
