@@ -910,9 +910,17 @@ L_subset_var2 : {
     if (ii < 0 || jj < 0) NEXT();
     SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
-    SYNC();
-    SEXP r = boxElement(x, ii + jj * R_xlen_t(nr), scr);
-    if (!r) NEXT();
+    R_xlen_t k = ii + jj * R_xlen_t(nr);
+    SEXP r;
+    if (hdr(x)->type == REALSXP && scr && reusable(scr, REALSXP)) {
+        // the numeric-loop case inline
+        *static_cast<double*>(fdata(scr)) = static_cast<double*>(fdata(x))[k];
+        r = scr;
+    } else {
+        SYNC();
+        r = boxElement(x, k, scr);
+        if (!r) NEXT();
+    }
     recordType(f, x);
     if (cs.scratch && r != scr && frefcnt(r) == 0 && hdr(r)->scalar &&
         (ftype(r) == REALSXP || ftype(r) == INTSXP))
@@ -1173,7 +1181,7 @@ L_lgl_first : {
     int x = fival(a);
     if ((kind == 1 && x == FALSE) || (kind == 2 && x == TRUE)) {
         SYNC();  // values below a may not be published yet
-        sp[-1].u.sxpval = Rf_ScalarLogical(x);
+        sp[-1].u.sxpval = lglScalar(x);
         R_Visible = TRUE;
         pc = start + lEnd;
     }
@@ -1206,7 +1214,7 @@ L_lgl_second : {
             NEXT();
         }
         SYNC();
-        r = Rf_ScalarLogical(ans);
+        r = lglScalar(ans);
     } else {
         SYNC();
         // the first promise stays protected while the second is allocated

@@ -109,7 +109,7 @@ inline SEXP fastIs(int code, SEXP x) {
         default:
             return nullptr;
     }
-    return Rf_ScalarLogical(r);
+    return lglScalar(r);
 }
 
 // Is `fun` one of the type tests GNU R's compiler turns into an instruction

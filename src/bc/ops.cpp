@@ -49,7 +49,7 @@ SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse, SEXP scratch) {
         if ((op == ArithOp::Eq || op == ArithOp::Ne) && simpleScalar(a, STRSXP) &&
             simpleScalar(b, STRSXP)) {
             SEXP ca = STRING_ELT(a, 0), cb = STRING_ELT(b, 0);
-            if (ca == cb && ca != NA_STRING) return Rf_ScalarLogical(op == ArithOp::Eq);
+            if (ca == cb && ca != NA_STRING) return lglScalar(op == ArithOp::Eq);
         }
         return nullptr;
     }
@@ -67,7 +67,7 @@ SEXP fastUnop(ArithOp op, SEXP a) {
             if (k == 1) return hdr(a)->type == INTSXP ? intResult(-i, a) : Rf_ScalarInteger(-i);
             return realResult(-d, a);
         case ArithOp::Not:
-            return Rf_ScalarLogical(d == 0);
+            return lglScalar(d == 0);
         default:
             return nullptr;
     }

@@ -218,7 +218,7 @@ inline bool reusable(SEXP x, int type) {
 // object, else a new scalar (logicals: R's shared TRUE/FALSE/NA).
 __attribute__((always_inline)) inline SEXP boxScalar(const ScalarValue& v, SEXP a, SEXP b,
                                                      SEXP reuse, SEXP scratch) {
-    if (v.type == LGLSXP) return Rf_ScalarLogical(v.i);
+    if (v.type == LGLSXP) return lglScalar(v.i);
     SEXP r = reuse && ftype(reuse) == (unsigned)v.type ? reuse
              : reusable(a, v.type)                     ? a
              : reusable(b, v.type)                     ? b

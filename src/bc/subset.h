@@ -49,7 +49,7 @@ inline SEXP boxElement(SEXP x, R_xlen_t k, SEXP scr) {
             return Rf_ScalarReal(v);
         }
         case LGLSXP:
-            return Rf_ScalarLogical(alt ? LOGICAL_ELT(x, k) : LOGICAL(x)[k]);
+            return lglScalar(alt ? LOGICAL_ELT(x, k) : LOGICAL(x)[k]);
         case STRSXP:
             return Rf_ScalarString(STRING_ELT(x, k));
         default:

@@ -228,6 +228,10 @@ extern int R_interrupts_pending;
 extern Rboolean R_interrupts_suspended;
 extern int R_PPStackTop;
 extern SEXP R_Srcref;
+// the shared logical scalars (Defn.h; Rf_ScalarLogical returns them)
+extern SEXP R_TrueValue;
+extern SEXP R_FalseValue;
+extern SEXP R_LogicalNAValue;
 SEXP Rf_applyClosure(SEXP call, SEXP op, SEXP arglist, SEXP rho, SEXP suppliedvars);
 void Rf_begincontext(rir::RContext*, int, SEXP, SEXP, SEXP, SEXP, SEXP);
 void Rf_endcontext(rir::RContext*);
@@ -248,6 +252,12 @@ void SET_PRENV(SEXP, SEXP);
 }
 
 namespace rir {
+
+// GNU R's shared logical scalars, as Rf_ScalarLogical returns them (read
+// inline: no call on hot paths).
+inline SEXP lglScalar(int x) {
+    return x == NA_LOGICAL ? R_LogicalNAValue : x ? R_TrueValue : R_FalseValue;
+}
 
 // The offset of a primitive into R_FunTab is the first int of the SEXPREC
 // payload (after sxpinfo, attrib, and the two GC links).
