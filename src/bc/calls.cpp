@@ -11,6 +11,7 @@
 #include "apply_internals.h"
 #include "compiler.h"
 #include "direct_call.h"
+#include "inplace.h"
 #include "interp.h"
 #include "promises.h"
 #include "subset.h"
@@ -215,7 +216,10 @@ namespace {
 struct ListBuilder {
     SEXP head = R_NilValue, tail = R_NilValue;
     NodeStackSlot* slot;
-    ListBuilder() : slot(R_BCNodeStackTop) { nsPush(R_NilValue); }
+    ListBuilder() : slot(R_BCNodeStackTop) {
+        nsPush(R_NilValue);
+        slot->flags = kArgListSlot;  // its elements count for inplace.h
+    }
     void add(SEXP v, SEXP tag) {
         SEXP cell = consNR(v, R_NilValue);
         hdr(cell)->f2 = tag;  // a fresh cell, and symbols are never collected
@@ -228,6 +232,7 @@ struct ListBuilder {
         }
     }
     SEXP done() {
+        slot->flags = 0;
         R_BCNodeStackTop = slot;
         return head;
     }

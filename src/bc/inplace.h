@@ -12,7 +12,9 @@
 //     binding that is being assigned accounts for exactly one;
 //   - uncounted ones: operand-stack slots of rir (and of GNU R's byte code)
 //     on R's node stack, and argument lists rir builds with consNR from
-//     those slots before a builtin runs.
+//     those slots before a builtin runs (their slots are flagged
+//     kArgListSlot and their elements scanned too: `c(b, {b[1] <- 0; b})`
+//     has b's old value in the list being built when b is assigned).
 // So: refcount == 1 AND no live operand slot holds the object. Operands of the
 // instruction doing the store are consumed by it and do not count.
 //
@@ -40,10 +42,23 @@ namespace rir {
 extern NodeStackSlot* nodeStackFloor;
 void initNodeStackFloor();
 
-// Does a slot in [lo, hi) hold x?
+// The flags of a node-stack slot that holds an argument list rir is
+// building or has built from operand slots (consNR cells: their elements
+// are not counted): the elements are references too.
+const int kArgListSlot = 0x41524753;
+
+inline bool argListHolds(SEXP list, SEXP x) {
+    for (SEXP a = list; a != R_NilValue && ftype(a) == LISTSXP; a = fcdr(a))
+        if (fcar(a) == x) return true;
+    return false;
+}
+
+// Does a slot in [lo, hi) hold x (itself, or in an argument list)?
 inline bool heldBySlot(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi) {
     for (const NodeStackSlot* p = lo; p < hi; p++)
-        if (p->u.sxpval == x) return true;
+        if (p->u.sxpval == x ||
+            (p->flags == kArgListSlot && p->tag == 0 && argListHolds(p->u.sxpval, x)))
+            return true;
     return false;
 }
 

@@ -130,6 +130,7 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
         args = consNR(first[k].u.sxpval, args);
         if (k >= untagged) SET_TAG(args, tags[k - untagged].tag);
         first[k].u.sxpval = args;
+        first[k].flags = kArgListSlot;  // its elements count for inplace.h
     }
     return args;
 }

@@ -98,6 +98,7 @@ fz_run_mode <- function(opt) {
   last <- opt$seed + opt$n - 1L
   mismatches <- integer()
   crashes <- integer()
+  engines <- integer()  # GNU R's byte code and AST interpreter disagree
   next_seed <- opt$seed
   while (next_seed <= last) {
     to <- min(last, next_seed + opt$batch - 1L)
@@ -105,6 +106,8 @@ fz_run_mode <- function(opt) {
     done <- grep("^done ", r$lines, value = TRUE)
     bad <- grep("mismatch", done, value = TRUE)
     mismatches <- c(mismatches, as.integer(sub("^done ([0-9]+) .*", "\\1", bad)))
+    eng <- grep("gnur-engines", done, value = TRUE)
+    engines <- c(engines, as.integer(sub("^done ([0-9]+) .*", "\\1", eng)))
     finished <- as.integer(sub("^done ([0-9]+) .*", "\\1", done))
     if (r$status == 0L && length(finished) && max(finished) == to) {
       next_seed <- to + 1L
@@ -122,6 +125,12 @@ fz_run_mode <- function(opt) {
   }
   secs <- as.numeric(difftime(Sys.time(), start, units = "secs"))
   for (s in mismatches) cat(sprintf("fuzz: mismatch in program %d: %s\n", s, file.path(opt$out, sprintf("%s-%d.R", opt$mode, s))))
+  for (s in engines) {
+    cat(sprintf(
+      "fuzz: program %d: GNU R's byte code and AST interpreter disagree, rir agrees with the AST interpreter (not counted): %s\n",
+      s, file.path(opt$out, sprintf("%s-%d.gnur-engines.R", opt$mode, s))
+    ))
+  }
   if (opt$minimize && length(c(mismatches, crashes))) {
     for (s in c(mismatches, crashes)) {
       f <- file.path(opt$out, sprintf("%s-%d.R", opt$mode, s))
@@ -131,8 +140,8 @@ fz_run_mode <- function(opt) {
     }
   }
   cat(sprintf(
-    "fuzz: %d programs, mode %s, seed %d: %d mismatches, %d crashes, %.0f seconds\n",
-    opt$n, opt$mode, opt$seed, length(mismatches), length(crashes), secs
+    "fuzz: %d programs, mode %s, seed %d: %d mismatches, %d crashes, %d GNU R engine disagreements, %.0f seconds\n",
+    opt$n, opt$mode, opt$seed, length(mismatches), length(crashes), length(engines), secs
   ))
   length(mismatches) + length(crashes)
 }

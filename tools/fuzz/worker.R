@@ -30,12 +30,12 @@ for (seed in seq(from, to)) {
     if (rir::is_enabled()) rir::disable()
     NULL
   })
+  engines <- isTRUE(d$gnur_engines_disagree)
   if (!is.null(d)) {
-    base <- file.path(out, sprintf("%s-%d", mode, seed))
+    base <- file.path(out, sprintf("%s-%d%s", mode, seed, if (engines) ".gnur-engines" else ""))
     writeLines(text, paste0(base, ".R"))
     writeLines(fz_diff_text(d, text), paste0(base, ".diff"))
   }
-  cat("done", seed, if (is.null(d)) "ok" else paste(c("mismatch", d$fields), collapse = ","), "\n",
-    file = progress, append = TRUE
-  )
+  status <- if (is.null(d)) "ok" else if (engines) "gnur-engines" else paste(c("mismatch", d$fields), collapse = ",")
+  cat("done", seed, status, "\n", file = progress, append = TRUE)
 }
