@@ -1344,6 +1344,9 @@ L_pick : {
         SEXP call = POOL(IMM());
         SYNC();
         SEXP v = Rf_findVar(xsym, ENCLOS(env));
+        if (v == R_MissingArg)  // fuzzer class 20: GNU R's error, naming the assignment
+            Rf_errorcall(call, _("argument \"%s\" is missing, with no default"),
+                         CHAR(PRINTNAME(xsym)));
         if (v == unbound) {
             setTrampolineExpr(tramp, call);
             v = Rf_eval(xsym, ENCLOS(env));
