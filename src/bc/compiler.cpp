@@ -869,14 +869,7 @@ void Compiler::forLoop(SEXP e) {
         bind(lStep);
         emitJump(Op::for_step, lEnd, {sym(CAR(args)), cache(CAR(args)), fb()});
         loopSlots_ += 3;
-        if (ctxLoop_) {
-            loopBody(CADDR(args), lEnd);
-        } else {
-            stmtPos_ = true;
-            expr(CADDR(args));
-            stmtPos_ = false;
-            emit(Op::pop);
-        }
+        loopBody(CADDR(args), lEnd);
         loopSlots_ -= 3;
         emitJump(Op::br_back, lStep);
         bind(lEnd);
@@ -895,14 +888,7 @@ void Compiler::whileLoop(SEXP e) {
         bind(lCond);
         expr(CAR(args));
         emitJump(Op::brfalse, lEnd, {constant(e), fb()});
-        if (ctxLoop_) {
-            loopBody(CADR(args), lEnd);
-        } else {
-            stmtPos_ = true;
-            expr(CADR(args));
-            stmtPos_ = false;
-            emit(Op::pop);
-        }
+        loopBody(CADR(args), lEnd);
         emitJump(Op::br_back, lCond);
         bind(lEnd);
         emit(Op::push_null);
@@ -916,14 +902,7 @@ void Compiler::repeatLoop(SEXP e) {
         int lTop = newLabel(), lEnd = newLabel();
         sh_.loops.push_back({false, lEnd, lTop, depth_, false});
         bind(lTop);
-        if (ctxLoop_) {
-            loopBody(CAR(args), lEnd);
-        } else {
-            stmtPos_ = true;
-            expr(CAR(args));
-            stmtPos_ = false;
-            emit(Op::pop);
-        }
+        loopBody(CAR(args), lEnd);
         emitJump(Op::br_back, lTop);
         bind(lEnd);
         emit(Op::push_null);
@@ -1137,7 +1116,14 @@ CallArg Compiler::callArg(SEXP v, SEXP tag) {
 }
 
 void Compiler::loopBody(SEXP body, int lEnd) {
-    // Compiled as promise code (it runs in this environment but in its own
+    if (!ctxLoop_) {  // inline, its value dropped
+        stmtPos_ = true;
+        expr(body);
+        stmtPos_ = false;
+        emit(Op::pop);
+        return;
+    }
+    // Context mode: compiled as promise code (it runs in this environment but in its own
     // interpreter activation): its break/next, direct or not, are GNU R's,
     // and they find the context loop_body pushes for each iteration.
     int idx = promise(body);

@@ -202,8 +202,9 @@ class Compiler {
         }
         ctxLoop_ = outer;
     }
-    // The body of a loop compiled in context mode: `loop_body` runs it and
-    // jumps to lEnd on break; otherwise execution goes on (the next step).
+    // The body of a loop: inline with its value dropped, or in context mode
+    // as separate code that `loop_body` runs, jumping to lEnd on break
+    // (otherwise execution goes on to the next step).
     void loopBody(SEXP body, int lEnd);
     bool ctxLoop_ = false;
 

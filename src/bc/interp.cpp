@@ -149,6 +149,14 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
 #define NEXT() goto* labels[*pc++]
 #endif
 #define IMM() (*pc++)
+// A fresh int/real scalar result nothing refers to becomes the call site's
+// scratch object (reused by its next execution).
+#define KEEP_SCRATCH(cs, r, scr)                                                 \
+    do {                                                                         \
+        if ((cs).scratch && (r) != (scr) && frefcnt(r) == 0 && hdr(r)->scalar && \
+            (ftype(r) == REALSXP || ftype(r) == INTSXP))                         \
+            scratch[(cs).scratch - 1].u.sxpval = (r);                            \
+    } while (0)
 // The label of a rarely executed instruction: its code is laid out away from
 // the hot handlers (fewer instruction-cache misses in the dispatch loop).
 #define COLD_INSN(name) L_##name : __attribute__((cold));
@@ -826,9 +834,7 @@ L_subset : {
         }
     } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
         r = fastMatrixSubset(x, AT(1), TOP(), scr);
-    if (r && cs.scratch && r != scr && frefcnt(r) == 0 && hdr(r)->scalar &&
-        (ftype(r) == REALSXP || ftype(r) == INTSXP))
-        scratch[cs.scratch - 1].u.sxpval = r;
+    if (r) KEEP_SCRATCH(cs, r, scr);
     if (!r) {
         // the argument list is protected as GNU R's callers protect it
         SEXP args = PROTECT(slotsToArgs(sp - n - 1, n + 1, cs.args, 1));
@@ -884,9 +890,7 @@ L_subset_var : {
     r = fastSubset(kind, x, i, scr);
     if (!r) NEXT();
     recordType(f, x);
-    if (cs.scratch && r != scr && frefcnt(r) == 0 && hdr(r)->scalar &&
-        (ftype(r) == REALSXP || ftype(r) == INTSXP))
-        scratch[cs.scratch - 1].u.sxpval = r;
+    KEEP_SCRATCH(cs, r, scr);
     PUSH(r);
     R_Visible = TRUE;
     pc = start + target;
@@ -923,9 +927,7 @@ L_subset_var2 : {
         if (!r) NEXT();
     }
     recordType(f, x);
-    if (cs.scratch && r != scr && frefcnt(r) == 0 && hdr(r)->scalar &&
-        (ftype(r) == REALSXP || ftype(r) == INTSXP))
-        scratch[cs.scratch - 1].u.sxpval = r;
+    KEEP_SCRATCH(cs, r, scr);
     PUSH(r);
     R_Visible = TRUE;
     pc = start + target;
