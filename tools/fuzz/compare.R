@@ -151,13 +151,17 @@ fz_timed_out <- function(res) {
 # Runs a program text both ways; NULL or the difference. A program slower
 # than `limit` seconds under GNU R is skipped (NULL); rir gets ten times
 # as long (a hang that does not check for interrupts is left to the time
-# limit of run.R's subprocess).
-fz_check <- function(text, limit = 5) {
+# limit of run.R's subprocess). `note(phase)` is told "ref" before GNU R's
+# run and "rir" before rir's, so that run.R can tell whose run a killed
+# subprocess was in.
+fz_check <- function(text, limit = 5, note = function(phase) NULL) {
   prog <- fz_parse_program(text)
+  note("ref")
   setTimeLimit(elapsed = limit)
   ref <- fz_run_program(prog, use_rir = FALSE)
   setTimeLimit()
   if (fz_timed_out(ref)) return(NULL)
+  note("rir")
   setTimeLimit(elapsed = 10 * limit)
   got <- fz_run_program(prog, use_rir = TRUE)
   setTimeLimit()
@@ -167,6 +171,7 @@ fz_check <- function(text, limit = 5) {
     # give different results (a GNU R compiler bug, say -0 folded into a
     # constant 0) and rir gives the AST interpreter's. The program tests
     # GNU R, not rir: reported apart, not counted as a mismatch.
+    note("ast")
     setTimeLimit(elapsed = limit)
     ast <- tryCatch(fz_run_program(prog, use_rir = FALSE, gnur_ast = TRUE),
       error = function(e) NULL)

@@ -67,6 +67,13 @@ fz_spawn <- function(dir, from, to, opt, limit) {
   list(lines = readLines(progress), status = status)
 }
 
+# the last phase ("ref", "rir", "ast") the worker reported for a program,
+# or "setup" before any
+fz_phase <- function(lines, seed) {
+  p <- grep(sprintf("^phase %d ", seed), lines, value = TRUE)
+  if (length(p)) trimws(sub("^phase [0-9]+ ", "", p[length(p)])) else "setup"
+}
+
 fz_record_crash <- function(opt, dir, seed, status, alone) {
   source(file.path(dir, "generate.R"), local = TRUE)
   base <- file.path(opt$out, sprintf("%s-%d", opt$mode, seed))
@@ -99,6 +106,7 @@ fz_run_mode <- function(opt) {
   mismatches <- integer()
   crashes <- integer()
   engines <- integer()  # GNU R's byte code and AST interpreter disagree
+  gnur_slow <- integer()  # killed while GNU R ran the program
   next_seed <- opt$seed
   while (next_seed <= last) {
     to <- min(last, next_seed + opt$batch - 1L)
@@ -118,9 +126,21 @@ fz_run_mode <- function(opt) {
     suspect <- if (length(started)) max(started) else next_seed
     alone <- fz_spawn(dir, suspect, suspect, opt, limit = 60)
     alone_crashed <- alone$status != 0L
-    fz_record_crash(opt, dir, suspect, if (alone_crashed) alone$status else r$status, alone_crashed)
-    crashes <- c(crashes, suspect)
-    cat(sprintf("fuzz: crash in program %d (exit status %d)\n", suspect, r$status))
+    # killed by the time limit while GNU R itself ran the program (its
+    # reference run, or the AST-interpreter rerun), say stuck in C code that
+    # never checks the time limit: the program cannot be tested, rir did not
+    # run it. A crash (not a time-out) counts wherever it happened: rir may
+    # have corrupted the heap in an earlier program.
+    died <- if (alone_crashed) alone else r
+    timed_out <- died$status %in% c(124L, 137L)
+    if (timed_out && fz_phase(died$lines, suspect) %in% c("ref", "ast")) {
+      gnur_slow <- c(gnur_slow, suspect)
+      cat(sprintf("fuzz: program %d: killed in GNU R's own run (not counted)\n", suspect))
+    } else {
+      fz_record_crash(opt, dir, suspect, if (alone_crashed) alone$status else r$status, alone_crashed)
+      crashes <- c(crashes, suspect)
+      cat(sprintf("fuzz: crash in program %d (exit status %d)\n", suspect, r$status))
+    }
     next_seed <- suspect + 1L
   }
   secs <- as.numeric(difftime(Sys.time(), start, units = "secs"))
@@ -140,8 +160,8 @@ fz_run_mode <- function(opt) {
     }
   }
   cat(sprintf(
-    "fuzz: %d programs, mode %s, seed %d: %d mismatches, %d crashes, %d GNU R engine disagreements, %.0f seconds\n",
-    opt$n, opt$mode, opt$seed, length(mismatches), length(crashes), length(engines), secs
+    "fuzz: %d programs, mode %s, seed %d: %d mismatches, %d crashes, %d GNU R engine disagreements, %d killed in GNU R's own run, %.0f seconds\n",
+    opt$n, opt$mode, opt$seed, length(mismatches), length(crashes), length(engines), length(gnur_slow), secs
   ))
   length(mismatches) + length(crashes)
 }

@@ -1,7 +1,9 @@
 # One batch of fuzz programs in this process (started by run.R):
 #   Rscript worker.R DIR FROM TO PROGRESS OUT MODE
 # Appends "start SEED" before and "done SEED ok|mismatch" after each program
-# to PROGRESS, so that run.R can tell which program a crash interrupted.
+# to PROGRESS, and "phase SEED ref|rir|ast" when GNU R's run, rir's run or
+# GNU R's AST-interpreter rerun starts, so that run.R can tell which program
+# a crash or time-out interrupted, and in whose run.
 args <- commandArgs(trailingOnly = TRUE)
 dir <- args[[1]]
 from <- as.integer(args[[2]])
@@ -24,7 +26,8 @@ for (seed in seq(from, to)) {
   # self-test of run.R's crash handling: FUZZ_CRASH_SEED=k kills program k
   if (identical(Sys.getenv("FUZZ_CRASH_SEED"), as.character(seed))) tools::pskill(Sys.getpid(), tools::SIGSEGV)
   text <- fz_generate(seed)
-  d <- tryCatch(fz_check(text), error = function(e) {
+  note <- function(phase) cat("phase", seed, phase, "\n", file = progress, append = TRUE)
+  d <- tryCatch(fz_check(text, note = note), error = function(e) {
     # the harness itself failed (say the time limit hit between steps)
     setTimeLimit()
     if (rir::is_enabled()) rir::disable()
