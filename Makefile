@@ -26,8 +26,8 @@ dev:
 #   default tiering, and RIR_OPT_THRESHOLD=0 (every closure compiled before
 #   its first call). RIR_DEOPT_CHAOS joins when there is optimized code.
 test: deps install
-	cd tests && R_LIBS=$(LIB) $(RSCRIPT) run-tests.R
-	cd tests && R_LIBS=$(LIB) RIR_OPT_THRESHOLD=0 $(RSCRIPT) run-tests.R
+	cd tests && R_LIBS=$(LIB) RIR_DEBUG=verify $(RSCRIPT) run-tests.R
+	cd tests && R_LIBS=$(LIB) RIR_DEBUG=verify RIR_OPT_THRESHOLD=0 $(RSCRIPT) run-tests.R
 
 test-fast: dev
 	cd tests && R_LIBS=$(LIB) RIR_TEST_FILTER='diff|api|context' $(RSCRIPT) run-tests.R

@@ -5,6 +5,7 @@ enable <- function() {
     stop("rir is disabled: ", .rir$problem, call. = FALSE)
   }
   install_hook()
+  .Call(C_rir_set_debug, rir_settings()$debug)
   .Call(C_rir_set_enabled, TRUE)
   .rir$enabled <- TRUE
   install_eager()
@@ -20,6 +21,15 @@ disable <- function() {
 }
 
 is_enabled <- function() isTRUE(.rir$enabled)
+
+# The bytecode verifier on f's RIR code (internal; see src/bc/verifier.h):
+# "" when well formed, else the problem; with shape = TRUE the stack height
+# before each instruction, named by bytecode offset. `bc` (from bytecode(f),
+# altered) replaces the bytecode in a copy of the code.
+verify <- function(f, shape = FALSE, bc = NULL) {
+  .Call(C_rir_verify, f, isTRUE(shape), if (is.null(bc)) NULL else as.integer(bc))
+}
+bytecode <- function(f) .Call(C_rir_bytecode, f)
 
 compile <- function(f) {
   if (!is.function(f)) {

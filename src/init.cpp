@@ -27,6 +27,9 @@ SEXP rir_context_smaller(SEXP, SEXP);
 SEXP rir_context_str(SEXP);
 SEXP rir_table_test(SEXP, SEXP);
 SEXP rir_insn_table();
+SEXP rir_set_debug(SEXP);
+SEXP rir_verify(SEXP, SEXP, SEXP);
+SEXP rir_bytecode(SEXP);
 SEXP rir_set_interrupt_pending();
 SEXP rir_extra_depth();
 
@@ -48,6 +51,9 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_context_str", (DL_FUNC)&rir_context_str, 1},
     {"rir_table_test", (DL_FUNC)&rir_table_test, 2},
     {"rir_insn_table", (DL_FUNC)&rir_insn_table, 0},
+    {"rir_set_debug", (DL_FUNC)&rir_set_debug, 1},
+    {"rir_verify", (DL_FUNC)&rir_verify, 3},
+    {"rir_bytecode", (DL_FUNC)&rir_bytecode, 1},
     {"rir_set_interrupt_pending", (DL_FUNC)&rir_set_interrupt_pending, 0},
     {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},
     {nullptr, nullptr, 0}};

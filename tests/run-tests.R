@@ -2,7 +2,8 @@
 # "N passed, M failed" (CI reads it). Exit status is non-zero on failure.
 #
 # The mode is the environment: RIR_OPT_THRESHOLD=0 (every closure compiled at
-# its first call) or unset (default tiering). The end of this file checks
+# its first call) or unset (default tiering). With RIR_DEBUG=verify (as
+# `make test` runs it) the bytecode verifier checks all compiled code. The end of this file checks
 # that the mode took effect, so a mode that silently ran what the default
 # runs fails.
 library(testthat)
@@ -39,6 +40,18 @@ mode_ok <- !probe_before && probe_value == 2 && if (mode_zero) {
 if (!mode_ok) {
   cat("mode check FAILED: this mode did not change what ran\n")
   failed <- failed + 1
+}
+# RIR_DEBUG=verify (set by `make test`): the bytecode verifier checked every
+# code the suite compiled in this process, and rejected none
+if (grepl("verify", Sys.getenv("RIR_DEBUG"))) {
+  cat(sprintf(
+    "bytecode verifier: %.0f codes checked, %.0f rejected\n",
+    mode_stats[["verified"]], mode_stats[["verify_failures"]]
+  ))
+  if (mode_stats[["verified"]] == 0 || mode_stats[["verify_failures"]] > 0) {
+    cat("bytecode verifier check FAILED\n")
+    failed <- failed + 1
+  }
 }
 cat(sprintf("%d passed, %d failed, %d skipped\n", passed, failed, skipped))
 quit(status = if (failed > 0) 1 else 0)

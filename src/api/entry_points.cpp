@@ -10,6 +10,7 @@
 #include "../bc/inplace.h"
 #include "../bc/interp.h"
 #include "../bc/printer.h"
+#include "../bc/verifier.h"
 #include "../runtime/dispatch_table.h"
 #include "../runtime/eval_depth.h"
 #include "../runtime/stats.h"
@@ -152,11 +153,13 @@ SEXP rir_disassemble(SEXP f) {
 SEXP rir_stats() {
     const char* names[] = {"compiled",          "refused",   "rir_calls",       "gnur_entries",
                            "native_calls",      "deopts",    "compile_seconds", "toplevel_compiled",
-                           "promises_compiled", "ast_evals", "eager_compiled"};
+                           "promises_compiled", "ast_evals", "eager_compiled",  "verified",
+                           "verify_failures"};
     double vals[] = {stats.compiled,        stats.refused,           stats.rir_calls,
                      stats.gnur_entries,    stats.native_calls,      stats.deopts,
                      stats.compile_seconds, stats.toplevel_compiled, stats.promises_compiled,
-                     stats.ast_evals,       stats.eager_compiled};
+                     stats.ast_evals,       stats.eager_compiled,    stats.verified,
+                     stats.verify_failures};
     int nfix = sizeof(vals) / sizeof(vals[0]);
     int nreason = int(AstReason::Count);
     int n = nfix + nreason;
@@ -177,7 +180,12 @@ SEXP rir_stats() {
 }
 
 SEXP rir_reset_stats() {
-    stats = Stats();
+    // the verifier's counters cover the whole session (the test runner
+    // checks them after tests that reset the others)
+    Stats fresh;
+    fresh.verified = stats.verified;
+    fresh.verify_failures = stats.verify_failures;
+    stats = fresh;
     registry.clear();
     for (AstSite& a : astSites) a.count = 0;
     for (double& d : astByReason) d = 0;
@@ -284,6 +292,79 @@ SEXP rir_table_test(SEXP contexts, SEXP queries) {
     SET_VECTOR_ELT(out, 1, chosen);
     UNPROTECT(4);
     return out;
+}
+
+// RIR_DEBUG flags (a comma-separated string; unknown flags are ignored)
+SEXP rir_set_debug(SEXP flags) {
+    std::string f =
+        TYPEOF(flags) == STRSXP && XLENGTH(flags) == 1 ? CHAR(STRING_ELT(flags, 0)) : "";
+    std::string item;
+    debugFlags = DebugFlags();
+    for (size_t i = 0; i <= f.size(); i++) {
+        if (i == f.size() || f[i] == ',') {
+            if (item == "verify") debugFlags.verify = true;
+            item.clear();
+        } else if (f[i] != ' ') {
+            item += f[i];
+        }
+    }
+    return R_NilValue;
+}
+
+// f's baseline code, compiled now if needed.
+static Code* baselineOrError(SEXP f) {
+    SEXP target = TYPEOF(f) == CLOSXP ? trampolineTarget(BODY(f)) : nullptr;
+    DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
+    if (!t) Rf_error("not a rir-compiled function");
+    if (!t->baseline) {
+        Code* code = compileFunction(t, CLOENV(f));
+        PROTECT(code->container);
+        code->trampoline = t->trampoline();
+        t->setBaseline(code, code->container);
+        UNPROTECT(1);
+    }
+    return t->baseline;
+}
+
+// f's baseline bytecode as an integer vector (for the verifier's tests).
+SEXP rir_bytecode(SEXP f) {
+    Code* c = baselineOrError(f);
+    SEXP r = Rf_allocVector(INTSXP, c->bc.size());
+    for (size_t i = 0; i < c->bc.size(); i++) INTEGER(r)[i] = c->bc[i];
+    return r;
+}
+
+// The bytecode verifier on f's baseline code: "" when well formed, else
+// the problem. With `shape` TRUE, the stack height before each
+// instruction (named by bytecode offset) instead. `bc`, when an integer
+// vector, replaces the bytecode in a copy of the code (negative tests).
+SEXP rir_verify(SEXP f, SEXP shape, SEXP bc) {
+    Code* c = baselineOrError(f);
+    bool wantShape = Rf_asLogical(shape) == TRUE;
+    static char err[400];
+    std::vector<int> pcs, heights;
+    {
+        Code copy = *c;
+        if (TYPEOF(bc) == INTSXP) copy.bc.assign(INTEGER(bc), INTEGER(bc) + XLENGTH(bc));
+        CodeShape sh;
+        std::string e = wantShape || TYPEOF(bc) == INTSXP ? verifyCode(&copy, &sh) : verifyAll(c);
+        snprintf(err, sizeof err, "%s", e.c_str());
+        for (size_t pc = 0; pc < sh.height.size(); pc++)
+            if (sh.height[pc] >= 0) {
+                pcs.push_back(int(pc));
+                heights.push_back(sh.height[pc]);
+            }
+    }
+    if (!wantShape || err[0]) return Rf_mkString(err);
+    SEXP h = PROTECT(Rf_allocVector(INTSXP, heights.size()));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, pcs.size()));
+    for (size_t i = 0; i < pcs.size(); i++) {
+        INTEGER(h)[i] = heights[i];
+        SET_STRING_ELT(nm, i, Rf_mkChar(std::to_string(pcs[i]).c_str()));
+    }
+    Rf_setAttrib(h, R_NamesSymbol, nm);
+    UNPROTECT(2);
+    return h;
 }
 
 SEXP rir_insn_table() {

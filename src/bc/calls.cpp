@@ -220,7 +220,11 @@ struct ListBuilder {
         nsPush(R_NilValue);
         slot->flags = kArgListSlot;  // its elements count for inplace.h
     }
+    // `counted`: each value counts as referenced until done() (GNU R's
+    // evalList does the same while it evaluates the later arguments)
+    bool counted = false;
     void add(SEXP v, SEXP tag) {
+        if (counted) incRefcnt(v);
         SEXP cell = consNR(v, R_NilValue);
         hdr(cell)->f2 = tag;  // a fresh cell, and symbols are never collected
         if (head == R_NilValue) {
@@ -232,6 +236,8 @@ struct ListBuilder {
         }
     }
     SEXP done() {
+        if (counted)
+            for (SEXP a = head; a != R_NilValue; a = fcdr(a)) decRefcnt(fcar(a));
         slot->flags = 0;
         R_BCNodeStackTop = slot;
         return head;
@@ -247,6 +253,7 @@ SEXP dotsValue(SEXP env) {
 SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp,
                const SEXP* stackArgs = nullptr) {
     ListBuilder b;
+    b.counted = true;
     int n = 0;
     for (CallArg& a : cs.args) {
         n++;

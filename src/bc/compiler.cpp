@@ -16,6 +16,7 @@
 #include "inline_internals.h"
 #include "math_fast.h"
 #include "ops.h"
+#include "verifier.h"
 
 namespace rir {
 
@@ -668,6 +669,17 @@ void Compiler::builtinCall(SEXP e, SEXP inner, SEXP fun, bool operand, SEXP errE
         binopOperand_ = true;
         expr(CAR(a));
         binopOperand_ = false;
+        // While later arguments are evaluated (they can run any code, say
+        // force a promise that rebinds a variable whose old value is this
+        // argument), the value counts as referenced, as in GNU R's byte code:
+        // otherwise GNU R's arithmetic may take it for a temporary and
+        // overwrite it.
+        bool laterCode = false;
+        for (SEXP b = CDR(a); b != R_NilValue; b = CDR(b))
+            if (TYPEOF(CAR(b)) == SYMSXP || TYPEOF(CAR(b)) == LANGSXP ||
+                TYPEOF(CAR(b)) == PROMSXP || TYPEOF(CAR(b)) == BCODESXP)
+                laterCode = true;
+        if (laterCode) emit(Op::count_arg);
         cs.args.push_back({ArgKind::Const, 0, math1 ? R_NilValue : TAG(a)});
     }
     code_->calls.push_back(cs);
@@ -1167,23 +1179,7 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP 
     PROTECT(code->container);
     Compiler c(code, sh);
     if (!sh.tooDeep) c.compileBody(body);
-    if (sh.tooDeep || c.broken) {
-        // Internal inconsistency, or an expression nested too deeply for the
-        // C stack: run this body with GNU R's evaluator instead (for the
-        // latter, its own error "evaluation nested too deeply", as GNU R's
-        // compiler gives up on it too).
-        registerRefused("<body>", sh.tooDeep ? "expression nested too deeply for rir's compiler; "
-                                               "using GNU R's evaluator"
-                                             : "rir compiler stack-model check failed; using GNU "
-                                               "R's evaluator");
-        UNPROTECT(1);
-        code = Code::create(kind, body);
-        PROTECT(code->container);
-        code->bc = {int32_t(Op::eval_ast), code->addPool(body),
-                    registerAstSite(AstReason::Other, "<body: stack-model check failed>"),
-                    int32_t(Op::ret)};
-        code->maxStack = 1;
-    } else if (kind == CodeKind::Function) {
+    if (!sh.tooDeep && !c.broken && kind == CodeKind::Function) {
         // Default arguments that are calls become rir promise code, so that
         // forcing them does not go through GNU R's AST interpreter (see
         // directCall); others stay ASTs.
@@ -1191,6 +1187,43 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP 
             code->defaults.push_back(TYPEOF(CAR(f)) == LANGSXP ? c.defaultArg(CAR(f)) : -1);
     }
     code->finish();
+    // RIR_DEBUG=verify: the bytecode verifier checks the code and all its
+    // promises; code it rejects is not run (GNU R's evaluator runs the body)
+    static char verifyError[300];
+    bool rejected = false;
+    if (debugFlags.verify && !sh.tooDeep && !c.broken) {
+        stats.verified++;
+        std::string e = verifyAll(code);
+        if (!e.empty()) {
+            snprintf(verifyError, sizeof verifyError, "%s", e.c_str());
+            rejected = true;
+        }
+    }
+    if (rejected) {
+        stats.verify_failures++;
+        REprintf("rir: bytecode verifier: %s\n", verifyError);
+        registerRefused("<body>", std::string("bytecode verifier: ") + verifyError);
+    }
+    if (sh.tooDeep || c.broken || rejected) {
+        // Internal inconsistency, or an expression nested too deeply for the
+        // C stack: run this body with GNU R's evaluator instead (for the
+        // latter, its own error "evaluation nested too deeply", as GNU R's
+        // compiler gives up on it too).
+        if (!rejected)
+            registerRefused("<body>", sh.tooDeep
+                                          ? "expression nested too deeply for rir's compiler; "
+                                            "using GNU R's evaluator"
+                                          : "rir compiler stack-model check failed; using GNU "
+                                            "R's evaluator");
+        UNPROTECT(1);
+        code = Code::create(kind, body);
+        PROTECT(code->container);
+        code->bc = {int32_t(Op::eval_ast), code->addPool(body),
+                    registerAstSite(AstReason::Other, "<body: stack-model check failed>"),
+                    int32_t(Op::ret)};
+        code->maxStack = 1;
+        code->finish();
+    }
     UNPROTECT(1);
     stats.compile_seconds += nowSeconds() - t0;
     return code;

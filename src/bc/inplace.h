@@ -47,6 +47,13 @@ void initNodeStackFloor();
 // are not counted): the elements are references too.
 const int kArgListSlot = 0x41524753;
 
+// The flags of an operand slot holding an argument of a builtin call whose
+// later arguments are still being evaluated: its value's reference count
+// was raised by count_arg (as GNU R's byte code counts the arguments it
+// pushes), so that code run by those arguments cannot take it for a
+// temporary; call_builtin lowers it again before the call.
+const int kCountedArg = 0x434e5441;
+
 inline bool argListHolds(SEXP list, SEXP x) {
     for (SEXP a = list; a != R_NilValue && ftype(a) == LISTSXP; a = fcdr(a))
         if (fcar(a) == x) return true;

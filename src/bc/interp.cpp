@@ -27,13 +27,6 @@ static unsigned backEdges = 0;
 
 namespace {
 
-inline void incRefcnt(SEXP x) {
-    if (hdr(x)->named < 65535) hdr(x)->named++;
-}
-inline void decRefcnt(SEXP x) {
-    if (hdr(x)->named > 0 && hdr(x)->named < 65535) hdr(x)->named--;
-}
-
 // Feedback bit of each SEXPTYPE (TB_OTHER for all but the vector types).
 const uint16_t kTypeBits[32] = {
     TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER,
@@ -1146,6 +1139,11 @@ L_br_obj : {
         sp -= 2;
         NEXT();
     }
+L_count_arg : {
+    incRefcnt(TOP());
+    sp[-1].flags = kCountedArg;
+    NEXT();
+}
 L_call_builtin : {
     int n = IMM();
     CallSite& cs = c->calls[IMM()];
@@ -1153,6 +1151,13 @@ L_call_builtin : {
     Feedback& f = c->feedback[IMM()];
     f.count++;
     SYNC();
+    // the arguments counted while later ones were evaluated: released
+    // before the call (as GNU R's byte code does)
+    for (NodeStackSlot* a = sp - n; a < sp - 1; a++)
+        if (a->flags == kCountedArg) {
+            a->flags = 0;
+            decRefcnt(a->u.sxpval);
+        }
     if (n == 1 && cs.args[0].tag == R_NilValue) {
         SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
         SEXP r = fastMath1(fun, TOP(), scr == nil ? nullptr : scr);

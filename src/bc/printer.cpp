@@ -12,7 +12,8 @@
 namespace rir {
 
 const InsnInfo insnInfo[] = {
-#define RIR_INFO(name, ops, pop, push, fb, doc) {#name, ops, pop, push, fb != 0, doc},
+#define RIR_INFO(name, ops, pop, push, fb, doc) \
+    {#name, int(sizeof(ops) - 1), ops, pop, push, fb != 0, doc},
     RIR_INSNS(RIR_INFO)
 #undef RIR_INFO
 };

@@ -354,9 +354,12 @@ inline R_xlen_t flength(SEXP x) {
 inline int frefcnt(SEXP x) {
     return hdr(x)->named;
 }
-// GNU R's INCREMENT_REFCNT (saturating at REFCNTMAX).
+// GNU R's INCREMENT_REFCNT / DECREMENT_REFCNT (saturating at REFCNTMAX).
 inline void incRefcnt(SEXP x) {
     if (hdr(x)->named < 0xFFFFu) hdr(x)->named++;
+}
+inline void decRefcnt(SEXP x) {
+    if (hdr(x)->named > 0 && hdr(x)->named < 0xFFFFu) hdr(x)->named--;
 }
 
 // True when the C stack is so deep that a recursive walk of R code (the

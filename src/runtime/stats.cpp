@@ -6,6 +6,7 @@
 namespace rir {
 
 Stats stats;
+DebugFlags debugFlags;
 std::vector<Registered> registry;
 
 static const size_t kMaxRegistry = 100000;

@@ -18,9 +18,17 @@ struct Stats {
     double compile_seconds = 0;  // time spent compiling to RIR
     double toplevel_compiled = 0;
     double promises_compiled = 0;
-    double ast_evals = 0;       // expressions handed to GNU R's AST interpreter
-    double eager_compiled = 0;  // closures compiled before GNU R's JIT offered them
+    double ast_evals = 0;        // expressions handed to GNU R's AST interpreter
+    double eager_compiled = 0;   // closures compiled before GNU R's JIT offered them
+    double verified = 0;         // codes checked by the bytecode verifier (RIR_DEBUG=verify)
+    double verify_failures = 0;  // codes it rejected
 };
+
+// RIR_DEBUG / options(rir.debug): a comma-separated list of these flags.
+struct DebugFlags {
+    bool verify = false;  // "verify": run the bytecode verifier on all compiled code
+};
+extern DebugFlags debugFlags;
 
 // Why the RIR compiler left an expression to GNU R's AST interpreter. The
 // names (astReasonName) are what stats() and status() report.
