@@ -31,6 +31,13 @@ verify <- function(f, shape = FALSE, bc = NULL) {
 }
 bytecode <- function(f) .Call(C_rir_bytecode, f)
 
+# Runs f's RIR code from bytecode offset pc in env with the values of the
+# list `stack` on its operand stack (what a deoptimization does; internal,
+# for tests).
+resume <- function(f, env, pc, stack = list()) {
+  .Call(C_rir_resume, f, env, as.integer(pc), stack)
+}
+
 compile <- function(f) {
   if (!is.function(f)) {
     stop("compile() needs a function, not ", class(f)[1], call. = FALSE)

@@ -30,6 +30,7 @@ SEXP rir_insn_table();
 SEXP rir_set_debug(SEXP);
 SEXP rir_verify(SEXP, SEXP, SEXP);
 SEXP rir_bytecode(SEXP);
+SEXP rir_resume(SEXP, SEXP, SEXP, SEXP);
 SEXP rir_set_interrupt_pending();
 SEXP rir_extra_depth();
 
@@ -54,6 +55,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_set_debug", (DL_FUNC)&rir_set_debug, 1},
     {"rir_verify", (DL_FUNC)&rir_verify, 3},
     {"rir_bytecode", (DL_FUNC)&rir_bytecode, 1},
+    {"rir_resume", (DL_FUNC)&rir_resume, 4},
     {"rir_set_interrupt_pending", (DL_FUNC)&rir_set_interrupt_pending, 0},
     {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},
     {nullptr, nullptr, 0}};

@@ -367,6 +367,43 @@ SEXP rir_verify(SEXP f, SEXP shape, SEXP bc) {
     return h;
 }
 
+// Runs f's baseline code from bytecode offset `pc` in `env`, with the
+// values of the list `stack` on its operand stack (bottom first): the
+// resumption a deoptimization does, for tests. The pc must start an
+// instruction where the verifier finds exactly that many value slots.
+SEXP rir_resume(SEXP f, SEXP env, SEXP pc, SEXP stack) {
+    Code* c = baselineOrError(f);
+    if (TYPEOF(env) != ENVSXP) Rf_error("'env' must be an environment");
+    if (TYPEOF(stack) != VECSXP) Rf_error("'stack' must be a list");
+    int at = Rf_asInteger(pc), n = LENGTH(stack);
+    int height = -1;
+    bool valuesOnly = true;
+    static char err[400];
+    {
+        CodeShape sh;
+        std::string e = verifyCode(c, &sh);
+        snprintf(err, sizeof err, "%s", e.c_str());
+        if (e.empty() && at >= 0 && size_t(at) < sh.height.size()) {
+            height = sh.height[at];
+            for (SlotKind k : sh.slots[at])
+                if (k != SlotKind::Value) valuesOnly = false;
+        }
+    }
+    if (err[0]) Rf_error("bytecode verifier: %s", err);
+    if (height < 0) Rf_error("no reachable instruction starts at pc %d", at);
+    if (height != n) Rf_error("the stack at pc %d holds %d values, not %d", at, height, n);
+    if (!valuesOnly) Rf_error("the stack at pc %d holds loop state", at);
+    NodeStackSlot* slots =
+        n ? reinterpret_cast<NodeStackSlot*>(R_alloc(n, sizeof(NodeStackSlot))) : nullptr;
+    for (int i = 0; i < n; i++) {
+        slots[i].tag = 0;
+        slots[i].flags = 0;
+        slots[i].u.sxpval = VECTOR_ELT(stack, i);
+    }
+    DispatchTable* t = DispatchTable::unpack(trampolineTarget(BODY(f)));
+    return interpretFrom(c, env, trampolineConsts(t->trampoline()), ResumePoint{at, slots, n, 0});
+}
+
 SEXP rir_insn_table() {
     int n = int(Op::num_ops);
     SEXP name = PROTECT(Rf_allocVector(STRSXP, n));

@@ -2,6 +2,7 @@
 #include "interp.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "../runtime/dispatch_table.h"
 #include "../runtime/r_messages.h"
@@ -209,6 +210,10 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
 #define AT(n) (sp[-1 - (n)].u.sxpval)
 
 SEXP interpret(Code* c, SEXP env, SEXP tramp) {
+    return interpretFrom(c, env, tramp, ResumePoint{0, nullptr, 0, 0});
+}
+
+SEXP interpretFrom(Code* c, SEXP env, SEXP tramp, const ResumePoint& at) {
     R_CheckStack();
     NodeStackSlot* frame = R_BCNodeStackTop;
     if (frame + c->nCache + c->nScratch + c->maxStack + 16 > R_BCNodeStackEnd)
@@ -238,9 +243,15 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     // not scan it. Raised when a loop starts on it, lowered by the pops
     // that end loops.
     NodeStackSlot* userBase = base;
+    if (at.height) {
+        // a resumed frame: its operand stack as the deoptimization left it
+        std::memmove(sp, at.stack, sizeof(NodeStackSlot) * at.height);
+        sp += at.height;
+        userBase = base + at.loopSlots;
+    }
     R_BCNodeStackTop = sp;
-    const int32_t* pc = c->bc.data();
-    const int32_t* start = pc;
+    const int32_t* start = c->bc.data();
+    const int32_t* pc = start + at.pc;
     // The pool does not change while the code runs (compilation is done).
     SEXP* const pool = static_cast<SEXP*>(fdata(c->pool()));
 #define POOL(i) (pool[i])

@@ -14,6 +14,23 @@ namespace rir {
 // raised with Rf_error() name the same call as under GNU R's byte code).
 SEXP interpret(Code* code, SEXP env, SEXP tramp);
 
+// Where a deoptimization resumes a Code: the pc of an instruction and the
+// operand stack before it (raw slots, loop state included, bottom first),
+// whose shape the bytecode verifier computed (CodeShape) for that pc.
+// `loopSlots`: how many slots at the bottom hold the state of running for
+// loops (they hold counted references, see inplace.h).
+struct ResumePoint {
+    int pc;
+    const NodeStackSlot* stack;
+    int height;
+    int loopSlots;
+};
+
+// Runs `code` in `env` from the middle: as if it had run up to `at.pc` and
+// left `at.stack` on its operand stack. The caller has checked `at` against
+// the code's shape.
+SEXP interpretFrom(Code* code, SEXP env, SEXP tramp, const ResumePoint& at);
+
 // Entry from a trampoline (.External2): runs a function body or a promise.
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env);
 
