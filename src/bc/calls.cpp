@@ -195,7 +195,7 @@ slow:
 }
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {
-    f.count++;
+    f.hit();
     SEXP list = c->calleeList();
     // a plain list: its elements are read in place (stores go through
     // SET_VECTOR_ELT, for the write barrier)

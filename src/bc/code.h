@@ -44,11 +44,25 @@ enum TypeBit : uint32_t {
     TB_NA = 1024,     // NA seen in a scalar operand
 };
 
+// `types` holds the TypeBits of the value an instruction looked at in its
+// low 16 bits (for calls: their results); a binop keeps its left operand's there and its right
+// operand's in the high 16 bits (kRhsShift), so that the optimizer can
+// speculate on each operand.
+const int kRhsShift = 16;
+
 struct Feedback {
     uint32_t count = 0;  // executions (calls, loop trips)
     uint32_t taken = 0;  // branches: times the branch was taken
-    uint32_t types = 0;  // operand types seen
+    uint32_t types = 0;  // operand types seen (see kRhsShift)
     uint32_t ncallees = 0;
+    // Counts an execution. The counters saturate instead of wrapping: at the
+    // top count and taken are halved together (a branch's ratio survives).
+    void hit() {
+        if (__builtin_expect(++count == 0, 0)) {
+            count = 1u << 31;
+            taken >>= 1;
+        }
+    }
 };
 
 static const int kMaxCallees = 3;

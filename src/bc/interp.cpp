@@ -35,7 +35,8 @@ const uint16_t kTypeBits[32] = {
     TB_STR,   TB_OTHER, TB_OTHER, TB_LIST,  TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER,
     TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER};
 
-inline void recordType(Feedback& f, SEXP x) {
+// `shift`: 0, or kRhsShift for a binop's right operand.
+inline void recordType(Feedback& f, SEXP x, int shift = 0) {
     SexpHeader* h = hdr(x);
     uint32_t t = kTypeBits[h->type];
     if (t != TB_OTHER) {
@@ -47,7 +48,7 @@ inline void recordType(Feedback& f, SEXP x) {
     }
     if (h->attrib != R_NilValue) t |= TB_ATTRIB;
     if (h->obj) t |= TB_OBJECT;
-    f.types |= t;
+    f.types |= t << shift;
 }
 
 // x[i] <- v after start_assign pushed x's value `xv`: in place when x is
@@ -343,7 +344,7 @@ L_ld2_binop : {
             if (ka == kInt && kb == kInt) {
                 int x = fival(a), y = fival(b);
                 if (x != NA_INTEGER && y != NA_INTEGER) {
-                    f.types |= TB_INT;
+                    f.types |= TB_INT | TB_INT << kRhsShift;
                     ok = intOp(op, x, y, &v);
                 }
             } else {
@@ -355,7 +356,8 @@ L_ld2_binop : {
                     double x = ka == kInt ? double(fival(a)) : fdval(a);
                     double y = kb == kInt ? double(fival(b)) : fdval(b);
                     if (!std::isnan(x) && !std::isnan(y)) {
-                        f.types |= ka == kb ? TB_REAL : TB_INT | TB_REAL;
+                        f.types |= (ka == kInt ? TB_INT : TB_REAL) | (kb == kInt ? TB_INT : TB_REAL)
+                                                                         << kRhsShift;
                         ok = realOp(op, x, y, &v);
                     }
                 }
@@ -366,7 +368,7 @@ L_ld2_binop : {
                 R_Visible = TRUE;
                 if (v.type == LGLSXP && *pc == int32_t(Op::brfalse) && pc[2] >= 0) {
                     Feedback& bf = c->feedback[pc[3]];
-                    bf.count++;
+                    bf.hit();
                     if (v.i) {
                         pc += 4;
                     } else {
@@ -520,7 +522,7 @@ L_brfalse : {
     int target = IMM();
     int callIdx = IMM();
     Feedback& f = c->feedback[IMM()];
-    f.count++;
+    f.hit();
     if (callIdx < 0) {
         // object test used by subsetting: jump (popping x) if x is an object
         SEXP x = TOP();
@@ -555,6 +557,7 @@ L_call : {
     SYNC();
     recordCallee(c, &f - c->feedback.data(), f, fun);
     SEXP r = doCall(c, cs, fun, env, tramp);
+    recordType(f, r);  // the result's type (for the optimizer)
     sp[-1].u.sxpval = r;
     NEXT();
 }
@@ -590,13 +593,13 @@ L_binop : {
         if (ka == (REALSXP | kScalarBit)) {
             double x = fdval(a), y = fdval(b);
             if (!std::isnan(x) && !std::isnan(y)) {
-                f.types |= TB_REAL;
+                f.types |= TB_REAL | TB_REAL << kRhsShift;
                 inlineOk = realOp(op, x, y, &v);
             }
         } else if (ka == (INTSXP | kScalarBit)) {
             int x = fival(a), y = fival(b);
             if (x != NA_INTEGER && y != NA_INTEGER) {
-                f.types |= TB_INT;
+                f.types |= TB_INT | TB_INT << kRhsShift;
                 inlineOk = intOp(op, x, y, &v);
             }
         }
@@ -607,13 +610,13 @@ L_binop : {
         bool ai = ka == (INTSXP | kScalarBit);
         double x = ai ? double(fival(a)) : fdval(a), y = ai ? fdval(b) : double(fival(b));
         if ((ai ? fival(a) : fival(b)) != NA_INTEGER && !std::isnan(ai ? y : x)) {
-            f.types |= TB_INT | TB_REAL;
+            f.types |= ai ? (TB_INT | TB_REAL << kRhsShift) : (TB_REAL | TB_INT << kRhsShift);
             inlineOk = realOp(op, x, y, &v);
         }
     }
     if (!inlineOk) {
         recordType(f, a);
-        recordType(f, b);
+        recordType(f, b, kRhsShift);
     }
     // `x <- a op b` as a statement: x's old scalar may take the result when
     // nothing but the binding refers to it (as GNU R's SETVAR does) and the
@@ -638,7 +641,7 @@ L_binop : {
     // instructions (the visible flag set, the branch counted).
     if (inlineOk && v.type == LGLSXP && *pc == int32_t(Op::brfalse) && pc[2] >= 0) {
         Feedback& bf = c->feedback[pc[3]];
-        bf.count++;
+        bf.hit();
         sp -= 2;
         R_Visible = TRUE;
         if (v.i) {
@@ -773,7 +776,7 @@ L_for_step : {
         pc = start + target;
         NEXT();
     }
-    f.count++;
+    f.hit();
     SYNC();
     SEXP seq = sp[-3].u.sxpval;
     int step = sp[-2].flags;
@@ -1160,7 +1163,7 @@ L_call_builtin : {
     CallSite& cs = c->calls[IMM()];
     SEXP fun = POOL(IMM());
     Feedback& f = c->feedback[IMM()];
-    f.count++;
+    f.hit();
     SYNC();
     // the arguments counted while later ones were evaluated: released
     // before the call (as GNU R's byte code does)
@@ -1183,6 +1186,7 @@ L_call_builtin : {
     SEXP args = slotsToArgs(sp - n, n, cs.args, 0);
     SEXP r =
         callBuiltin(POOL(cs.ast), fun, args, env, tramp, cs.expr >= 0 ? POOL(cs.expr) : nullptr);
+    recordType(f, r);
     sp -= n;
     PUSH(r);
     NEXT();
@@ -1221,7 +1225,7 @@ L_lgl_second : {
         const int32_t* nx = *pc == int32_t(Op::br) ? start + pc[1] : pc;
         if (ans != NA_LOGICAL && *nx == int32_t(Op::brfalse) && nx[2] >= 0) {
             Feedback& bf = c->feedback[nx[3]];
-            bf.count++;
+            bf.hit();
             sp -= 2;
             R_Visible = TRUE;
             if (ans) {

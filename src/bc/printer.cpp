@@ -1,7 +1,7 @@
 // printer.cpp — disassembler for RIR code, driven by the instruction table.
 // Prints one instruction per line with its operands and type feedback:
 //
-//    12  binop        + [x + 1]            # types: int, real
+//    12  binop        + [x + 1]            # types int | real (per operand)
 //    20  call         f(x) #0              # calls: 10, callees: closure
 #include "printer.h"
 
@@ -161,6 +161,7 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
                 fbs = "taken " + std::to_string(f.taken) + "/" + std::to_string(f.count);
             else if (op == Op::call) {
                 fbs = "calls " + std::to_string(f.count);
+                if (f.types) fbs += "; result " + typesStr(f.types);
                 SEXP list = c->calleeList();
                 for (uint32_t k = 0; k < f.ncallees; k++) {
                     SEXP fun = VECTOR_ELT(list, fbSlot * kMaxCallees + k);
@@ -170,6 +171,9 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
                 }
             } else if (op == Op::for_step)
                 fbs = "trips " + std::to_string(f.count);
+            else if ((op == Op::binop || op == Op::ld2_binop) && f.types)
+                fbs =
+                    "types " + typesStr(f.types & 0xFFFF) + " | " + typesStr(f.types >> kRhsShift);
             else if (f.types)
                 fbs = "types " + typesStr(f.types);
             if (!fbs.empty()) line << "   # " << fbs;

@@ -30,6 +30,31 @@ test_that("disassemble shows instructions and feedback", {
   expect_true(any(grepl("types real", out)))
 })
 
+test_that("binop feedback records each operand's types", {
+  f <- rir::compile(function(x, y) x + y)
+  f(1L, 2.5)
+  out <- utils::capture.output(rir::disassemble(f))
+  expect_true(any(grepl("types int \\| real", out)))
+  f(1:2, 2.5)
+  f(NA_integer_, 1L)
+  out <- utils::capture.output(rir::disassemble(f))
+  expect_true(any(grepl("types int,vector,NA \\| int,real", out)))
+  g <- rir::compile(function(x) {
+    s <- 0
+    for (i in 1:3) s <- s + x[[i]]
+    s
+  })
+  g(c(1L, 2L, 3L))
+  out <- utils::capture.output(rir::disassemble(g))
+  expect_true(any(grepl("types real \\| int", out)))
+  # calls record their results' types
+  h <- rir::compile(function(x) identity(x))
+  h(1L)
+  h("a")
+  out <- utils::capture.output(rir::disassemble(h))
+  expect_true(any(grepl("calls 2; result int,str", out)))
+})
+
 test_that("stats() reports the documented counters", {
   s <- rir::stats()
   expect_true(all(c(
