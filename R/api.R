@@ -34,6 +34,10 @@ bytecode <- function(f) .Call(C_rir_bytecode, f)
 # Runs f's RIR code from bytecode offset pc in env with the values of the
 # list `stack` on its operand stack (what a deoptimization does; internal,
 # for tests).
+# The call the instruction at bytecode offset pc reports in errors (NULL if
+# none): the pc -> source map (internal).
+source_at <- function(f, pc) .Call(C_rir_source_at, f, as.integer(pc))
+
 resume <- function(f, env, pc, stack = list()) {
   .Call(C_rir_resume, f, env, as.integer(pc), stack)
 }

@@ -31,6 +31,7 @@ SEXP rir_set_debug(SEXP);
 SEXP rir_verify(SEXP, SEXP, SEXP);
 SEXP rir_bytecode(SEXP);
 SEXP rir_resume(SEXP, SEXP, SEXP, SEXP);
+SEXP rir_source_at(SEXP, SEXP);
 SEXP rir_set_interrupt_pending();
 SEXP rir_extra_depth();
 
@@ -56,6 +57,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_verify", (DL_FUNC)&rir_verify, 3},
     {"rir_bytecode", (DL_FUNC)&rir_bytecode, 1},
     {"rir_resume", (DL_FUNC)&rir_resume, 4},
+    {"rir_source_at", (DL_FUNC)&rir_source_at, 2},
     {"rir_set_interrupt_pending", (DL_FUNC)&rir_set_interrupt_pending, 0},
     {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},
     {nullptr, nullptr, 0}};

@@ -10,6 +10,7 @@
 #include "../bc/inplace.h"
 #include "../bc/interp.h"
 #include "../bc/printer.h"
+#include "../bc/source_map.h"
 #include "../bc/verifier.h"
 #include "../runtime/dispatch_table.h"
 #include "../runtime/eval_depth.h"
@@ -402,6 +403,13 @@ SEXP rir_resume(SEXP f, SEXP env, SEXP pc, SEXP stack) {
     }
     DispatchTable* t = DispatchTable::unpack(trampolineTarget(BODY(f)));
     return interpretFrom(c, env, trampolineConsts(t->trampoline()), ResumePoint{at, slots, n, 0});
+}
+
+// The call the instruction at `pc` of f's baseline code reports in errors
+// (NULL if none): the pc -> source map.
+SEXP rir_source_at(SEXP f, SEXP pc) {
+    SEXP s = sourceAt(baselineOrError(f), Rf_asInteger(pc));
+    return s ? s : R_NilValue;
 }
 
 SEXP rir_insn_table() {

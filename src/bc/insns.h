@@ -6,6 +6,8 @@
 //   operands: one letter per int32 immediate following the opcode, saying
 //     what it is (checked by the verifier, verifier.cpp):
 //       p  constant-pool index          q  pool index or -1
+//       c  pool index of the call the instruction reports in errors
+//          (the pc -> source map, source_map.h)
 //       k  binding-cache slot           K  cache slot + 1, or 0 for none
 //       l  label (offset in the code)   s  call-site index
 //       f  feedback slot                n  a number (kind, count, flag)
@@ -17,7 +19,7 @@
     V(push, "p", 0, 1, 0, "push pool[c]")                                                          \
     V(push_null, "", 0, 1, 0, "push NULL")                                                         \
     V(ldvar, "pk", 0, 1, 0, "push the value of variable pool[s] (cache slot k); force promises")   \
-    V(ldvar_in, "pkp", 0, 1, 0,                                                                    \
+    V(ldvar_in, "pkc", 0, 1, 0,                                                                    \
       "ldvar whose errors name the inlined call pool[c] it is an argument of (s, k, c)")           \
     V(ldddvar, "p", 0, 1, 0, "push the value of ..N (pool[s]) from `...`; force promises")         \
     V(stvar, "pk", 1, 0, 0, "pop a value, bind it to pool[s] (cache slot k) in the current env")   \
@@ -31,18 +33,18 @@
     V(br, "l", 0, 0, 0, "jump to label")                                                           \
     V(br_back, "l", 0, 0, 0, "backwards jump (loop edge; counts and polls interrupts)")            \
     V(brfalse, "lqf", 1, 0, 1, "pop a condition (if/while semantics), jump when FALSE")            \
-    V(ldfun, "pp", 0, 1, 0, "push the function named pool[s] (findFun semantics; call c)")         \
+    V(ldfun, "pc", 0, 1, 0, "push the function named pool[s] (findFun semantics; call c)")         \
     V(call, "sf", 1, 1, 1, "pop a function, call it with call site c")                             \
     V(mkclosure, "p", 0, 1, 0, "create a closure from pool[c] = list(formals, body, ref)")         \
-    V(binop, "nppKnf", 2, 1, 1, "arithmetic/comparison (op, prim, call, target, scratch, fb)")     \
-    V(ld2_binop, "nnnnnnnppKnf", -1, 1, 1,                                                         \
+    V(binop, "npcKnf", 2, 1, 1, "arithmetic/comparison (op, prim, call, target, scratch, fb)")     \
+    V(ld2_binop, "nnnnnnnpcKnf", -1, 1, 1,                                                         \
       "load up to two operands (kind, a, b per operand: 0 stack, 1 variable sym/slot, 2 "          \
       "constant), then binop")                                                                     \
-    V(unop, "nppf", 1, 1, 1, "unary op on one value (op, prim, call)")                             \
+    V(unop, "npcf", 1, 1, 1, "unary op on one value (op, prim, call)")                             \
     V(eval_ast, "pn", 0, 1, 0,                                                                     \
       "evaluate pool[c] with GNU R's AST interpreter (c, site: counted per site and reason)")      \
-    V(for_init, "pp", 1, 3, 0, "pop a sequence; push seq, length and counter")                     \
-    V(for_colon, "pp", 2, 3, 0,                                                                    \
+    V(for_init, "cn", 1, 3, 0, "pop a sequence; push seq, length and counter")                     \
+    V(for_colon, "cp", 2, 3, 0,                                                                    \
       "for (v in from:to): pop from, to; push the state of an integer range without building it, " \
       "else of `:`'s value (colon call, for call)")                                                \
     V(for_step, "lpkf", 0, 0, 1, "advance counter; bind variable (cache slot k) or jump to label") \
@@ -55,37 +57,37 @@
       "m[i, j] / m[[i, j]] with m a local variable and i, j local variables or constants: as "     \
       "subset_var, for a plain matrix and in-range scalar indices (label, m sym, m slot, then "    \
       "kind, sym or const, slot for i and for j, kind, site, fb)")                                 \
-    V(dollar, "pppf", 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")   \
-    V(subassign, "npkpnpf", -1, 0, 1,                                                              \
+    V(dollar, "ppcf", 1, 1, 1, "x$name on lists and environments (char, sym, call), else GNU R")   \
+    V(subassign, "npkcnpf", -1, 0, 1,                                                              \
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v on a local variable (n indices; kind 1 [, 2 [[, +4 "   \
       "for <<-, +8: x's value pushed by start_assign below the indices; setter call)")             \
-    V(lgl_first, "nllp", 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)") \
-    V(lgl_second, "np", 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                        \
-    V(lgl_slow, "np", 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)")      \
-    V(dollar_assign, "lppppf", -1, 0, 1,                                                           \
+    V(lgl_first, "nllc", 0, 0, 0, "&&/||: decide on a logical scalar lhs (kind, end, slow, call)") \
+    V(lgl_second, "nc", 2, 1, 0, "&&/||: combine lhs and rhs (kind, call)")                        \
+    V(lgl_slow, "nc", 1, 1, 0, "&&/||: GNU R's operator with the evaluated lhs (kind, call)")      \
+    V(dollar_assign, "lpppcf", -1, 0, 1,                                                           \
       "x$name <- v on a local list or environment: pops v, or keeps it and jumps to the fail "     \
       "label (fail, x, char, sym, call)")                                                          \
     V(br_obj, "l", 0, 0, 0, "jump to label when the top of stack is an object (keeps it)")         \
-    V(subset_obj, "np", 1, 1, 0,                                                                   \
+    V(subset_obj, "nc", 1, 1, 0,                                                                   \
       "x[...] with x evaluated: GNU R's [ / [[ incl. dispatch (kind, call)")                       \
-    V(env_subassign, "npppf", -1, 0, 1,                                                            \
+    V(env_subassign, "nppcf", -1, 0, 1,                                                            \
       "X$name[i] <- v / X$name$f <- v with X an environment or a local list (kind 1 [, 2 [[, 3 "   \
       "$; X, sym, call)")                                                                          \
     V(call_builtin, "nspf", -1, 1, 1,                                                              \
       "call base builtin pool[p] on n evaluated args (n, site, p)")                                \
-    V(start_assign, "pp", 0, 1, 0,                                                                 \
+    V(start_assign, "pc", 0, 1, 0,                                                                 \
       "push the value of x for x[i] <- v with a general index (sym, call): GNU R's EnsureLocal")   \
-    V(switch_table, "pqnn", 1, 0, 0,                                                               \
+    V(switch_table, "cqnn", 1, 0, 0,                                                               \
       "switch(): pop EXPR, continue at entry k of the br table that follows (call, names, nchar, " \
       "nnum)")                                                                                     \
-    V(apply_internal, "pp", 0, 1, 0,                                                               \
+    V(apply_internal, "pc", 0, 1, 0,                                                               \
       ".Internal(lapply(X, FUN)) / .Internal(vapply(...)): FUN called by rir for each element, "   \
       "else GNU R's internal (inner call, call)")                                                  \
-    V(use_method, "pnp", -1, 1, 0,                                                                 \
+    V(use_method, "pnc", -1, 1, 0,                                                                 \
       "UseMethod(generic[, obj]) in a function body: dispatch and return the method's value, "     \
       "else GNU R's UseMethod (generic, nobj, call)")                                              \
     V(pick, "n", 0, 1, 0, "push a copy of the value k slots below the top (0 = top)")              \
-    V(start_assign_super, "pp", 0, 1, 0,                                                           \
+    V(start_assign_super, "pc", 0, 1, 0,                                                           \
       "push the value of x (looked up from the enclosing environment on) for f(x) <<- v (sym, "    \
       "call)")                                                                                     \
     V(getter_call, "sf", 1, 1, 1,                                                                  \
@@ -96,7 +98,7 @@
       "(site, value expression, slots of the assignment below, fb)")                               \
     V(end_assign, "pkn", 1, 0, 0,                                                                  \
       "complex assignment: pop the new value of x and bind it (sym, cache slot, super)")           \
-    V(guard_fun, "pppl", 0, 0, 0,                                                                  \
+    V(guard_fun, "ppcl", 0, 0, 0,                                                                  \
       "unless pool[s] still names the function pool[f] here (findFun), evaluate call pool[c] as "  \
       "GNU R does, push its value and jump to label (s, f, c, label)")                             \
     V(loop_body, "lp", 0, 0, 0,                                                                    \

@@ -136,6 +136,7 @@ class Verifier {
             bool ok = true;
             switch (in.operandKinds[i]) {
                 case 'p':
+                case 'c':
                     ok = poolOk(v);
                     break;
                 case 'q':

@@ -123,3 +123,22 @@ test_that("RIR_DEBUG=verify checks code as it is compiled", {
   )
   expect_identical(tail(out, 1), "TRUE 0")
 })
+
+test_that("the pc -> source map gives the call each instruction reports", {
+  f <- rir::compile(function(x, y) {
+    z <- x + 1
+    w <- sum(z, y)
+    if (w > 2 && y < 1) g(w) else -w
+  })
+  invisible(f(1, 0))
+  h <- rir:::verify(f, shape = TRUE)
+  pcs <- as.integer(names(h))
+  src <- lapply(pcs, function(p) rir:::source_at(f, p))
+  calls <- unique(vapply(Filter(Negate(is.null), src), deparse, ""))
+  expect_true(all(c("x + 1", "sum(z, y)", "w > 2", "y < 1", "g(w)", "-w") %in% calls))
+  # loads and stores report no call of their own; offsets inside an
+  # instruction none at all
+  ops <- vapply(pcs, function(p) op_at(f, p), "")
+  expect_null(rir:::source_at(f, pcs[ops == "stvar"][1]))
+  expect_null(rir:::source_at(f, 1L))
+})
