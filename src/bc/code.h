@@ -45,10 +45,13 @@ enum TypeBit : uint32_t {
 };
 
 // `types` holds the TypeBits of the value an instruction looked at in its
-// low 16 bits (for calls: their results); a binop keeps its left operand's there and its right
+// low 16 bits (for calls: their results, over the first kResultSamples
+// calls); a binop keeps its left operand's there and its right
 // operand's in the high 16 bits (kRhsShift), so that the optimizer can
 // speculate on each operand.
 const int kRhsShift = 16;
+// Calls record their results' types over their first executions only.
+const uint32_t kResultSamples = 1000;
 
 struct Feedback {
     uint32_t count = 0;  // executions (calls, loop trips)

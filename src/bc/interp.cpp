@@ -210,11 +210,19 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
 #define TOP() (sp[-1].u.sxpval)
 #define AT(n) (sp[-1 - (n)].u.sxpval)
 
-SEXP interpret(Code* c, SEXP env, SEXP tramp) {
-    return interpretFrom(c, env, tramp, ResumePoint{0, nullptr, 0, 0});
-}
+// Set by interpretFrom for the interpret() call it makes (a global rather
+// than a parameter: the entry of every call stays as cheap as it was).
+static const ResumePoint* resumeAt = nullptr;
 
 SEXP interpretFrom(Code* c, SEXP env, SEXP tramp, const ResumePoint& at) {
+    resumeAt = &at;
+    return interpret(c, env, tramp);
+}
+
+SEXP interpret(Code* c, SEXP env, SEXP tramp) {
+    // taken before anything can raise an error (a later call must not see it)
+    const ResumePoint* resume = resumeAt;
+    resumeAt = nullptr;
     R_CheckStack();
     NodeStackSlot* frame = R_BCNodeStackTop;
     if (frame + c->nCache + c->nScratch + c->maxStack + 16 > R_BCNodeStackEnd)
@@ -244,15 +252,17 @@ SEXP interpretFrom(Code* c, SEXP env, SEXP tramp, const ResumePoint& at) {
     // not scan it. Raised when a loop starts on it, lowered by the pops
     // that end loops.
     NodeStackSlot* userBase = base;
-    if (at.height) {
+    const int32_t* start = c->bc.data();
+    const int32_t* pc = start;
+    if (__builtin_expect(resume != nullptr, 0)) {
         // a resumed frame: its operand stack as the deoptimization left it
+        const ResumePoint& at = *resume;
         std::memmove(sp, at.stack, sizeof(NodeStackSlot) * at.height);
         sp += at.height;
         userBase = base + at.loopSlots;
+        pc = start + at.pc;
     }
     R_BCNodeStackTop = sp;
-    const int32_t* start = c->bc.data();
-    const int32_t* pc = start + at.pc;
     // The pool does not change while the code runs (compilation is done).
     SEXP* const pool = static_cast<SEXP*>(fdata(c->pool()));
 #define POOL(i) (pool[i])
