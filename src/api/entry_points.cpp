@@ -7,6 +7,7 @@
 
 #include "../bc/calls.h"
 #include "../bc/compiler.h"
+#include "../bc/direct_call.h"
 #include "../bc/inplace.h"
 #include "../bc/interp.h"
 #include "../bc/printer.h"
@@ -128,17 +129,17 @@ SEXP rir_is_compiled(SEXP f) {
     return Rf_ScalarLogical(TYPEOF(f) == CLOSXP && isTrampoline(BODY(f)));
 }
 
-SEXP rir_disassemble(SEXP f) {
+// f's DispatchTable, or an R error when f is not rir-compiled.
+static DispatchTable* tableOrError(SEXP f) {
     SEXP target = TYPEOF(f) == CLOSXP ? trampolineTarget(BODY(f)) : nullptr;
     DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
     if (!t) Rf_error("not a rir-compiled function");
-    if (!t->baseline) {
-        Code* code = compileFunction(t, CLOENV(f));
-        PROTECT(code->container);
-        code->trampoline = t->trampoline();
-        t->setBaseline(code, code->container);
-        UNPROTECT(1);
-    }
+    return t;
+}
+
+SEXP rir_disassemble(SEXP f) {
+    DispatchTable* t = tableOrError(f);
+    baselineOf(t, CLOENV(f));
     std::vector<std::string> lines = disassemble(t->baseline);
     std::string head = "rir function " + t->name + ": " + std::to_string(t->invocations) +
                        " invocations, " + std::to_string(t->versions.size()) +
@@ -314,17 +315,7 @@ SEXP rir_set_debug(SEXP flags) {
 
 // f's baseline code, compiled now if needed.
 static Code* baselineOrError(SEXP f) {
-    SEXP target = TYPEOF(f) == CLOSXP ? trampolineTarget(BODY(f)) : nullptr;
-    DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
-    if (!t) Rf_error("not a rir-compiled function");
-    if (!t->baseline) {
-        Code* code = compileFunction(t, CLOENV(f));
-        PROTECT(code->container);
-        code->trampoline = t->trampoline();
-        t->setBaseline(code, code->container);
-        UNPROTECT(1);
-    }
-    return t->baseline;
+    return baselineOf(tableOrError(f), CLOENV(f));
 }
 
 // f's baseline bytecode as an integer vector (for the verifier's tests).
@@ -401,8 +392,8 @@ SEXP rir_resume(SEXP f, SEXP env, SEXP pc, SEXP stack) {
         slots[i].flags = 0;
         slots[i].u.sxpval = VECTOR_ELT(stack, i);
     }
-    DispatchTable* t = DispatchTable::unpack(trampolineTarget(BODY(f)));
-    return interpretFrom(c, env, trampolineConsts(t->trampoline()), ResumePoint{at, slots, n, 0});
+    return interpretFrom(c, env, trampolineConsts(tableOrError(f)->trampoline()),
+                         ResumePoint{at, slots, n, 0});
 }
 
 // The call the instruction at `pc` of f's baseline code reports in errors

@@ -238,8 +238,7 @@ void addSuppliedVars(SEXP rho, SEXP vars) {
 
 }  // namespace
 
-// The baseline code of t, compiled at its first use.
-static Code* baselineOf(DispatchTable* t, SEXP cloenv) {
+Code* baselineOf(DispatchTable* t, SEXP cloenv) {
     if (!t->baseline) {
         Code* code = compileFunction(t, cloenv);
         PROTECT(code->container);

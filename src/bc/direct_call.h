@@ -16,6 +16,10 @@ namespace rir {
 SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
                 SEXP suppliedvars = R_NilValue);
 
+// The baseline code of t, compiled at its first use (for the closure
+// environment `cloenv`, if t has no compile environment of its own).
+Code* baselineOf(DispatchTable* t, SEXP cloenv);
+
 // Runs the baseline (or dispatched) code of `t` in the new environment.
 SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp);
 
