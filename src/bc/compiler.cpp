@@ -664,22 +664,23 @@ void Compiler::builtinCall(SEXP e, SEXP inner, SEXP fun, bool operand, SEXP errE
     // GNU R's compiler ignores the argument name of floor(), sqrt(), ...,
     // is.null(), is.character(), ...
     bool math1 = Rf_length(CDR(inner)) == 1 && (isMath1Builtin(fun) || isTypeTestBuiltin(fun));
+    // While later arguments are evaluated (they can run any code, say force
+    // a promise that rebinds a variable whose old value is an earlier
+    // argument), the earlier values count as referenced, as in GNU R's byte
+    // code: otherwise GNU R's arithmetic may take one for a temporary and
+    // overwrite it. Only arguments before the last one that is not a
+    // constant need it.
+    int lastCode = -1, k = 0;
+    for (SEXP a = CDR(inner); a != R_NilValue; a = CDR(a), k++) {
+        int t = TYPEOF(CAR(a));
+        if (t == SYMSXP || t == LANGSXP || t == PROMSXP || t == BCODESXP) lastCode = k;
+    }
     for (SEXP a = CDR(inner); a != R_NilValue; a = CDR(a), n++) {
         // builtins copy or reference-count what they keep of an argument
         binopOperand_ = true;
         expr(CAR(a));
         binopOperand_ = false;
-        // While later arguments are evaluated (they can run any code, say
-        // force a promise that rebinds a variable whose old value is this
-        // argument), the value counts as referenced, as in GNU R's byte code:
-        // otherwise GNU R's arithmetic may take it for a temporary and
-        // overwrite it.
-        bool laterCode = false;
-        for (SEXP b = CDR(a); b != R_NilValue; b = CDR(b))
-            if (TYPEOF(CAR(b)) == SYMSXP || TYPEOF(CAR(b)) == LANGSXP ||
-                TYPEOF(CAR(b)) == PROMSXP || TYPEOF(CAR(b)) == BCODESXP)
-                laterCode = true;
-        if (laterCode) emit(Op::count_arg);
+        if (n < lastCode) emit(Op::count_arg);
         cs.args.push_back({ArgKind::Const, 0, math1 ? R_NilValue : TAG(a)});
     }
     code_->calls.push_back(cs);
@@ -1189,32 +1190,30 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP 
     code->finish();
     // RIR_DEBUG=verify: the bytecode verifier checks the code and all its
     // promises; code it rejects is not run (GNU R's evaluator runs the body)
-    static char verifyError[300];
-    bool rejected = false;
-    if (debugFlags.verify && !sh.tooDeep && !c.broken) {
+    // Why this body goes to GNU R's evaluator instead, if it does: an
+    // expression nested too deeply for the C stack (GNU R's own error
+    // "evaluation nested too deeply", as its compiler gives up on it too),
+    // an internal inconsistency, or (RIR_DEBUG=verify) code the bytecode
+    // verifier rejects.
+    static char refusal[360];
+    refusal[0] = 0;
+    if (sh.tooDeep)
+        snprintf(refusal, sizeof refusal, "%s",
+                 "expression nested too deeply for rir's compiler; using GNU R's evaluator");
+    else if (c.broken)
+        snprintf(refusal, sizeof refusal, "%s",
+                 "rir compiler stack-model check failed; using GNU R's evaluator");
+    else if (debugFlags.verify) {
         stats.verified++;
         std::string e = verifyAll(code);
         if (!e.empty()) {
-            snprintf(verifyError, sizeof verifyError, "%s", e.c_str());
-            rejected = true;
+            snprintf(refusal, sizeof refusal, "bytecode verifier: %s", e.c_str());
+            stats.verify_failures++;
+            REprintf("rir: %s\n", refusal);
         }
     }
-    if (rejected) {
-        stats.verify_failures++;
-        REprintf("rir: bytecode verifier: %s\n", verifyError);
-        registerRefused("<body>", std::string("bytecode verifier: ") + verifyError);
-    }
-    if (sh.tooDeep || c.broken || rejected) {
-        // Internal inconsistency, or an expression nested too deeply for the
-        // C stack: run this body with GNU R's evaluator instead (for the
-        // latter, its own error "evaluation nested too deeply", as GNU R's
-        // compiler gives up on it too).
-        if (!rejected)
-            registerRefused("<body>", sh.tooDeep
-                                          ? "expression nested too deeply for rir's compiler; "
-                                            "using GNU R's evaluator"
-                                          : "rir compiler stack-model check failed; using GNU "
-                                            "R's evaluator");
+    if (refusal[0]) {
+        registerRefused("<body>", refusal);
         UNPROTECT(1);
         code = Code::create(kind, body);
         PROTECT(code->container);
