@@ -409,7 +409,7 @@ SEXP callBuiltin(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP expr
 
 SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, SEXP suppliedvars) {
     if (!rirEnabled) return Rf_applyClosure(call, fun, args, env, suppliedvars);
-    SEXP target = trampolineTargetFast(BODY(fun));
+    SEXP target = trampolineTargetFast(fbody(fun));
     bool rirBody = target != nullptr;
     if (!rirBody && rirEnabled) {
         // The checks are cheap and always made: a closure refused earlier

@@ -87,8 +87,10 @@ struct Code {
     // promise code, or -1 (no default, or not a call: the AST is used).
     std::vector<int32_t> defaults;
 
-    SEXP pool() const { return R_ExternalPtrProtected(container); }
-    SEXP poolAt(int i) const { return VECTOR_ELT(pool(), i); }
+    // (read inline: an EXTPTRSXP's CDR is its protected value, and the
+    // pool is a plain list)
+    SEXP pool() const { return fcdr(container); }
+    SEXP poolAt(int i) const { return static_cast<SEXP*>(fdata(pool()))[i]; }
     SEXP ast() const { return poolAt(0); }
     // Pool slot 1 holds the callee feedback list (kMaxCallees per slot).
     SEXP calleeList() const { return poolAt(1); }

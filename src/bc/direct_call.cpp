@@ -31,8 +31,6 @@
 #include "interp.h"
 #include "promises.h"
 
-extern "C" Rboolean R_envHasNoSpecialSymbols(SEXP);
-
 namespace rir {
 
 namespace {
@@ -158,16 +156,16 @@ SEXP matchToFrame(SEXP formals, SEXP supplied) {
 // Promises and closures of the frame that refer back to the frame itself.
 int cycleRefs(SEXP rho, SEXP val) {
     int n = 0;
-    for (SEXP b = FRAME(rho); b != R_NilValue && frefcnt(b) == 1; b = CDR(b)) {
+    for (SEXP b = fcar(rho); b != R_NilValue && frefcnt(b) == 1; b = fcdr(b)) {
         if (hdr(b)->extra) continue;
-        SEXP v = CAR(b);
+        SEXP v = fcar(b);
         if (v == val) continue;
-        switch (TYPEOF(v)) {
+        switch (ftype(v)) {
             case PROMSXP:
-                if (frefcnt(v) == 1 && PRENV(v) == rho) n++;
+                if (frefcnt(v) == 1 && ftag(v) == rho) n++;
                 break;
             case CLOSXP:
-                if (frefcnt(v) == 1 && CLOENV(v) == rho) n++;
+                if (frefcnt(v) == 1 && fcloenv(v) == rho) n++;
                 break;
             case ENVSXP:
                 if (v == rho) n++;
@@ -178,9 +176,9 @@ int cycleRefs(SEXP rho, SEXP val) {
 }
 
 void clearPromise(SEXP p) {
-    SET_PRVALUE(p, R_UnboundValue);
-    SET_PRENV(p, R_NilValue);
-    SET_PRCODE(p, R_NilValue);
+    setPrvalue(p, R_UnboundValue);
+    setPrenv(p, R_NilValue);
+    setPrcode(p, R_NilValue);
 }
 
 // When nothing outside refers to the frame any more, drop its bindings so
@@ -191,16 +189,16 @@ void releaseFrame(SEXP rho, SEXP val) {
     int refs = frefcnt(rho);
     if (refs > 0) refs -= cycleRefs(rho, val);
     if (refs != 0) return;
-    for (SEXP b = FRAME(rho); b != R_NilValue && frefcnt(b) == 1; b = CDR(b)) {
+    for (SEXP b = fcar(rho); b != R_NilValue && frefcnt(b) == 1; b = fcdr(b)) {
         if (hdr(b)->extra) continue;
-        SEXP v = CAR(b);
+        SEXP v = fcar(b);
         if (frefcnt(v) == 1 && v != val) {
-            if (TYPEOF(v) == PROMSXP) {
+            if (ftype(v) == PROMSXP) {
                 clearPromise(v);
-            } else if (TYPEOF(v) == DOTSXP) {
-                for (SEXP d = v; d != R_NilValue && frefcnt(d) == 1; d = CDR(d)) {
-                    SEXP e = CAR(d);
-                    if (frefcnt(e) == 1 && TYPEOF(e) == PROMSXP) clearPromise(e);
+            } else if (ftype(v) == DOTSXP) {
+                for (SEXP d = v; d != R_NilValue && frefcnt(d) == 1; d = fcdr(d)) {
+                    SEXP e = fcar(d);
+                    if (frefcnt(e) == 1 && ftype(e) == PROMSXP) clearPromise(e);
                     SETCAR(d, R_NilValue);
                 }
             }
@@ -264,16 +262,16 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     // A getter call of a complex assignment (f(*tmp*)): GNU R duplicates
     // the result in that case; keep it simple and let GNU R do it.
     static SEXP tmpSym = Rf_install("*tmp*");
-    if (CDR(call) != R_NilValue && CADR(call) == tmpSym) return nullptr;
+    if (fcdr(call) != R_NilValue && fcar(fcdr(call)) == tmpSym) return nullptr;
 
-    SEXP formals = FORMALS(fun);
+    SEXP formals = fformals(fun);
     SEXP frame = matchToFrame(formals, promargs);
     if (!frame) return nullptr;
     // frame, environment and result live in one node-stack slot (the
     // context restores the node stack top to above it after a jump)
     NodeStackSlot* slot = R_BCNodeStackTop;
     nsPush(frame);
-    SEXP newrho = Rf_NewEnvironment(formals, frame, CLOENV(fun));
+    SEXP newrho = Rf_NewEnvironment(formals, frame, fcloenv(fun));
     slot->u.sxpval = newrho;
     // default arguments: promises evaluated in the new frame, with the
     // baseline's promise code for calls (same formals only: `formals<-`
@@ -284,7 +282,7 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
         if (fcar(a) == R_MissingArg && fcar(f) != R_MissingArg) {
             SEXP code = fcar(f);
             if (TYPEOF(code) == LANGSXP && formals == t->formals()) {
-                if (!base) base = baselineOf(t, CLOENV(fun));
+                if (!base) base = baselineOf(t, fcloenv(fun));
                 if (k < base->defaults.size() && base->defaults[k] >= 0)
                     code = Code::unpack(base->poolAt(base->defaults[k]))->trampoline;
             }
@@ -292,7 +290,11 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
             setMissing(a, 2);
         }
     if (suppliedvars != R_NilValue) addSuppliedVars(newrho, suppliedvars);
-    if (R_envHasNoSpecialSymbols(newrho)) hdr(newrho)->gp |= kNoSpecialSymbols;
+    // GNU R's R_envHasNoSpecialSymbols, inline (newrho has no hash table)
+    bool noSpecial = true;
+    for (SEXP b = fcar(newrho); b != R_NilValue && noSpecial; b = fcdr(b))  // FRAME
+        noSpecial = !(hdr(ftag(b))->gp & kNoSpecialSymbols);
+    if (noSpecial) hdr(newrho)->gp |= kNoSpecialSymbols;
 
     SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;
     int savedDepth = extraDepth;

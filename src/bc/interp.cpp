@@ -223,7 +223,7 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     // taken before anything can raise an error (a later call must not see it)
     const ResumePoint* resume = resumeAt;
     resumeAt = nullptr;
-    R_CheckStack();
+    checkCStack();
     NodeStackSlot* frame = R_BCNodeStackTop;
     if (frame + c->nCache + c->nScratch + c->maxStack + 16 > R_BCNodeStackEnd)
         Rf_error(_("node stack overflow"));

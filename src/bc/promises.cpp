@@ -51,8 +51,8 @@ void markInterrupted(void* data) {
 }
 
 void setValue(SEXP p, SEXP v) {
-    SET_PRVALUE(p, v);
-    SET_PRENV(p, R_NilValue);
+    setPrvalue(p, v);
+    setPrenv(p, R_NilValue);
 }
 
 }  // namespace

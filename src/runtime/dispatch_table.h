@@ -31,12 +31,14 @@ struct DispatchTable {
     int registryIndex = -1;
     std::string name;
 
-    SEXP formals() const { return VECTOR_ELT(R_ExternalPtrProtected(container), 0); }
+    // (slots read inline: an EXTPTRSXP's CDR is its protected value)
+    SEXP slot(int i) const { return static_cast<SEXP*>(fdata(fcdr(container)))[i]; }
+    SEXP formals() const { return slot(0); }
     SEXP body() const { return VECTOR_ELT(R_ExternalPtrProtected(container), 1); }
     // Slot 2 keeps the baseline Code's extptr alive, slot 3 the optimized ones.
     void setBaseline(Code* c, SEXP codeContainer);
     // Slot 4: the trampoline body that enters this table.
-    SEXP trampoline() const { return VECTOR_ELT(R_ExternalPtrProtected(container), 4); }
+    SEXP trampoline() const { return slot(4); }
     void setTrampoline(SEXP t) { SET_VECTOR_ELT(R_ExternalPtrProtected(container), 4, t); }
     // Slot 5: the body the closure had before rir took it over. It must stay
     // alive: an invocation of the old (GNU R byte-code) body may still be

@@ -163,7 +163,21 @@ const char* sexpSelftest() {
     ok = ok && fcar(c) == x && fcdr(c) == y && ftag(c) == R_DotsSymbol;
     ok = ok && fsymvalue(Rf_install("if")) == ifs;
     ok = ok && *reinterpret_cast<unsigned char*>(x) == (REALSXP | 0x20);  // type, scalar bit
-    UNPROTECT(3);
+    // the collector's mark bit and generation (setListElt's write barrier):
+    // a new node is unmarked; one that survived a collection is marked and
+    // older than a new one
+    SEXP young = PROTECT(Rf_ScalarInteger(1));
+    ok = ok && !hdr(young)->mark;
+    R_gc();
+    SEXP young2 = PROTECT(Rf_ScalarInteger(2));
+    ok = ok && hdr(young)->mark && !hdr(young2)->mark;
+    SEXP list = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(list, 0, young);
+    setListElt(list, 1, young);
+    ok = ok && VECTOR_ELT(list, 1) == young && frefcnt(young) == 2;
+    setListElt(list, 1, young2);
+    ok = ok && frefcnt(young) == 1 && frefcnt(young2) == 1;
+    UNPROTECT(6);
     if (!ok) return fail("SEXPREC layout does");
     return nullptr;
 }

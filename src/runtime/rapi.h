@@ -345,6 +345,16 @@ inline SEXP ftag(SEXP x) {
 inline SEXP fprvalue(SEXP x) {
     return hdr(x)->f0;
 }
+// closxp: formals, body, env
+inline SEXP fformals(SEXP x) {
+    return hdr(x)->f0;
+}
+inline SEXP fbody(SEXP x) {
+    return hdr(x)->f1;
+}
+inline SEXP fcloenv(SEXP x) {
+    return hdr(x)->f2;
+}
 inline SEXP fsymvalue(SEXP x) {
     return hdr(x)->f1;
 }  // symsxp: pname, value, internal
@@ -362,6 +372,52 @@ inline void decRefcnt(SEXP x) {
     if (hdr(x)->named > 0 && hdr(x)->named < 0xFFFFu) hdr(x)->named--;
 }
 
+// Stores into R objects as GNU R's setters make them (memory.c), inline for
+// hot paths. Reference counts as FIX_REFCNT keeps them (nothing when the
+// object does not track references: sxpinfo.spare); when x is older than v
+// (x marked, v unmarked or of a younger generation: NODE_IS_OLDER) the
+// write barrier's old-to-new bookkeeping is needed, and the store is left
+// to GNU R's own setter. (mark and gcgen: checked by the self-test)
+inline bool olderThan(SEXP x, SEXP v) {
+    SexpHeader *hx = hdr(x), *hv = hdr(v);
+    return hx->mark && (!hv->mark || hx->gcgen > hv->gcgen);
+}
+inline void storeCounted(SEXP x, SEXP* field, SEXP v) {
+    SEXP old = *field;
+    if (old == v) return;
+    if (!hdr(x)->spare) {
+        if (old) decRefcnt(old);
+        incRefcnt(v);
+    }
+    *field = v;
+}
+// SET_VECTOR_ELT of a plain (non-ALTREP) list
+inline void setListElt(SEXP x, R_xlen_t i, SEXP v) {
+    if (olderThan(x, v))
+        SET_VECTOR_ELT(x, i, v);
+    else
+        storeCounted(x, static_cast<SEXP*>(fdata(x)) + i, v);
+}
+// SET_PRVALUE, SET_PRCODE, SET_PRENV
+inline void setPrvalue(SEXP p, SEXP v) {
+    if (olderThan(p, v))
+        SET_PRVALUE(p, v);
+    else
+        storeCounted(p, &hdr(p)->f0, v);
+}
+inline void setPrcode(SEXP p, SEXP v) {
+    if (olderThan(p, v))
+        SET_PRCODE(p, v);
+    else
+        storeCounted(p, &hdr(p)->f1, v);
+}
+inline void setPrenv(SEXP p, SEXP v) {
+    if (olderThan(p, v))
+        SET_PRENV(p, v);
+    else
+        storeCounted(p, &hdr(p)->f2, v);
+}
+
 // True when the C stack is so deep that a recursive walk of R code (the
 // compiler, the disassembler) must stop instead of recursing further:
 // beyond `fraction` of GNU R's limit, which R_CheckStack() enforces at 95%
@@ -373,6 +429,15 @@ inline bool cStackTooDeep(double fraction = 0.5) {
     if (R_CStackLimit == uintptr_t(-1)) return false;
     intptr_t usage = intptr_t(R_CStackStart - uintptr_t(&here)) * R_CStackDir;
     return usage > intptr_t(double(R_CStackLimit) * fraction);
+}
+
+// R_CheckStack() with its test inline (errors.c: usage beyond
+// R_CStackLimit raises the C stack overflow error): GNU R is only called
+// when it will raise the error.
+inline void checkCStack() {
+    char here;
+    intptr_t usage = intptr_t(R_CStackStart - uintptr_t(&here)) * R_CStackDir;
+    if (R_CStackLimit != uintptr_t(-1) && usage > intptr_t(R_CStackLimit)) R_CheckStack();
 }
 
 // Returns an empty string when the layout assumptions hold, else a reason.

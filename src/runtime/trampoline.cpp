@@ -148,7 +148,7 @@ SEXP trampolineTarget(SEXP body) {
 }
 
 void setTrampolineExpr(SEXP consts, SEXP expr) {
-    if (consts && VECTOR_ELT(consts, kCall) != expr) SET_VECTOR_ELT(consts, kCall, expr);
+    if (consts) setListElt(consts, kCall, expr);
 }
 
 void setTrampolineVisible(bool visible) {
