@@ -174,15 +174,18 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp) {
 }
 
 bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp) {
-    // Fast: no binding of sym in the (unhashed, plain) frames up to the
-    // global environment, and GNU R's global cache has sym resolved to
+    // Fast: no binding of sym in the frames up to the global environment
+    // (plain ones scanned here, hashed ones asked, user-defined databases
+    // left to the slow path), and GNU R's global cache has sym resolved to
     // base's binding (its BASE_SYM_CACHED flag: set by a global lookup that
     // found base's binding, cleared when a global frame gains or loses a
     // binding of sym) whose value is `expected`.
     for (SEXP rho = env; rho != R_GlobalEnv; rho = fcdr(rho)) {  // ENCLOS
-        if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho) ||
-            ftag(rho) != R_NilValue)  // HASHTAB: a hashed or special frame
-            goto slow;
+        if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho)) goto slow;
+        if (ftag(rho) != R_NilValue) {  // HASHTAB: e.g. S4 generics' environments
+            if (R_existsVarInFrame(rho, sym)) goto slow;
+            continue;
+        }
         for (SEXP f = fcar(rho); f != R_NilValue; f = fcdr(f))  // FRAME
             if (ftag(f) == sym) goto slow;
     }

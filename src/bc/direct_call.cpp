@@ -303,7 +303,7 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     // as R_execClosure: the caller's srcref is saved in the context (calls
     // in tracebacks carry it), the function's own is current while it runs
     static SEXP srcrefSym = Rf_install("srcref");
-    R_Srcref = fattrib(fun) == R_NilValue ? R_NilValue : Rf_getAttrib(fun, srcrefSym);
+    R_Srcref = plainAttrib(fun, srcrefSym);
     cntxt.cend = markInterruptedFrom;  // promises forced with this context on top
     cntxt.cenddata = frameMark(pendingMark(), savedDepth);
     if (sigsetjmp(cntxt.cjmpbuf, 0)) {

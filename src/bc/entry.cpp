@@ -11,9 +11,9 @@
 namespace rir {
 
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
-    SEXP target = unwrapTarget(CADR(args));
+    SEXP target = unwrapTarget(fcar(fcdr(args)));
     SEXP res;
-    DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
+    DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
     Code* c = t || !target ? nullptr : Code::unpack(target);
     // What GNU R's evaluator runs instead of rir code: the original code
     // under rir::disable(); also when the native state is gone (R runs the
@@ -42,7 +42,7 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
         if ((ctx->callflag & CTXT_FUNCTION) && ctx->cloenv == env) {
             static SEXP srcrefSym = Rf_install("srcref");
             SEXP fun = ctx->callfun;
-            R_Srcref = fattrib(fun) == R_NilValue ? R_NilValue : Rf_getAttrib(fun, srcrefSym);
+            R_Srcref = plainAttrib(fun, srcrefSym);
         }
         res = runFunctionBody(t, env, trampolineConsts(t->trampoline()));
     } else if (c) {

@@ -372,6 +372,19 @@ inline void decRefcnt(SEXP x) {
     if (hdr(x)->named > 0 && hdr(x)->named < 0xFFFFu) hdr(x)->named--;
 }
 
+// Rf_getAttrib(x, name) for a name without special handling (not names,
+// dim, dimnames, row.names, class...), inline: the value of the attribute
+// tagged `name`, marked not mutable as getAttrib marks it, else R_NilValue.
+inline SEXP plainAttrib(SEXP x, SEXP name) {
+    for (SEXP a = fattrib(x); a != R_NilValue; a = fcdr(a))
+        if (ftag(a) == name) {
+            SEXP v = fcar(a);
+            hdr(v)->named = 0xFFFFu;  // MARK_NOT_MUTABLE
+            return v;
+        }
+    return R_NilValue;
+}
+
 // Stores into R objects as GNU R's setters make them (memory.c), inline for
 // hot paths. Reference counts as FIX_REFCNT keeps them (nothing when the
 // object does not track references: sxpinfo.spare); when x is older than v

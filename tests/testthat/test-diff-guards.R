@@ -63,6 +63,15 @@ for (f in guarded_funs) {
     "environment(h) <- e\n",
     "a <- h(x); rm(list = '", fn, "', envir = e); list(a, h(x))"
   )
+  # defined later in a hashed enclosing environment (as S4 generics have)
+  guard_snippets[[paste(f, "defined later in a hashed environment")]] <- paste0(
+    "x <- c(a = 4, b = 9.5)\n",
+    "e <- new.env(hash = TRUE)\n",
+    "h <- function(x) { r <- list(); for (i in 1:2) r[[i]] <- ", cl, "; r }\n",
+    "environment(h) <- e\n",
+    "a <- h(x); b <- h(x); assign('", fn, "', function(...) 'redefined', envir = e)\n",
+    "list(a, b, h(x))"
+  )
 }
 expect_all_same(guard_snippets)
 
