@@ -2,11 +2,14 @@
 #
 # Usage:
 #   Rscript inst/benchmarks/run.R [--filter REGEX] [--iterations N]
-#     [--configs LIST] [--quick] [--out DIR] [--timeout SECONDS] [--list]
+#     [--configs LIST] [--rounds N] [--quick] [--out DIR] [--timeout SECONDS]
+#     [--list]
 #
 # Every benchmark runs in a fresh Rscript process (harness.R) per
 # configuration; configurations are interleaved per benchmark so that machine
-# drift affects all of them alike. See README.md in this folder.
+# drift affects all of them alike. With --rounds N each benchmark runs N times
+# per configuration (the configurations alternating), and its times are pooled.
+# See README.md in this folder.
 
 # ---------------------------------------------------------------------------
 # Command line
@@ -18,6 +21,8 @@ usage <- function() {
     "  --iterations N     iterations per benchmark and configuration\n",
     "                     (default 10, or 3 with --quick)\n",
     "  --configs LIST     comma separated, default gnur-ast,gnur-bc,rir,rir-baseline\n",
+    "  --rounds N         fresh processes per benchmark and configuration, run in\n",
+    "                     alternation; their times are pooled (default 1)\n",
     "  --quick            small problem sizes (quick_n) and 3 iterations\n",
     "  --out DIR          output directory (default bench-results)\n",
     "  --timeout SECONDS  per worker process (default 1800)\n",
@@ -32,7 +37,7 @@ parse_args <- function(args) {
   opts <- list(
     filter = NULL, iterations = NULL, quick = FALSE, list = FALSE,
     configs = c("gnur-ast", "gnur-bc", "rir", "rir-baseline"),
-    out = "bench-results", timeout = 1800, bench_dir = NULL
+    out = "bench-results", timeout = 1800, bench_dir = NULL, rounds = 1L
   )
   i <- 1
   value <- function() {
@@ -50,6 +55,7 @@ parse_args <- function(args) {
     switch(arg,
       "--filter" = { opts$filter <- value(); i <- i + 1 },
       "--iterations" = { opts$iterations <- as.integer(value()); i <- i + 1 },
+      "--rounds" = { opts$rounds <- as.integer(value()); i <- i + 1 },
       "--configs" = {
         opts$configs <- trimws(strsplit(value(), ",", fixed = TRUE)[[1]])
         i <- i + 1
@@ -67,6 +73,9 @@ parse_args <- function(args) {
   if (is.null(opts$iterations)) opts$iterations <- if (opts$quick) 3L else 10L
   if (is.na(opts$iterations) || opts$iterations < 1) {
     stop("--iterations must be a positive integer", call. = FALSE)
+  }
+  if (is.na(opts$rounds) || opts$rounds < 1) {
+    stop("--rounds must be a positive integer", call. = FALSE)
   }
   opts
 }
@@ -178,11 +187,22 @@ parse_worker_output <- function(output, exit_status) {
 }
 
 # Peak performance: median of the iterations after the warm-up (first third).
+# `times` is one process's iterations, or a list of several processes' (the
+# rounds): the iterations after each one's warm-up are pooled.
 peak_time <- function(times) {
-  if (length(times) == 0) return(NA_real_)
+  if (is.list(times)) {
+    after <- unlist(lapply(times, post_warmup))
+    return(if (length(after)) stats::median(after) else NA_real_)
+  }
+  after <- post_warmup(times)
+  if (length(after)) stats::median(after) else NA_real_
+}
+
+post_warmup <- function(times) {
+  if (length(times) == 0) return(numeric())
   warmup <- floor(length(times) / 3)
   if (length(times) > 1) warmup <- max(warmup, 1)
-  stats::median(times[seq.int(warmup + 1, length(times))])
+  times[seq.int(warmup + 1, length(times))]
 }
 
 geomean <- function(x) {
@@ -290,6 +310,7 @@ write_markdown <- function(path, summary, configs, opts, info) {
     paste0("- rir: ", info[["rir"]]),
     paste0("- Mode: ", if (opts$quick) "quick" else "default", " sizes, ",
       opts$iterations, " iterations per benchmark and configuration",
+      if (opts$rounds > 1) paste0(" in each of ", opts$rounds, " alternating rounds (pooled)") else "",
       if (!is.null(opts$filter)) paste0(", filter `", opts$filter, "`") else ""),
     "- Speedup = gnur-bc time / configuration time (higher is better). Peak = median of the iterations after the first third (warm-up).",
     "",
@@ -393,8 +414,12 @@ plot_warmup <- function(path, raw, configs) {
     graphics::plot(NA, xlim = c(1, max(rows$iteration)), ylim = c(0, max(rows$seconds) * 1.05),
       xlab = "iteration", ylab = "seconds", main = id, cex.main = 0.9)
     for (k in seq_along(configs)) {
-      r <- rows[rows$config == configs[[k]], ]
-      if (nrow(r) > 0) graphics::lines(r$iteration, r$seconds, type = "b", pch = 19, cex = 0.6, col = cols[[k]])
+      for (rd in unique(rows$round)) {
+        r <- rows[rows$config == configs[[k]] & rows$round == rd, ]
+        if (nrow(r) > 0) {
+          graphics::lines(r$iteration, r$seconds, type = "b", pch = 19, cex = 0.6, col = cols[[k]])
+        }
+      }
     }
   }
   remaining <- nrow * ncol - length(ids)
@@ -432,40 +457,55 @@ main <- function() {
   }
 
   dir.create(opts$out, showWarnings = FALSE, recursive = TRUE)
-  cat(sprintf("Running %d benchmark(s) x %d configuration(s) (%s), %d iteration(s), %s sizes\n\n",
+  cat(sprintf("Running %d benchmark(s) x %d configuration(s) (%s), %d iteration(s) x %d round(s), %s sizes\n\n",
     nrow(benchmarks), length(configs), paste(configs, collapse = ", "),
-    opts$iterations, if (opts$quick) "quick" else "default"))
+    opts$iterations, opts$rounds, if (opts$quick) "quick" else "default"))
 
   raw_rows <- list()
   summary_rows <- list()
   started <- Sys.time()
   for (b in seq_len(nrow(benchmarks))) {
     bench <- benchmarks[b, ]
-    # Interleave: all configurations of one benchmark run back to back, and the
-    # order of the configurations rotates from one benchmark to the next.
-    order <- ((seq_along(configs) + b - 2) %% length(configs)) + 1
-    for (config in configs[order]) {
-      result <- run_worker(bench$file, config, opts, harness)
-      status <- if (result$ok) "ok" else "FAILED"
-      times <- result$times
-      cat(sprintf("%-34s %-13s %-6s first %8s  peak %8s%s\n", bench$id, config, status,
-        fmt_time(if (length(times)) times[[1]] else NA), fmt_time(peak_time(times)),
-        if (result$ok) "" else paste0("  ", substr(result$message, 1, 100))))
-      raw_rows[[length(raw_rows) + 1]] <- data.frame(
-        suite = bench$suite, benchmark = bench$benchmark, id = bench$id, config = config,
-        n = result$n,
-        iteration = if (length(times)) seq_along(times) else NA_integer_,
-        seconds = if (length(times)) times else NA_real_,
-        status = status, stringsAsFactors = FALSE
-      )
+    results <- list()
+    for (round in seq_len(opts$rounds)) {
+      # Interleave: all configurations of one benchmark run back to back, and
+      # the order of the configurations rotates from one benchmark (and one
+      # round) to the next.
+      order <- ((seq_along(configs) + b + round - 3) %% length(configs)) + 1
+      for (config in configs[order]) {
+        result <- run_worker(bench$file, config, opts, harness)
+        status <- if (result$ok) "ok" else "FAILED"
+        times <- result$times
+        cat(sprintf("%-34s %-13s %-6s first %8s  peak %8s%s%s\n", bench$id, config, status,
+          fmt_time(if (length(times)) times[[1]] else NA), fmt_time(peak_time(times)),
+          if (opts$rounds > 1) sprintf("  (round %d)", round) else "",
+          if (result$ok) "" else paste0("  ", substr(result$message, 1, 100))))
+        raw_rows[[length(raw_rows) + 1]] <- data.frame(
+          suite = bench$suite, benchmark = bench$benchmark, id = bench$id, config = config,
+          n = result$n, round = round,
+          iteration = if (length(times)) seq_along(times) else NA_integer_,
+          seconds = if (length(times)) times else NA_real_,
+          status = status, stringsAsFactors = FALSE
+        )
+        results[[config]] <- c(results[[config]], list(result))
+      }
+    }
+    for (config in configs) {
+      runs <- results[[config]]
+      ok <- all(vapply(runs, `[[`, logical(1), "ok"))
+      times <- lapply(runs, `[[`, "times")
+      firsts <- unlist(lapply(times, function(t) if (length(t)) t[[1]] else NULL))
+      failed <- Filter(function(r) !r$ok, runs)
       summary_rows[[length(summary_rows) + 1]] <- data.frame(
         suite = bench$suite, benchmark = bench$benchmark, id = bench$id, config = config,
-        status = status, n = result$n, iterations = length(times),
-        first_s = if (length(times)) times[[1]] else NA_real_,
+        status = if (ok) "ok" else "FAILED", n = runs[[1]]$n,
+        iterations = sum(lengths(times)),
+        first_s = if (length(firsts)) stats::median(firsts) else NA_real_,
         peak_s = peak_time(times),
-        compile_s = result$compile,
-        peak_rss_mb = result$rss_kb / 1024,
-        message = result$message, stringsAsFactors = FALSE
+        compile_s = stats::median(vapply(runs, `[[`, numeric(1), "compile")),
+        peak_rss_mb = max(vapply(runs, `[[`, numeric(1), "rss_kb")) / 1024,
+        message = if (length(failed)) failed[[1]]$message else "",
+        stringsAsFactors = FALSE
       )
     }
   }
@@ -483,7 +523,8 @@ main <- function() {
   summary <- summary[order(match(summary$id, benchmarks$id), match(summary$config, configs)), ]
   summary <- summary[, c("suite", "benchmark", "id", "config", "status", "n", "iterations",
     "first_s", "peak_s", "first_speedup", "peak_speedup", "compile_s", "peak_rss_mb", "message")]
-  raw <- raw[order(match(raw$id, benchmarks$id), match(raw$config, configs), raw$iteration), ]
+  raw <- raw[order(match(raw$id, benchmarks$id), match(raw$config, configs), raw$round,
+    raw$iteration), ]
 
   utils::write.csv(raw, file.path(opts$out, "results.csv"), row.names = FALSE)
   utils::write.csv(summary, file.path(opts$out, "summary.csv"), row.names = FALSE)
