@@ -102,3 +102,19 @@ set_interrupt_pending <- function() invisible(.Call(C_rir_set_interrupt_pending)
 
 # For the tests: evaluation depth rir counts beyond GNU R's R_EvalDepth.
 extra_depth <- function() .Call(C_rir_extra_depth)
+
+# The PIR self-test (internal; see src/pir/selftest.cpp): hand-built PIR
+# functions, each as c(printed, problem, dot) where problem is the PIR
+# verifier's verdict ("" = well formed). `f`, a rir-compiled closure, gives
+# the frame-state cases real RIR code to name.
+pir_selftest <- function(f = NULL) {
+  lapply(.Call(C_rir_pir_selftest, f), function(x) {
+    list(printed = x[[1]], problem = x[[2]], dot = x[[3]])
+  })
+}
+
+# The PIR instruction table as a data frame (internal).
+pir_instructions <- function() {
+  t <- .Call(C_rir_pir_insn_table)
+  data.frame(t, stringsAsFactors = FALSE)
+}

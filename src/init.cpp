@@ -34,6 +34,8 @@ SEXP rir_resume(SEXP, SEXP, SEXP, SEXP);
 SEXP rir_source_at(SEXP, SEXP);
 SEXP rir_set_interrupt_pending();
 SEXP rir_extra_depth();
+SEXP rir_pir_selftest(SEXP);
+SEXP rir_pir_insn_table();
 
 static const R_CallMethodDef callMethods[] = {
     {"rir_init", (DL_FUNC)&rir_init, 1},
@@ -60,6 +62,8 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_source_at", (DL_FUNC)&rir_source_at, 2},
     {"rir_set_interrupt_pending", (DL_FUNC)&rir_set_interrupt_pending, 0},
     {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},
+    {"rir_pir_selftest", (DL_FUNC)&rir_pir_selftest, 1},
+    {"rir_pir_insn_table", (DL_FUNC)&rir_pir_insn_table, 0},
     {nullptr, nullptr, 0}};
 
 static const R_ExternalMethodDef externalMethods[] = {{"rir_entry", (DL_FUNC)&rir_entry, -1},

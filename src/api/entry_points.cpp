@@ -17,6 +17,7 @@
 #include "../runtime/eval_depth.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
+#include "api_util.h"
 
 using namespace rir;
 
@@ -130,7 +131,7 @@ SEXP rir_is_compiled(SEXP f) {
 }
 
 // f's DispatchTable, or an R error when f is not rir-compiled.
-static DispatchTable* tableOrError(SEXP f) {
+DispatchTable* tableOrError(SEXP f) {
     SEXP target = TYPEOF(f) == CLOSXP ? trampolineTarget(BODY(f)) : nullptr;
     DispatchTable* t = target ? DispatchTable::unpack(target) : nullptr;
     if (!t) Rf_error("not a rir-compiled function");
@@ -314,7 +315,7 @@ SEXP rir_set_debug(SEXP flags) {
 }
 
 // f's baseline code, compiled now if needed.
-static Code* baselineOrError(SEXP f) {
+Code* baselineOrError(SEXP f) {
     return baselineOf(tableOrError(f), CLOENV(f));
 }
 

@@ -1,0 +1,12 @@
+// api_util.h — helpers shared by the .Call entry points (entry_points.cpp).
+#pragma once
+
+#include "../bc/code.h"
+#include "../runtime/dispatch_table.h"
+
+extern "C" {
+// f's DispatchTable, or an R error when f is not rir-compiled.
+rir::DispatchTable* tableOrError(SEXP f);
+// f's baseline code (compiled now if needed), or an R error.
+rir::Code* baselineOrError(SEXP f);
+}

@@ -1,0 +1,70 @@
+// pir_entry.cpp — .Call entry points of the optimizing tier's PIR (registered
+// in ../init.cpp).
+#include "../pir/insns.h"
+#include "../pir/selftest.h"
+#include "api_util.h"
+
+using namespace rir;
+
+extern "C" {
+
+// The PIR self-test (src/pir/selftest.cpp): a list with one element per
+// case, each list(printed, problem, dot). `f`: a rir-compiled closure whose
+// baseline code the frame-state cases name, or NULL to leave them out.
+SEXP rir_pir_selftest(SEXP f) {
+    // every R value first: no R call may fail while C++ objects are alive
+    pir::SelftestInputs in;
+    in.code = f == R_NilValue ? nullptr : baselineOrError(f);
+    in.x = Rf_install("x");
+    in.globalEnv = R_GlobalEnv;
+    in.one = PROTECT(Rf_ScalarReal(1));
+    in.zeroInt = PROTECT(Rf_ScalarInteger(0));
+    in.oneInt = PROTECT(Rf_ScalarInteger(1));
+    in.tenInt = PROTECT(Rf_ScalarInteger(10));
+    in.trueValue = R_TrueValue;
+    std::vector<pir::SelftestCase> cases = pir::selftest(in);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, cases.size()));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, cases.size()));
+    for (size_t k = 0; k < cases.size(); k++) {
+        SEXP one = Rf_allocVector(STRSXP, 3);
+        SET_VECTOR_ELT(out, k, one);
+        SET_STRING_ELT(one, 0, Rf_mkChar(cases[k].printed.c_str()));
+        SET_STRING_ELT(one, 1, Rf_mkChar(cases[k].problem.c_str()));
+        SET_STRING_ELT(one, 2, Rf_mkChar(cases[k].dot.c_str()));
+        SET_STRING_ELT(names, k, Rf_mkChar(cases[k].name.c_str()));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(6);
+    return out;
+}
+
+// The PIR instruction table: name, operands, result rule, successors,
+// reads, writes, flags (numbers as in src/pir/insns.h), description.
+SEXP rir_pir_insn_table() {
+    int n = int(pir::Opcode::kCount);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP name = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 0, name);
+    SEXP ops = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 1, ops);
+    SEXP flags = Rf_allocVector(INTSXP, n);
+    SET_VECTOR_ELT(out, 2, flags);
+    SEXP doc = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 3, doc);
+    for (int k = 0; k < n; k++) {
+        const pir::InsnInfo& i = pir::info(pir::Opcode(k));
+        SET_STRING_ELT(name, k, Rf_mkChar(i.name));
+        SET_STRING_ELT(ops, k, Rf_mkChar(i.operands));
+        INTEGER(flags)[k] = i.flags;
+        SET_STRING_ELT(doc, k, Rf_mkChar(i.description));
+    }
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, 4));
+    SET_STRING_ELT(nm, 0, Rf_mkChar("name"));
+    SET_STRING_ELT(nm, 1, Rf_mkChar("operands"));
+    SET_STRING_ELT(nm, 2, Rf_mkChar("flags"));
+    SET_STRING_ELT(nm, 3, Rf_mkChar("description"));
+    Rf_setAttrib(out, R_NamesSymbol, nm);
+    UNPROTECT(2);
+    return out;
+}
+}

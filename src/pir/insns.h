@@ -1,0 +1,206 @@
+// insns.h — THE table of PIR instructions. The builder, printer, verifier
+// and passes expand it; nothing else lists the instructions.
+//
+// X(Name, operands, result, succ, reads, writes, flags, description)
+//
+//   operands: one letter per operand, checked by the verifier (verifier.cpp)
+//       v  a forced value (not lazy, not a promise object, not missing)
+//       a  any value, possibly lazy (an unforced promise standing for it)
+//       e  an environment (MkEnv, an argument's environment, ...)
+//       l  a test: the C truth value made by AsTest or a comparison
+//       c  a Checkpoint                     f  a FrameState
+//     the last letter may be followed by '*': any number of further operands
+//     of that kind
+//   result: the rule computing the result type (Rule below, type.h)
+//   succ: the number of successor blocks (terminators), else 0
+//   reads / writes: the abstract heaps touched (Heap below); `Env` stands for
+//     the environment operand's heap, own or other (Instruction::effects)
+//   flags: Flags below
+//
+// An instruction whose flags include Forces runs arbitrary R code when an
+// operand may be lazy (a promise's code, an active binding, a method): it
+// then reads and writes every heap, may raise errors and jump non-locally.
+#pragma once
+
+#include <cstdint>
+
+namespace rir {
+namespace pir {
+
+// Abstract heaps: what an instruction's effects are about. Two effects can
+// only interfere when their heap sets overlap.
+enum Heap : uint8_t {
+    OwnEnv = 1 << 0,      // the environment created for the function being compiled
+    OtherEnv = 1 << 1,    // any other environment (callers', closures', global)
+    Promises = 1 << 2,    // promise objects' values (forcing one writes it)
+    Vectors = 1 << 3,     // vector and list contents
+    Attributes = 1 << 4,  // attributes
+    Global = 1 << 5,      // global state: I/O, warnings, options, RNG, contexts
+    Env = 1 << 6,         // (table only) the heap of the environment operand
+    AllHeaps = OwnEnv | OtherEnv | Promises | Vectors | Attributes | Global,
+};
+
+enum Flags : uint16_t {
+    NoFlags = 0,
+    MayError = 1 << 0,       // may raise an R error (a non-local jump to a handler)
+    NonLocal = 1 << 1,       // may return non-locally (return() in a promise, restarts)
+    MayDeopt = 1 << 2,       // may leave optimized code for the RIR interpreter
+    Forces = 1 << 3,         // evaluates its lazy operands (see above)
+    Dispatches = 1 << 4,     // an object operand dispatches to R code (S3/S4 methods)
+    Terminator = 1 << 5,     // ends its block
+    SetsVisible = 1 << 6,    // makes R_Visible TRUE (a result is printed at top level)
+    SetsInvisible = 1 << 7,  // makes R_Visible FALSE
+    CallsR = 1 << 8,         // calls R code: every heap, errors, non-local exits
+    HasSymbol = 1 << 9,      // carries a symbol (variable or function name)
+    HasConstant = 1 << 10,   // carries a constant R value
+    HasType = 1 << 11,       // carries a type (casts, tests, assumptions)
+    HasIndex = 1 << 12,      // carries an integer (argument index, bytecode pc)
+};
+
+// Result type rules.
+enum class Rule : uint8_t {
+    Void,      // no result
+    Any,       // any value, possibly lazy or missing
+    Value,     // any forced value
+    Env,       // an environment
+    Prom,      // a promise object
+    Closure,   // a closure
+    Test,      // a C truth value (lgl$'-)
+    Lgl,       // a logical scalar, maybe NA
+    Int,       // an integer scalar, not NA (lengths, counters)
+    Forced,    // operand 0's type, forced
+    Arith,     // R arithmetic on operands 0 and 1
+    Division,  // R's `/` and `^` on operands 0 and 1 (doubles from integers)
+    Compare,   // R comparison on operands 0 and 1
+    Unary,     // operand 0's type, forced (unary minus and plus)
+    Phi,       // the join of the operands' types
+    Constant,  // the constant's type
+    Cast,      // the carried type
+    Arg,       // the carried type (arguments: any, or what the context promises)
+    Same,      // operand 0's type
+};
+
+#define PIR_INSNS(X)                                                                               \
+    /* values */                                                                                   \
+    X(LdConst, "", Constant, 0, 0, 0, HasConstant, "a constant")                                   \
+    X(LdArg, "", Arg, 0, 0, 0, HasIndex | HasType, "the argument with this index, as passed")      \
+    /* environments and variables */                                                               \
+    X(LdVar, "e", Any, 0, Env, 0, HasSymbol | MayError,                                            \
+      "the value of a variable in an environment (lazy when a promise)")                           \
+    X(StVar, "ae", Void, 0, 0, Env, HasSymbol, "bind a variable in an environment")                \
+    X(LdVarSuper, "e", Any, 0, OtherEnv, 0, HasSymbol | MayError,                                  \
+      "the value of a variable from the environment's parent on")                                  \
+    X(StVarSuper, "ae", Void, 0, OtherEnv, OtherEnv, HasSymbol | MayError,                         \
+      "<<-: assign in the first parent environment binding the variable, else the global one")     \
+    X(LdFun, "e", Closure, 0, Env | OtherEnv, 0, HasSymbol | MayError | Forces | CallsR,           \
+      "the function a call names (forces promises on the way, skips non-functions)")               \
+    X(MkEnv, "ae*", Env, 0, 0, 0, NoFlags,                                                         \
+      "a new environment: parent (last operand) and bindings (names carried); a stub when only "   \
+      "reflective code could need the real one")                                                   \
+    X(MaterializeEnv, "e", Env, 0, 0, 0, NoFlags, "the real environment of a stub environment")    \
+    X(MkArg, "ae", Prom, 0, 0, 0, HasIndex,                                                        \
+      "a promise: the RIR promise code (index carried) in an environment, with its eager value "   \
+      "when known (operand 0, else the missing marker)")                                           \
+    X(Force, "a", Forced, 0, 0, 0, Forces | MayError | NonLocal, "the value of a (lazy) value")    \
+    X(MkCls, "e", Closure, 0, 0, 0, HasConstant, "a closure of the carried function in the env")   \
+    /* calls */                                                                                    \
+    X(Call, "ee*", Any, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,         \
+      "call operand 1 (a function value) with arguments (promises or values), caller env first")   \
+    X(StaticCall, "ea*", Any, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,   \
+      "call the carried closure (known target) in the context given by the arguments")             \
+    X(CallBuiltin, "ev*", Any, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,  \
+      "call the carried builtin with evaluated arguments")                                         \
+    X(CallSafeBuiltin, "v*", Value, 0, Vectors | Attributes, 0, HasConstant,                       \
+      "call a builtin known to run no R code and have no effect (length, is.na, ...)")             \
+    /* arithmetic, comparison, logic */                                                            \
+    X(Add, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 + e2")         \
+    X(Sub, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 - e2")         \
+    X(Mul, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 * e2")         \
+    X(Div, "vv", Division, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 / e2")      \
+    X(Pow, "vv", Division, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 ^ e2")      \
+    X(IDiv, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 %/% e2")      \
+    X(Mod, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 %% e2")        \
+    X(Eq, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 == e2")       \
+    X(Neq, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 != e2")      \
+    X(Lt, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 < e2")        \
+    X(Le, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 <= e2")       \
+    X(Gt, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 > e2")        \
+    X(Ge, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 >= e2")       \
+    X(Not, "v", Lgl, 0, Vectors | Attributes, 0, MayError | Dispatches, "!x")                      \
+    X(Minus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches, "-x")                  \
+    X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches, "+x")                   \
+    X(LAnd, "ll", Test, 0, 0, 0, NoFlags, "both tests true (&& after its operands' AsTest)")       \
+    X(LOr, "ll", Test, 0, 0, 0, NoFlags, "either test true")                                       \
+    /* vectors */                                                                                  \
+    X(Extract1_1D, "vv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i]")         \
+    X(Extract2_1D, "vv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i]]")       \
+    X(Extract1_2D, "vvv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i, j]")     \
+    X(Extract2_2D, "vvv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i, j]]")   \
+    X(Dollar, "v", Value, 0, Vectors | Attributes | OtherEnv, 0,                                   \
+      MayError | Dispatches | HasSymbol, "x$name")                                                 \
+    X(Subassign1_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
+      MayError | Dispatches, "`[<-`(x, i, value): x, or a copy, with the element stored")          \
+    X(Subassign2_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
+      MayError | Dispatches, "`[[<-`(x, i, value)")                                                \
+    X(Subassign1_2D, "vvvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                 \
+      MayError | Dispatches, "`[<-`(x, i, j, value)")                                              \
+    X(Subassign2_2D, "vvvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                 \
+      MayError | Dispatches, "`[[<-`(x, i, j, value)")                                             \
+    X(DollarAssign, "vv", Value, 0, Vectors | Attributes | OtherEnv,                               \
+      Vectors | Attributes | OtherEnv, MayError | Dispatches | HasSymbol, "`$<-`(x, name, value)") \
+    X(Length, "v", Int, 0, Vectors | Attributes, 0, Dispatches, "length(x)")                       \
+    /* types */                                                                                    \
+    X(IsType, "a", Test, 0, 0, 0, HasType, "does the value have the carried type")                 \
+    X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \
+      "the operand, known (by an Assume or an analysis) to have the carried type")                 \
+    X(AsTest, "v", Test, 0, Vectors | Attributes, 0, MayError,                                     \
+      "the truth value of an if/while condition (errors for NA and length 0)")                     \
+    X(AsLogical, "v", Lgl, 0, Vectors | Attributes, 0, MayError | Dispatches, "as.logical(x)[1]")  \
+    /* control flow */                                                                             \
+    X(Phi, "a*", Phi, 0, 0, 0, NoFlags, "the operand coming from the predecessor taken")           \
+    X(Branch, "l", Void, 2, 0, 0, Terminator, "to the first successor when true, else the second") \
+    X(Jump, "", Void, 1, 0, 0, Terminator, "to the successor")                                     \
+    X(Return, "v", Void, 0, 0, 0, Terminator, "return the value from the function")                \
+    X(NonLocalReturn, "ve", Void, 0, 0, 0, Terminator | NonLocal,                                  \
+      "return() from a promise: leave the function owning the environment with the value")         \
+    /* speculation */                                                                              \
+    X(Checkpoint, "", Void, 2, 0, 0, Terminator,                                                   \
+      "a point optimized code can leave: first successor goes on, second deoptimizes")             \
+    X(Assume, "lc", Void, 0, 0, 0, MayDeopt | HasType,                                             \
+      "the test holds, else leave through the checkpoint (carried type: what was assumed)")        \
+    X(FrameState, "ef*", Void, 0, 0, 0, HasIndex,                                                  \
+      "the RIR state to resume in: environment, caller's frame state (inlined code) or none, "     \
+      "then "                                                                                      \
+      "the operand stack; pc carried")                                                             \
+    X(Deopt, "f", Void, 0, AllHeaps, AllHeaps, Terminator | MayDeopt,                              \
+      "rebuild the RIR frames of the frame state and continue in the interpreter")                 \
+    /* contexts, visibility */                                                                     \
+    X(PushContext, "ae*", Void, 0, 0, Global, HasConstant,                                         \
+      "push the function context of an inlined closure (call carried, arguments, env last)")       \
+    X(PopContext, "v", Void, 0, 0, Global, NoFlags, "pop the inlined closure's context")           \
+    X(Visible, "", Void, 0, 0, Global, SetsVisible, "the result is visible")                       \
+    X(Invisible, "", Void, 0, 0, Global, SetsInvisible, "the result is invisible")
+
+enum class Opcode : uint8_t {
+#define PIR_OPCODE(name, ...) name,
+    PIR_INSNS(PIR_OPCODE)
+#undef PIR_OPCODE
+        kCount
+};
+
+// What the table says about one instruction.
+struct InsnInfo {
+    const char* name;
+    const char* operands;
+    Rule result;
+    int successors;
+    uint8_t reads;
+    uint8_t writes;
+    uint16_t flags;
+    const char* description;
+};
+
+const InsnInfo& info(Opcode op);
+
+}  // namespace pir
+}  // namespace rir

@@ -1,0 +1,289 @@
+// ir.cpp — the instruction table's data, blocks and functions (see ir.h).
+#include "ir.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rir {
+namespace pir {
+
+namespace {
+
+const InsnInfo kInfo[] = {
+#define PIR_INFO(name, ops, result, succ, reads, writes, flags, doc) \
+    {#name, ops, Rule::result, succ, uint8_t(reads), uint8_t(writes), uint16_t(flags), doc},
+    PIR_INSNS(PIR_INFO)
+#undef PIR_INFO
+};
+
+static_assert(sizeof(kInfo) / sizeof(kInfo[0]) == size_t(Opcode::kCount),
+              "one table row per opcode");
+
+// The position of the environment operand (the first 'e'), or -1.
+int envOperand(const InsnInfo& i, size_t nargs) {
+    for (int k = 0; i.operands[k]; k++) {
+        if (i.operands[k] == 'e') return size_t(k) < nargs ? k : -1;
+        if (i.operands[k] == '*') break;
+    }
+    return -1;
+}
+
+bool anyOperand(const Instruction* in, bool (*pred)(PirType)) {
+    for (Instruction* a : in->args)
+        if (pred(a->type)) return true;
+    return false;
+}
+
+bool lazy(PirType t) {
+    return t.may(Flag::Lazy) || t.mayBe(Kind::Prom);
+}
+
+bool object(PirType t) {
+    return t.may(Flag::Object) || lazy(t);
+}
+
+// The type of an R constant (reads only: no R call can fail here).
+PirType constantType(SEXP x) {
+    if (!x) return PirType::any();
+    if (x == R_MissingArg) return PirType(0, uint8_t(Flag::Missing));
+    Kind k;
+    switch (TYPEOF(x)) {
+        case NILSXP:
+            return PirType::nil();
+        case LGLSXP:
+            k = Kind::Lgl;
+            break;
+        case INTSXP:
+            k = Kind::Int;
+            break;
+        case REALSXP:
+            k = Kind::Real;
+            break;
+        case CPLXSXP:
+            k = Kind::Cplx;
+            break;
+        case STRSXP:
+            k = Kind::Str;
+            break;
+        case VECSXP:
+            k = Kind::List;
+            break;
+        case CLOSXP:
+            k = Kind::Closure;
+            break;
+        case BUILTINSXP:
+        case SPECIALSXP:
+            k = Kind::Builtin;
+            break;
+        case ENVSXP:
+            k = Kind::Env;
+            break;
+        case SYMSXP:
+            k = Kind::Sym;
+            break;
+        case LANGSXP:
+            k = Kind::Lang;
+            break;
+        case PROMSXP:
+            k = Kind::Prom;
+            break;
+        case DOTSXP:
+            k = Kind::Dots;
+            break;
+        default:
+            k = Kind::Other;
+            break;
+    }
+    uint8_t flags = 0;
+    if (!Rf_isVector(x) || ALTREP(x) || XLENGTH(x) != 1) flags |= uint8_t(Flag::NotScalar);
+    if (ATTRIB(x) != R_NilValue) flags |= uint8_t(Flag::Attrib);
+    if (OBJECT(x)) flags |= uint8_t(Flag::Object);
+    // NA in any element: only scalars are checked, vectors may hold one
+    if (flags & uint8_t(Flag::NotScalar)) {
+        flags |= uint8_t(Flag::NA);
+    } else {
+        switch (TYPEOF(x)) {
+            case LGLSXP:
+                if (LOGICAL(x)[0] == NA_LOGICAL) flags |= uint8_t(Flag::NA);
+                break;
+            case INTSXP:
+                if (INTEGER(x)[0] == NA_INTEGER) flags |= uint8_t(Flag::NA);
+                break;
+            case REALSXP:
+                if (std::isnan(REAL(x)[0])) flags |= uint8_t(Flag::NA);
+                break;
+            case STRSXP:
+                if (STRING_ELT(x, 0) == NA_STRING) flags |= uint8_t(Flag::NA);
+                break;
+            case CPLXSXP:
+                if (std::isnan(COMPLEX(x)[0].r) || std::isnan(COMPLEX(x)[0].i))
+                    flags |= uint8_t(Flag::NA);
+                break;
+            default:
+                break;
+        }
+    }
+    return PirType(uint16_t(k), flags);
+}
+
+}  // namespace
+
+const InsnInfo& info(Opcode op) {
+    return kInfo[size_t(op)];
+}
+
+uint8_t Instruction::reads() const {
+    uint8_t r = info().reads;
+    if (r & Env) {
+        r &= ~Env;
+        int e = envOperand(info(), args.size());
+        r |=
+            e >= 0 && args[e]->op == Opcode::MkEnv && args[e]->bb && bb && args[e]->bb->fn == bb->fn
+                ? OwnEnv
+                : OtherEnv;
+    }
+    if (mayCallR()) r |= AllHeaps;
+    return r;
+}
+
+uint8_t Instruction::writes() const {
+    uint8_t w = info().writes;
+    if (w & Env) {
+        w &= ~Env;
+        int e = envOperand(info(), args.size());
+        w |=
+            e >= 0 && args[e]->op == Opcode::MkEnv && args[e]->bb && bb && args[e]->bb->fn == bb->fn
+                ? OwnEnv
+                : OtherEnv;
+    }
+    if (mayCallR()) w |= AllHeaps;
+    return w;
+}
+
+bool Instruction::mayCallR() const {
+    if (has(CallsR)) return true;
+    if (has(Forces) && anyOperand(this, lazy)) return true;
+    if (has(Dispatches) && anyOperand(this, object)) return true;
+    return false;
+}
+
+PirType Instruction::ruleType() const {
+    auto arg = [&](size_t k) { return k < args.size() ? args[k]->type : PirType::any(); };
+    switch (info().result) {
+        case Rule::Void:
+            return PirType::bottom();
+        case Rule::Any:
+            return PirType::any();
+        case Rule::Value:
+            return PirType::val();
+        case Rule::Env:
+            return PirType::env();
+        case Rule::Prom:
+            return PirType::promise();
+        case Rule::Closure:
+            return PirType::closure();
+        case Rule::Test:
+            return PirType::simpleScalar(Kind::Lgl);
+        case Rule::Lgl:
+            return PirType::scalar(Kind::Lgl);
+        case Rule::Int:
+            return PirType::simpleScalar(Kind::Int);
+        case Rule::Forced:
+            return arg(0).forced();
+        case Rule::Arith:
+            return PirType::arith(arg(0), arg(1), false);
+        case Rule::Division:
+            return PirType::arith(arg(0), arg(1), true);
+        case Rule::Compare:
+            return PirType::compare(arg(0), arg(1));
+        case Rule::Unary: {
+            PirType t = arg(0).forced();
+            if (t.may(Flag::Object)) return PirType::val();
+            // -TRUE is an integer
+            if (t.mayBe(Kind::Lgl))
+                t = PirType((t.kinds() & ~uint16_t(Kind::Lgl)) | uint16_t(Kind::Int), t.flags());
+            return t;
+        }
+        case Rule::Phi: {
+            PirType t = PirType::bottom();
+            for (Instruction* a : args) t = t | a->type;
+            return t;
+        }
+        case Rule::Constant:
+            return constantType(constant);
+        case Rule::Cast:
+        case Rule::Arg:
+            return carriedType;
+        case Rule::Same:
+            return arg(0);
+    }
+    return PirType::any();
+}
+
+BB* Function::newBB() {
+    blocks.emplace_back(new BB());
+    BB* b = blocks.back().get();
+    b->id = unsigned(blocks.size() - 1);
+    b->fn = this;
+    if (!entry) entry = b;
+    return b;
+}
+
+Instruction* Function::newInsn(Opcode op) {
+    insns.emplace_back(new Instruction());
+    Instruction* i = insns.back().get();
+    i->op = op;
+    i->id = unsigned(insns.size() - 1);
+    return i;
+}
+
+void Function::computePreds() {
+    for (auto& b : blocks) b->preds.clear();
+    for (auto& b : blocks)
+        for (BB* s : b->succ) s->preds.push_back(b.get());
+}
+
+std::vector<BB*> Function::rpo() const {
+    std::vector<BB*> post;
+    if (!entry) return post;
+    std::vector<char> seen(blocks.size(), 0);
+    // iterative depth-first search: (block, next successor to visit)
+    std::vector<std::pair<BB*, size_t>> stack{{entry, 0}};
+    seen[entry->id] = 1;
+    while (!stack.empty()) {
+        auto& top = stack.back();
+        if (top.second < top.first->succ.size()) {
+            BB* s = top.first->succ[top.second++];
+            if (!seen[s->id]) {
+                seen[s->id] = 1;
+                stack.push_back({s, 0});
+            }
+        } else {
+            post.push_back(top.first);
+            stack.pop_back();
+        }
+    }
+    std::reverse(post.begin(), post.end());
+    return post;
+}
+
+void Function::inferTypes() {
+    std::vector<BB*> order = rpo();
+    for (BB* b : order)
+        for (Instruction* i : b->insns)
+            if (i->op == Opcode::Phi) i->type = PirType::bottom();
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (BB* b : order)
+            for (Instruction* i : b->insns) {
+                PirType t = i->ruleType();
+                if (t != i->type) {
+                    i->type = t;
+                    changed = true;
+                }
+            }
+    }
+}
+
+}  // namespace pir
+}  // namespace rir

@@ -1,0 +1,91 @@
+// ir.h — PIR's data structures: a Function is a control-flow graph of basic
+// blocks holding instructions in SSA form. Every instruction is a value
+// (void-typed when it produces none); operands point at the instructions
+// that define them. What an instruction is (operands, result type, effects)
+// comes from the table in insns.h.
+//
+// Memory: a Function owns its blocks and instructions. R values that
+// instructions carry (constants, symbols, closures, the RIR code a frame
+// state resumes) are not protected by PIR: they belong to the RIR code the
+// function was translated from, which stays alive as long as the function.
+//
+// Nothing here calls the R API (no R error can unwind through these C++
+// objects).
+#pragma once
+
+#include <Rinternals.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "insns.h"
+#include "type.h"
+
+namespace rir {
+struct Code;
+namespace pir {
+
+struct BB;
+struct Function;
+
+struct Instruction {
+    Opcode op;
+    PirType type;  // of the result (bottom: none)
+    std::vector<Instruction*> args;
+    BB* bb = nullptr;
+    unsigned id = 0;  // unique in the function (printing)
+
+    // carried data (which ones: the table's Has* flags)
+    SEXP symbol = nullptr;       // HasSymbol: variable or function name
+    SEXP constant = nullptr;     // HasConstant: value, callee, builtin, call
+    PirType carriedType;         // HasType
+    int index = 0;               // HasIndex: argument index, pc, promise code
+    const Code* code = nullptr;  // FrameState: the RIR code resumed
+    std::vector<SEXP> names;     // MkEnv: the names of its bindings
+    bool stub = false;           // MkEnv: a stub environment
+    std::vector<BB*> phiFrom;    // Phi: the predecessor each operand comes from
+
+    const InsnInfo& info() const { return pir::info(op); }
+    bool isTerminator() const { return info().flags & Terminator; }
+    bool has(uint16_t flag) const { return info().flags & flag; }
+    // The heaps read and written, with `Env` resolved from the environment
+    // operand (own: a MkEnv of this function; else other environments), and
+    // everything for Forces instructions with a lazy operand.
+    uint8_t reads() const;
+    uint8_t writes() const;
+    bool mayCallR() const;
+    // The result type the table's rule gives for the current operands.
+    PirType ruleType() const;
+};
+
+struct BB {
+    unsigned id = 0;
+    std::vector<Instruction*> insns;
+    std::vector<BB*> succ;   // from the terminator (Branch: true, false)
+    std::vector<BB*> preds;  // maintained by Function::computePreds()
+    Function* fn = nullptr;
+    Instruction* terminator() const {
+        return insns.empty() || !insns.back()->isTerminator() ? nullptr : insns.back();
+    }
+};
+
+struct Function {
+    std::string name;
+    int nargs = 0;
+    std::vector<std::unique_ptr<BB>> blocks;
+    std::vector<std::unique_ptr<Instruction>> insns;
+    BB* entry = nullptr;
+
+    BB* newBB();
+    Instruction* newInsn(Opcode op);
+    void computePreds();
+    // blocks in reverse post order from the entry (unreachable ones left out)
+    std::vector<BB*> rpo() const;
+    // Sets every instruction's type to its rule's, to a fixed point (loop
+    // Phis start from nothing and grow).
+    void inferTypes();
+};
+
+}  // namespace pir
+}  // namespace rir

@@ -1,0 +1,114 @@
+# PIR (src/pir): the instruction table, the type lattice, the builder, the
+# printer and the verifier, on functions built by hand
+# (src/pir/selftest.cpp). Well-formed ones must verify; each broken one must
+# be rejected for its own reason.
+
+compiled_probe <- function() {
+  f <- rir::compile(function(a) a + 1)
+  f(1)
+  f
+}
+
+cases <- rir:::pir_selftest(compiled_probe())
+
+test_that("well-formed PIR verifies", {
+  for (name in c("straight", "speculate", "diamond", "loop", "framestate", "effects")) {
+    expect_identical(cases[[name]]$problem, "", label = name)
+  }
+})
+
+test_that("the printer shows instructions, types, operands and successors", {
+  straight <- cases$straight$printed
+  expect_match(straight, "function straight (1 argument)", fixed = TRUE)
+  expect_match(straight, "MkEnv x=%0, parent=%1", fixed = TRUE)
+  expect_match(straight, "= LdVar x, %2", fixed = TRUE)
+  expect_match(straight, "real\\$'-\\s+%5 = LdConst 1\n")
+  # x is forced from a promise: any value, maybe an object, so `+` may
+  # dispatch and its result is any value
+  expect_match(straight, "val\\*\\s+%6 = Add %4, %5")
+
+  spec <- cases$speculate$printed
+  expect_match(spec, "%5 = Checkpoint -> BB1, BB2", fixed = TRUE)
+  expect_match(spec, "= FrameState pc 0, env %2, stack []", fixed = TRUE)
+  expect_match(spec, "= Assume %8, %5, (real$'-)", fixed = TRUE)
+  expect_match(spec, "= CastType %4, (real$'-)", fixed = TRUE)
+  # after the assumption, the sum of two doubles is a double scalar
+  expect_match(spec, "real\\$'\\s+%12 = Add %10, %11")
+
+  diamond <- cases$diamond$printed
+  expect_match(diamond, "= Branch %7 -> BB1, BB2", fixed = TRUE)
+  expect_match(diamond, "BB3  <- BB1 BB2", fixed = TRUE)
+  expect_match(diamond, "= Phi %9 (BB1), %11 (BB2)", fixed = TRUE)
+
+  # the loop's Phi gets its type from both inputs (inferred to a fixed point)
+  expect_match(cases$loop$printed, "int\\$'\\s+%4 = Phi %0 \\(BB0\\), %8 \\(BB2\\)")
+})
+
+test_that("the Graphviz picture has a record per block and labelled branches", {
+  dot <- cases$diamond$dot
+  expect_match(dot, "^digraph \"diamond\" \\{")
+  expect_match(dot, "BB0 -> BB1 [label=T];", fixed = TRUE)
+  expect_match(dot, "BB0 -> BB2 [label=F];", fixed = TRUE)
+  expect_match(dot, "BB2 -> BB3;", fixed = TRUE)
+})
+
+test_that("the verifier rejects broken PIR, each for its reason", {
+  expect_match(cases$bad_phi$problem, "Phi with 1 operands in a block with 2 predecessors")
+  expect_match(cases$bad_dominance$problem, "operand %2 does not dominate its use")
+  expect_match(cases$bad_assume$problem, "operand 1 is not a Checkpoint")
+  expect_match(cases$bad_terminator$problem, "block does not end with a terminator")
+  expect_match(cases$bad_lazy_operand$problem,
+    "operand 0 may be lazy or missing where a forced value is needed")
+  expect_match(cases$bad_checkpoint$problem, "second successor does not deoptimize")
+  expect_match(cases$bad_type_claim$problem, "type val\\* is not within real\\$'")
+  expect_match(cases$bad_framestate$problem,
+    "FrameState with 1 stack values where RIR has 0")
+})
+
+test_that("the type lattice: joins, arithmetic, forcing, subtypes", {
+  expect_identical(strsplit(cases$types$printed, "\n", fixed = TRUE)[[1]], c(
+    "real scalar: real$'-",
+    "int | real: (int|real)$'-",
+    "int + int: int$'",
+    "int / int: real$'",
+    "int vector + real: val*",
+    "real < int: lgl$'",
+    "any forced: val*",
+    "lazy real forced: real$'-",
+    "real within int|real: yes",
+    "int|real within real: no",
+    "real unboxable: yes",
+    "int|real unboxable: no"
+  ))
+})
+
+test_that("effects: abstract heaps, the own environment, forcing and dispatch", {
+  all <- "OwnEnv OtherEnv Promises Vectors Attributes Global"
+  expect_identical(strsplit(cases$effects$printed, "\n", fixed = TRUE)[[1]], c(
+    "LdVar in own env: reads OwnEnv; writes none",
+    "LdVar in other env: reads OtherEnv; writes none",
+    "StVar in own env: reads none; writes OwnEnv",
+    paste0("Force of a lazy value: reads ", all, "; writes ", all, "; calls R"),
+    "Force of a double: reads none; writes none",
+    paste0("Add of values maybe objects: reads ", all, "; writes ", all, "; calls R"),
+    "Add of doubles: reads Vectors Attributes; writes Global"
+  ))
+})
+
+test_that("the instruction table lists what the issue requires", {
+  t <- rir:::pir_instructions()
+  required <- c(
+    "LdConst", "LdArg", "LdVar", "StVar", "LdVarSuper", "StVarSuper", "LdFun", "MkEnv",
+    "MkArg", "Force", "MkCls", "Call", "StaticCall", "CallBuiltin", "CallSafeBuiltin",
+    "Add", "Sub", "Mul", "Div", "Eq", "Lt", "Not", "Minus", "LAnd", "LOr",
+    "Extract1_1D", "Extract2_1D", "Extract1_2D", "Extract2_2D", "Dollar",
+    "Subassign1_1D", "Subassign2_1D", "Subassign1_2D", "Subassign2_2D", "DollarAssign",
+    "Length", "IsType", "CastType", "Phi", "Branch", "Jump", "Return", "NonLocalReturn",
+    "Checkpoint", "Assume", "FrameState", "Deopt", "MaterializeEnv", "PushContext",
+    "PopContext", "Visible", "Invisible"
+  )
+  expect_true(all(required %in% t$name), label = paste(setdiff(required, t$name), collapse = " "))
+  expect_false(anyDuplicated(t$name) > 0)
+  expect_true(all(nzchar(t$description)))
+  expect_true(all(grepl("^[vaelcf]*\\*?$", t$operands)))
+})
