@@ -118,3 +118,11 @@ pir_instructions <- function() {
   t <- .Call(C_rir_pir_insn_table)
   data.frame(t, stringsAsFactors = FALSE)
 }
+
+# f's RIR code translated into PIR (internal; see src/pir/rir2pir.cpp):
+# list(printed, problem, dot) where problem is why it is not translated yet,
+# or the PIR verifier's verdict on the translation ("" = well formed).
+pir_translate <- function(f) {
+  x <- .Call(C_rir_pir_translate, f)
+  list(printed = x[[1]], problem = x[[2]], dot = x[[3]])
+}

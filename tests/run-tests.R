@@ -52,6 +52,17 @@ if (grepl("verify", Sys.getenv("RIR_DEBUG"))) {
     cat("bytecode verifier check FAILED\n")
     failed <- failed + 1
   }
+  # and every function body was translated to PIR where the translator
+  # handles it, and the PIR verifier accepted every translation
+  cat(sprintf(
+    "PIR: %.0f function bodies translated and verified, %.0f rejected by the PIR verifier, %.0f not translatable yet\n",
+    mode_stats[["pir_translated"]], mode_stats[["pir_verify_failures"]],
+    mode_stats[["pir_untranslated"]]
+  ))
+  if (mode_stats[["pir_translated"]] == 0 || mode_stats[["pir_verify_failures"]] > 0) {
+    cat("PIR translation check FAILED\n")
+    failed <- failed + 1
+  }
 }
 cat(sprintf("%d passed, %d failed, %d skipped\n", passed, failed, skipped))
 quit(status = if (failed > 0) 1 else 0)

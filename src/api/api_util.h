@@ -4,6 +4,9 @@
 #include "../bc/code.h"
 #include "../runtime/dispatch_table.h"
 
+// Registers the optimizing tier's hooks into the RIR tier (pir_entry.cpp).
+void registerPirHooks();
+
 extern "C" {
 // f's DispatchTable, or an R error when f is not rir-compiled.
 rir::DispatchTable* tableOrError(SEXP f);

@@ -24,6 +24,7 @@ using namespace rir;
 extern "C" {
 
 SEXP rir_init(SEXP templ) {
+    registerPirHooks();
     const char* problem = rapi_selftest();
     if (*problem) return Rf_mkString(problem);
     initEvalDepth();
@@ -154,15 +155,17 @@ SEXP rir_disassemble(SEXP f) {
 }
 
 SEXP rir_stats() {
-    const char* names[] = {"compiled",          "refused",   "rir_calls",       "gnur_entries",
-                           "native_calls",      "deopts",    "compile_seconds", "toplevel_compiled",
-                           "promises_compiled", "ast_evals", "eager_compiled",  "verified",
-                           "verify_failures"};
-    double vals[] = {stats.compiled,        stats.refused,           stats.rir_calls,
-                     stats.gnur_entries,    stats.native_calls,      stats.deopts,
-                     stats.compile_seconds, stats.toplevel_compiled, stats.promises_compiled,
-                     stats.ast_evals,       stats.eager_compiled,    stats.verified,
-                     stats.verify_failures};
+    const char* names[] = {
+        "compiled",          "refused",        "rir_calls",        "gnur_entries",
+        "native_calls",      "deopts",         "compile_seconds",  "toplevel_compiled",
+        "promises_compiled", "ast_evals",      "eager_compiled",   "verified",
+        "verify_failures",   "pir_translated", "pir_untranslated", "pir_verify_failures"};
+    double vals[] = {stats.compiled,           stats.refused,           stats.rir_calls,
+                     stats.gnur_entries,       stats.native_calls,      stats.deopts,
+                     stats.compile_seconds,    stats.toplevel_compiled, stats.promises_compiled,
+                     stats.ast_evals,          stats.eager_compiled,    stats.verified,
+                     stats.verify_failures,    stats.pir_translated,    stats.pir_untranslated,
+                     stats.pir_verify_failures};
     int nfix = sizeof(vals) / sizeof(vals[0]);
     int nreason = int(AstReason::Count);
     int n = nfix + nreason;
@@ -188,6 +191,9 @@ SEXP rir_reset_stats() {
     Stats fresh;
     fresh.verified = stats.verified;
     fresh.verify_failures = stats.verify_failures;
+    fresh.pir_translated = stats.pir_translated;
+    fresh.pir_untranslated = stats.pir_untranslated;
+    fresh.pir_verify_failures = stats.pir_verify_failures;
     stats = fresh;
     registry.clear();
     for (AstSite& a : astSites) a.count = 0;

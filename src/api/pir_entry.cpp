@@ -1,10 +1,51 @@
 // pir_entry.cpp — .Call entry points of the optimizing tier's PIR (registered
 // in ../init.cpp).
+#include "../bc/compiler.h"
 #include "../pir/insns.h"
+#include "../pir/printer.h"
+#include "../pir/rir2pir.h"
 #include "../pir/selftest.h"
+#include "../pir/verifier.h"
+#include "../runtime/stats.h"
 #include "api_util.h"
 
 using namespace rir;
+
+// RIR_DEBUG=verify: every function body compiled is translated to PIR and
+// the translation verified (counted in stats(); a rejected translation is
+// reported, since it is a bug of the translator or the verifier).
+static void checkTranslation(const Code* code, SEXP formalsList) {
+    std::vector<SEXP> formals;
+    for (SEXP a = formalsList; a != R_NilValue; a = CDR(a)) {
+        if (TAG(a) == R_DotsSymbol || CAR(a) != R_MissingArg) {
+            stats.pir_untranslated++;
+            return;
+        }
+        formals.push_back(TAG(a));
+    }
+    static char report[600];
+    report[0] = 0;
+    {
+        pir::Function fn;
+        fn.name = "<compiled>";
+        std::string problem = pir::rir2pir(code, formals, &fn);
+        if (!problem.empty()) {
+            stats.pir_untranslated++;
+        } else {
+            stats.pir_translated++;
+            problem = pir::verify(fn);
+            if (!problem.empty()) {
+                stats.pir_verify_failures++;
+                snprintf(report, sizeof report, "rir: PIR verifier: %s\n", problem.c_str());
+            }
+        }
+    }
+    if (report[0]) REprintf("%s", report);
+}
+
+void registerPirHooks() {
+    compiledFunctionHook = checkTranslation;
+}
 
 extern "C" {
 
@@ -65,6 +106,43 @@ SEXP rir_pir_insn_table() {
     SET_STRING_ELT(nm, 3, Rf_mkChar("description"));
     Rf_setAttrib(out, R_NamesSymbol, nm);
     UNPROTECT(2);
+    return out;
+}
+}
+
+extern "C" {
+
+// f's RIR code translated into PIR: c(printed, problem, dot), where problem
+// is why it could not be translated, or the PIR verifier's verdict ("" when
+// the translation is well formed).
+SEXP rir_pir_translate(SEXP f) {
+    Code* code = baselineOrError(f);
+    std::vector<SEXP> formals;
+    const char* refusal = nullptr;
+    for (SEXP a = FORMALS(f); a != R_NilValue; a = CDR(a)) {
+        if (TAG(a) == R_DotsSymbol) refusal = "functions with `...` not translated yet";
+        if (CAR(a) != R_MissingArg) refusal = "default arguments not translated yet";
+        formals.push_back(TAG(a));
+    }
+    std::string printed, problem, dot;
+    if (refusal) {
+        problem = refusal;
+    } else {
+        pir::Function fn;
+        fn.name = TYPEOF(f) == CLOSXP ? "f" : "?";
+        problem = pir::rir2pir(code, formals, &fn);
+        if (problem.empty()) {
+            problem = pir::verify(fn);
+            if (!problem.empty()) problem = "PIR verifier: " + problem;
+        }
+        printed = pir::print(fn);
+        dot = pir::printDot(fn);
+    }
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, 3));
+    SET_STRING_ELT(out, 0, Rf_mkChar(printed.c_str()));
+    SET_STRING_ELT(out, 1, Rf_mkChar(problem.c_str()));
+    SET_STRING_ELT(out, 2, Rf_mkChar(dot.c_str()));
+    UNPROTECT(1);
     return out;
 }
 }

@@ -1228,9 +1228,17 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP 
     return code;
 }
 
+CompiledFunctionHook compiledFunctionHook = nullptr;
+
 Code* compileFunction(DispatchTable* t, SEXP cloenv) {
     SEXP env = t->compileEnv() != R_NilValue ? t->compileEnv() : cloenv;
-    return compileWith(CodeKind::Function, t->formals(), t->body(), env, t->outerLocals());
+    Code* code = compileWith(CodeKind::Function, t->formals(), t->body(), env, t->outerLocals());
+    if (compiledFunctionHook && debugFlags.verify) {
+        PROTECT(code->container);
+        compiledFunctionHook(code, t->formals());
+        UNPROTECT(1);
+    }
+    return code;
 }
 
 Code* compileToplevel(SEXP expr, SEXP env) {

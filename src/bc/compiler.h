@@ -28,6 +28,11 @@ struct DispatchTable;
 // the first call (used to check which base functions are shadowed when t
 // has no compile environment of its own).
 Code* compileFunction(DispatchTable* t, SEXP cloenv);
+// Called with every function body compileFunction made, when RIR_DEBUG
+// includes "verify" (the API layer registers the PIR translation check;
+// the hook runs no R code that could fail).
+using CompiledFunctionHook = void (*)(const Code*, SEXP formals);
+extern CompiledFunctionHook compiledFunctionHook;
 // Compiles a top-level expression (a loop handed over by R's JIT).
 Code* compileToplevel(SEXP expr, SEXP env);
 

@@ -84,6 +84,7 @@ enum class Rule : uint8_t {
     /* values */                                                                                   \
     X(LdConst, "", Constant, 0, 0, 0, HasConstant, "a constant")                                   \
     X(LdArg, "", Arg, 0, 0, 0, HasIndex | HasType, "the argument with this index, as passed")      \
+    X(LdFunctionEnv, "", Env, 0, 0, 0, NoFlags, "the closure's environment (its frames' parent)")  \
     /* environments and variables */                                                               \
     X(LdVar, "e", Any, 0, Env, 0, HasSymbol | MayError,                                            \
       "the value of a variable in an environment (lazy when a promise)")                           \
@@ -104,11 +105,12 @@ enum class Rule : uint8_t {
     X(Force, "a", Forced, 0, 0, 0, Forces | MayError | NonLocal, "the value of a (lazy) value")    \
     X(MkCls, "e", Closure, 0, 0, 0, HasConstant, "a closure of the carried function in the env")   \
     /* calls */                                                                                    \
-    X(Call, "ee*", Any, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,         \
+    X(Call, "eva*", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
       "call operand 1 (a function value) with arguments (promises or values), caller env first")   \
-    X(StaticCall, "ea*", Any, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,   \
+    X(StaticCall, "ea*", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant, \
       "call the carried closure (known target) in the context given by the arguments")             \
-    X(CallBuiltin, "ev*", Any, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,  \
+    X(CallBuiltin, "ev*", Value, 0, AllHeaps, AllHeaps,                                            \
+      CallsR | MayError | NonLocal | HasConstant,                                                  \
       "call the carried builtin with evaluated arguments")                                         \
     X(CallSafeBuiltin, "v*", Value, 0, Vectors | Attributes, 0, HasConstant,                       \
       "call a builtin known to run no R code and have no effect (length, is.na, ...)")             \
@@ -179,7 +181,8 @@ enum class Rule : uint8_t {
       "push the function context of an inlined closure (call carried, arguments, env last)")       \
     X(PopContext, "v", Void, 0, 0, Global, NoFlags, "pop the inlined closure's context")           \
     X(Visible, "", Void, 0, 0, Global, SetsVisible, "the result is visible")                       \
-    X(Invisible, "", Void, 0, 0, Global, SetsInvisible, "the result is invisible")
+    X(Invisible, "", Void, 0, 0, Global, SetsInvisible, "the result is invisible")                 \
+    X(SetSrcref, "", Void, 0, 0, Global, HasConstant, "make the carried srcref current (R_Srcref)")
 
 enum class Opcode : uint8_t {
 #define PIR_OPCODE(name, ...) name,

@@ -22,6 +22,11 @@ struct Stats {
     double eager_compiled = 0;   // closures compiled before GNU R's JIT offered them
     double verified = 0;         // codes checked by the bytecode verifier (RIR_DEBUG=verify)
     double verify_failures = 0;  // codes it rejected
+    // RIR_DEBUG=verify also translates every compiled function body to PIR
+    // and runs the PIR verifier on the translation:
+    double pir_translated = 0;       // bodies translated
+    double pir_untranslated = 0;     // bodies with something not translated yet
+    double pir_verify_failures = 0;  // translations the PIR verifier rejected
 };
 
 // RIR_DEBUG / options(rir.debug): a comma-separated list of these flags.

@@ -112,3 +112,71 @@ test_that("the instruction table lists what the issue requires", {
   expect_true(all(nzchar(t$description)))
   expect_true(all(grepl("^[vaelcf]*\\*?$", t$operands)))
 })
+
+# rir2pir: RIR code translated into PIR, which the verifier accepts.
+
+translate <- function(f, ...) {
+  f <- rir::compile(f)
+  for (i in 1:5) f(...)
+  rir:::pir_translate(f)
+}
+
+test_that("straight-line code, branches and loops translate to verified PIR", {
+  r <- translate(function(x) x + 1, 2)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "MkEnv x=%0, parent=%1", fixed = TRUE)
+  expect_match(r$printed, "= LdVar x, %2", fixed = TRUE)
+  expect_match(r$printed, "= Add %[0-9]+, %[0-9]+\n.*= Return %[0-9]+")
+
+  r <- translate(function(x, y) {
+    z <- x * y
+    if (z > 3) z - 1 else z + 1
+  }, 2, 3)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "StVar z, %[0-9]+, %3")
+  expect_match(r$printed, "= Branch %[0-9]+ -> BB2, BB3")
+  # both arms leave their result on the stack: a Phi where they meet
+  expect_match(r$printed, "%4 = Phi %[0-9]+ \\(BB2\\), %[0-9]+ \\(BB3\\)")
+
+  r <- translate(function(n) {
+    s <- 0
+    i <- 0
+    while (i < n) {
+      i <- i + 1
+      s <- s + i
+    }
+    s
+  }, 10)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "BB2  <- BB1 BB3", fixed = TRUE) # the loop head
+  # into the loop, and the back edge
+  expect_length(gregexpr("= Jump -> BB2\n", r$printed, fixed = TRUE)[[1]], 2)
+})
+
+test_that("a binop whose feedback saw doubles is speculated on, with a complete frame state", {
+  r <- translate(function(x, y) (x * 2) + (y * 3), 1.5, 2)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "%15 = Checkpoint -> BB2, BB3", fixed = TRUE)
+  expect_match(r$printed, "= Assume %18, %15, (real$'-)", fixed = TRUE)
+  expect_match(r$printed, "= Assume %21, %15, (real$'-)", fixed = TRUE)
+  expect_match(r$printed, "real\\$'\\s+%24 = Add %20, %23")
+  # the deoptimization resumes the RIR code at the binop with both operands
+  # on its stack (the verifier checked the height against the bytecode's)
+  expect_match(r$printed, "FrameState pc [0-9]+, env %3, stack \\[%8, %13\\]")
+  # integers seen: integer assumptions; mixed types: no speculation
+  r <- translate(function(x, y) (x * 2L) + (y * 3L), 1L, 2L)
+  expect_match(r$printed, "Assume %[0-9]+, %[0-9]+, \\(int\\$'-\\)")
+  f <- rir::compile(function(x, y) (x * y) + (y * x))
+  f(1, 2)
+  f(1L, 2L)
+  expect_no_match(rir:::pir_translate(f)$printed, "Assume")
+})
+
+test_that("what the translator does not handle yet is reported, not mistranslated", {
+  expect_identical(translate(function(a, b = 2) a + b, 1)$problem,
+    "default arguments not translated yet")
+  expect_identical(translate(function(...) list(...), 1)$problem,
+    "functions with `...` not translated yet")
+  expect_identical(translate(function(a) { g <- function(u) u; g(a) }, 1)$problem,
+    "RIR instruction mkclosure not translated yet")
+})

@@ -1,0 +1,438 @@
+// rir2pir.cpp — translation of a function's RIR code into PIR (see
+// rir2pir.h).
+//
+// The operand stack becomes SSA values: the translation walks the bytecode
+// block by block keeping a stack of PIR values; where control flow merges
+// with values on the stack (the bytecode verifier gives the height at every
+// pc), the block starts with one Phi per stack slot. Variables stay in the
+// function's environment (MkEnv of the arguments, then LdVar / StVar on it);
+// scope resolution turns them into SSA values later.
+//
+//   function(x) x + 1                          function f (1 argument)
+//                                              BB0
+//     ld2_binop + (var x) (const 1)              %0 = LdArg 0
+//     ret                                        %1 = LdFunctionEnv
+//                                                %2 = MkEnv x=%0, parent=%1
+//                                                %3 = LdVar x, %2
+//                                                %4 = Force %3
+//                                                %5 = LdConst 1
+//                                                %6 = Add %4, %5
+//                                                %7 = Return %6
+//
+// Speculation: a binop whose operands were already on the stack (values)
+// and whose feedback saw only plain scalars of one type (no attributes, no
+// NA) gets a Checkpoint with the FrameState of the binop's pc before it, an
+// IsType + Assume per operand and a CastType, so its types are known after.
+#include "rir2pir.h"
+
+#include <map>
+
+#include "../bc/insns.h"
+#include "../bc/ops.h"
+#include "../bc/verifier.h"
+#include "builder.h"
+
+namespace rir {
+namespace pir {
+
+namespace {
+
+// The PIR type feedback bits describe, when they describe one plain type.
+bool feedbackType(uint32_t bits, PirType* t) {
+    const uint32_t shape = TB_VECTOR | TB_ATTRIB | TB_OBJECT | TB_NA;
+    if (bits == 0 || (bits & shape)) return false;
+    switch (bits) {
+        case TB_INT:
+            *t = PirType::simpleScalar(Kind::Int);
+            return true;
+        case TB_REAL:
+            *t = PirType::simpleScalar(Kind::Real);
+            return true;
+        case TB_LGL:
+            *t = PirType::simpleScalar(Kind::Lgl);
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool binaryOpcode(ArithOp op, Opcode* out) {
+    switch (op) {
+        case ArithOp::Add:
+            *out = Opcode::Add;
+            return true;
+        case ArithOp::Sub:
+            *out = Opcode::Sub;
+            return true;
+        case ArithOp::Mul:
+            *out = Opcode::Mul;
+            return true;
+        case ArithOp::Div:
+            *out = Opcode::Div;
+            return true;
+        case ArithOp::Pow:
+            *out = Opcode::Pow;
+            return true;
+        case ArithOp::Mod:
+            *out = Opcode::Mod;
+            return true;
+        case ArithOp::IDiv:
+            *out = Opcode::IDiv;
+            return true;
+        case ArithOp::Eq:
+            *out = Opcode::Eq;
+            return true;
+        case ArithOp::Ne:
+            *out = Opcode::Neq;
+            return true;
+        case ArithOp::Lt:
+            *out = Opcode::Lt;
+            return true;
+        case ArithOp::Le:
+            *out = Opcode::Le;
+            return true;
+        case ArithOp::Gt:
+            *out = Opcode::Gt;
+            return true;
+        case ArithOp::Ge:
+            *out = Opcode::Ge;
+            return true;
+        default:
+            return false;  // & and | (vectorized logic): not modelled yet
+    }
+}
+
+class Translator {
+  public:
+    Translator(const Code* code, const std::vector<SEXP>& formals, Function* fn)
+        : code_(code), formals_(formals), fn_(fn), b_(fn) {}
+
+    std::string run() {
+        CodeShape shape;
+        std::string bad = verifyCode(code_, &shape);
+        if (!bad.empty()) return "the RIR code does not verify: " + bad;
+        const std::vector<int32_t>& bc = code_->bc;
+        // block leaders: the entry, jump targets, and what follows a jump
+        // (only reachable ones: the verifier gave them a height)
+        std::map<int, BB*> blocks;
+        auto leader = [&](int pc) {
+            if (pc >= 0 && size_t(pc) < bc.size() && shape.height[pc] >= 0 && !blocks.count(pc))
+                blocks[pc] = nullptr;
+        };
+        leader(0);
+        for (size_t pc = 0; pc < bc.size();) {
+            Op op = Op(bc[pc]);
+            const rir::InsnInfo& in = rir::info(op);
+            int next = int(pc) + 1 + in.operands;
+            for (int k = 0; k < in.operands; k++)
+                if (in.operandKinds[k] == 'l') {
+                    leader(bc[pc + 1 + k]);
+                    leader(next);
+                }
+            if (op == Op::ret) leader(next);
+            pc = size_t(next);
+        }
+        // prologue: the arguments bound in a new environment
+        std::vector<Instruction*> args;
+        for (size_t k = 0; k < formals_.size(); k++) args.push_back(b_.ldArg(int(k)));
+        Instruction* parent = b_(Opcode::LdFunctionEnv);
+        env_ = b_.mkEnv(args, formals_, parent);
+        BB* prologue = b_.bb;
+        for (auto& entry : blocks) entry.second = b_.newBB();
+        phis_.clear();
+        for (auto& entry : blocks) {
+            b_.setBB(entry.second);
+            std::vector<Instruction*>& phis = phis_[entry.first];
+            for (int k = 0; k < shape.height[entry.first]; k++) phis.push_back(b_.phi({}));
+        }
+        b_.setBB(prologue);
+        jumpTo(0, {}, blocks);
+
+        for (auto it = blocks.begin(); it != blocks.end(); ++it) {
+            int pc = it->first;
+            auto nextBlock = std::next(it);
+            int end = nextBlock == blocks.end() ? int(bc.size()) : nextBlock->first;
+            b_.setBB(it->second);
+            std::vector<Instruction*> stack = phis_[pc];
+            bool open = true;  // the block has not ended with a jump
+            while (pc < end && open) {
+                Op op = Op(bc[pc]);
+                const int32_t* imm = &bc[pc + 1];
+                int next = pc + 1 + rir::info(op).operands;
+                std::string problem = translate(op, imm, pc, next, stack, blocks, &open);
+                if (!problem.empty()) return problem;
+                pc = next;
+            }
+            if (open) jumpTo(end, stack, blocks);
+        }
+        // Phi operands, now that every predecessor is known
+        for (auto& in : incoming_) {
+            std::vector<Instruction*>& phis = phis_[in.first];
+            for (auto& edge : in.second)
+                for (size_t k = 0; k < phis.size(); k++) {
+                    phis[k]->phiFrom.push_back(edge.first);
+                    phis[k]->args.push_back(edge.second[k]);
+                }
+        }
+        fn_->inferTypes();
+        return "";
+    }
+
+  private:
+    const Code* code_;
+    const std::vector<SEXP>& formals_;
+    Function* fn_;
+    Builder b_;
+    Instruction* env_ = nullptr;
+    std::map<int, std::vector<Instruction*>> phis_;
+    std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
+
+    SEXP pool(int i) const { return code_->poolAt(i); }
+
+    void edge(int target, const std::vector<Instruction*>& stack) {
+        incoming_[target].push_back({b_.bb, stack});
+    }
+    void jumpTo(int target, const std::vector<Instruction*>& stack,
+                const std::map<int, BB*>& blocks) {
+        edge(target, stack);
+        b_.jump(blocks.at(target));
+    }
+
+    Instruction* pop(std::vector<Instruction*>& stack) {
+        Instruction* v = stack.back();
+        stack.pop_back();
+        return v;
+    }
+
+    Instruction* loadVariable(SEXP sym) {
+        Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
+        return b_(Opcode::Force, {v});
+    }
+
+    // a checkpoint leaving for the RIR code at pc with this stack
+    Instruction* checkpoint(int pc, const std::vector<Instruction*>& stack) {
+        BB* cont = b_.newBB();
+        BB* out = b_.newBB();
+        Instruction* cp = b_.checkpoint(cont, out);
+        b_.setBB(out);
+        b_(Opcode::Deopt, {b_.frameState(code_, pc, env_, nullptr, stack)});
+        b_.setBB(cont);
+        return cp;
+    }
+
+    Instruction* binop(Opcode op, Instruction* a, Instruction* b, uint32_t feedback, int pc,
+                       std::vector<Instruction*>& stack, bool speculate) {
+        PirType ta, tb;
+        if (speculate && feedbackType(feedback & 0xffff, &ta) &&
+            feedbackType(feedback >> kRhsShift, &tb) &&
+            (!a->type.isSubtypeOf(ta) || !b->type.isSubtypeOf(tb))) {
+            // the state before the binop: its operands on the stack
+            std::vector<Instruction*> before = stack;
+            before.push_back(a);
+            before.push_back(b);
+            Instruction* cp = checkpoint(pc, before);
+            if (!a->type.isSubtypeOf(ta)) {
+                b_.withType(Opcode::Assume, ta, {b_.withType(Opcode::IsType, ta, {a}), cp});
+                a = b_.withType(Opcode::CastType, ta, {a});
+            }
+            if (!b->type.isSubtypeOf(tb)) {
+                b_.withType(Opcode::Assume, tb, {b_.withType(Opcode::IsType, tb, {b}), cp});
+                b = b_.withType(Opcode::CastType, tb, {b});
+            }
+        }
+        return b_(op, {a, b});
+    }
+
+    std::string translate(Op op, const int32_t* imm, int pc, int next,
+                          std::vector<Instruction*>& stack, const std::map<int, BB*>& blocks,
+                          bool* open) {
+        switch (op) {
+            case Op::push:
+                stack.push_back(b_.ldConst(pool(imm[0])));
+                b_(Opcode::Visible);
+                return "";
+            case Op::push_null:
+                stack.push_back(b_.ldConst(R_NilValue));
+                b_(Opcode::Visible);
+                return "";
+            case Op::ldvar:
+            case Op::ldvar_in:
+                stack.push_back(loadVariable(pool(imm[0])));
+                b_(Opcode::Visible);
+                return "";
+            case Op::stvar:
+                b_.withSymbol(Opcode::StVar, pool(imm[0]), {pop(stack), env_});
+                return "";
+            case Op::pop:
+                pop(stack);
+                return "";
+            case Op::popn:
+                for (int k = 0; k < imm[0]; k++) pop(stack);
+                return "";
+            case Op::dup:
+                stack.push_back(stack.back());
+                return "";
+            case Op::visible:
+                b_(Opcode::Visible);
+                return "";
+            case Op::invisible:
+                b_(Opcode::Invisible);
+                return "";
+            case Op::count_arg:  // reference counting of the interpreter's operands
+                return "";
+            case Op::srcref: {
+                Instruction* i = b_(Opcode::SetSrcref);
+                i->constant = pool(imm[0]);
+                return "";
+            }
+            case Op::br:
+            case Op::br_back:
+                jumpTo(imm[0], stack, blocks);
+                *open = false;
+                return "";
+            case Op::brfalse: {
+                if (imm[1] < 0) return "brfalse on objects (subsetting) not translated yet";
+                Instruction* t = b_(Opcode::AsTest, {pop(stack)});
+                if (next == imm[0]) return "a branch whose two targets are the same";
+                edge(next, stack);
+                edge(imm[0], stack);
+                b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+                *open = false;
+                return "";
+            }
+            case Op::ret:
+                b_(Opcode::Return, {pop(stack)});
+                *open = false;
+                return "";
+            case Op::ldfun:
+                stack.push_back(b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_}));
+                return "";
+            case Op::call: {
+                const CallSite& cs = code_->calls[imm[0]];
+                Instruction* fun = pop(stack);
+                std::vector<Instruction*> ops{env_, fun};
+                for (const CallArg& a : cs.args) {
+                    if (a.tag != R_NilValue) return "calls with named arguments not translated yet";
+                    switch (a.kind) {
+                        case ArgKind::Const:
+                            ops.push_back(b_.ldConst(pool(a.pool)));
+                            break;
+                        case ArgKind::Missing:
+                        case ArgKind::Symbol:
+                        case ArgKind::Code: {
+                            if (a.kind == ArgKind::Missing) {
+                                ops.push_back(b_.ldConst(R_MissingArg));
+                                break;
+                            }
+                            Instruction* p =
+                                b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
+                            p->index = a.pool;
+                            ops.push_back(p);
+                            break;
+                        }
+                        default:
+                            return "calls with `...` or stack arguments not translated yet";
+                    }
+                }
+                Instruction* c = b_.add(Opcode::Call, ops);
+                c->constant = pool(cs.ast);
+                stack.push_back(c);
+                return "";
+            }
+            case Op::call_builtin: {
+                int n = imm[0];
+                const CallSite& cs = code_->calls[imm[1]];
+                for (const CallArg& a : cs.args)
+                    if (a.tag != R_NilValue)
+                        return "builtin calls with named arguments not translated yet";
+                std::vector<Instruction*> ops{env_};
+                ops.insert(ops.end(), stack.end() - n, stack.end());
+                stack.resize(stack.size() - n);
+                Instruction* c = b_.add(Opcode::CallBuiltin, ops);
+                c->constant = pool(imm[2]);
+                stack.push_back(c);
+                return "";
+            }
+            case Op::binop: {
+                Opcode o;
+                if (!binaryOpcode(ArithOp(imm[0]), &o))
+                    return "vectorized & and | not translated yet";
+                Instruction* b = pop(stack);
+                Instruction* a = pop(stack);
+                const Feedback& f = code_->feedback[imm[5]];
+                stack.push_back(binop(o, a, b, f.types, pc, stack, true));
+                return "";
+            }
+            case Op::ld2_binop: {
+                Opcode o;
+                if (!binaryOpcode(ArithOp(imm[6]), &o))
+                    return "vectorized & and | not translated yet";
+                // the stack operands come first (a below b)
+                int nStack = (imm[0] == 0) + (imm[3] == 0);
+                std::vector<Instruction*> fromStack(stack.end() - nStack, stack.end());
+                stack.resize(stack.size() - nStack);
+                size_t used = 0;
+                auto operand = [&](int kind, int a) -> Instruction* {
+                    if (kind == 0) return fromStack[used++];
+                    if (kind == 2) return b_.ldConst(pool(a));
+                    return loadVariable(pool(a));
+                };
+                Instruction* a = operand(imm[0], imm[1]);
+                Instruction* b = operand(imm[3], imm[4]);
+                const Feedback& f = code_->feedback[imm[11]];
+                // speculation only when no load ran since the state at pc
+                // (resuming there re-runs the loads)
+                bool speculate = imm[0] != 1 && imm[3] != 1;
+                std::vector<Instruction*> below = stack;
+                if (speculate) {
+                    // the frame state at pc has the stack operands on it
+                    below.insert(below.end(), fromStack.begin(), fromStack.end());
+                    Instruction* r = nullptr;
+                    PirType ta, tb;
+                    if (feedbackType(f.types & 0xffff, &ta) &&
+                        feedbackType(f.types >> kRhsShift, &tb) &&
+                        (!a->type.isSubtypeOf(ta) || !b->type.isSubtypeOf(tb))) {
+                        Instruction* cp = checkpoint(pc, below);
+                        if (!a->type.isSubtypeOf(ta)) {
+                            b_.withType(Opcode::Assume, ta,
+                                        {b_.withType(Opcode::IsType, ta, {a}), cp});
+                            a = b_.withType(Opcode::CastType, ta, {a});
+                        }
+                        if (!b->type.isSubtypeOf(tb)) {
+                            b_.withType(Opcode::Assume, tb,
+                                        {b_.withType(Opcode::IsType, tb, {b}), cp});
+                            b = b_.withType(Opcode::CastType, tb, {b});
+                        }
+                    }
+                    r = b_(o, {a, b});
+                    stack.push_back(r);
+                    return "";
+                }
+                stack.push_back(b_(o, {a, b}));
+                return "";
+            }
+            case Op::unop: {
+                ArithOp k = ArithOp(imm[0]);
+                Opcode o = k == ArithOp::Neg    ? Opcode::Minus
+                           : k == ArithOp::Plus ? Opcode::Plus
+                                                : Opcode::Not;
+                stack.push_back(b_(o, {pop(stack)}));
+                return "";
+            }
+            default:
+                return std::string("RIR instruction ") + rir::info(op).name + " not translated yet";
+        }
+    }
+};
+
+}  // namespace
+
+std::string rir2pir(const Code* code, const std::vector<SEXP>& formals, Function* fn) {
+    if (code->kind != CodeKind::Function) return "not a function body";
+    fn->nargs = int(formals.size());
+    Translator t(code, formals, fn);
+    return t.run();
+}
+
+}  // namespace pir
+}  // namespace rir

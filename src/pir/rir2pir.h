@@ -1,0 +1,20 @@
+// rir2pir.h — translation of a function's RIR code into PIR (the
+// optimizing tier's front end; details and an example in rir2pir.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../bc/code.h"
+#include "ir.h"
+
+namespace rir {
+namespace pir {
+
+// Translates the RIR code of a function body whose formals are `formals`
+// (symbols, made by the caller) into `fn`. Returns "" on success, else why
+// the code cannot be translated yet (it then keeps running in RIR).
+std::string rir2pir(const Code* code, const std::vector<SEXP>& formals, Function* fn);
+
+}  // namespace pir
+}  // namespace rir
