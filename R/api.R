@@ -126,3 +126,10 @@ pir_translate <- function(f) {
   x <- .Call(C_rir_pir_translate, f)
   list(printed = x[[1]], problem = x[[2]], dot = x[[3]])
 }
+
+# Why function bodies compiled under RIR_DEBUG=verify were not translated to
+# PIR, with counts, most frequent first (internal).
+pir_untranslated <- function() {
+  x <- .Call(C_rir_pir_untranslated)
+  sort(x, decreasing = TRUE)
+}

@@ -37,6 +37,7 @@ SEXP rir_extra_depth();
 SEXP rir_pir_selftest(SEXP);
 SEXP rir_pir_insn_table();
 SEXP rir_pir_translate(SEXP);
+SEXP rir_pir_untranslated();
 
 static const R_CallMethodDef callMethods[] = {
     {"rir_init", (DL_FUNC)&rir_init, 1},
@@ -66,6 +67,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_pir_selftest", (DL_FUNC)&rir_pir_selftest, 1},
     {"rir_pir_insn_table", (DL_FUNC)&rir_pir_insn_table, 0},
     {"rir_pir_translate", (DL_FUNC)&rir_pir_translate, 1},
+    {"rir_pir_untranslated", (DL_FUNC)&rir_pir_untranslated, 0},
     {nullptr, nullptr, 0}};
 
 static const R_ExternalMethodDef externalMethods[] = {{"rir_entry", (DL_FUNC)&rir_entry, -1},

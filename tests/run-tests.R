@@ -59,6 +59,12 @@ if (grepl("verify", Sys.getenv("RIR_DEBUG"))) {
     mode_stats[["pir_translated"]], mode_stats[["pir_verify_failures"]],
     mode_stats[["pir_untranslated"]]
   ))
+  reasons <- rir:::pir_untranslated()
+  if (length(reasons)) {
+    cat("  most frequent reasons:\n")
+    top <- utils::head(reasons, 6)
+    cat(sprintf("  %6.0f  %s\n", top, names(top)), sep = "")
+  }
   if (mode_stats[["pir_translated"]] == 0 || mode_stats[["pir_verify_failures"]] > 0) {
     cat("PIR translation check FAILED\n")
     failed <- failed + 1

@@ -1,5 +1,7 @@
 // pir_entry.cpp — .Call entry points of the optimizing tier's PIR (registered
 // in ../init.cpp).
+#include <map>
+
 #include "../bc/compiler.h"
 #include "../pir/insns.h"
 #include "../pir/printer.h"
@@ -14,23 +16,18 @@ using namespace rir;
 // RIR_DEBUG=verify: every function body compiled is translated to PIR and
 // the translation verified (counted in stats(); a rejected translation is
 // reported, since it is a bug of the translator or the verifier).
+static std::map<std::string, double> untranslatedReasons;
+
 static void checkTranslation(const Code* code, SEXP formalsList) {
-    std::vector<SEXP> formals;
-    for (SEXP a = formalsList; a != R_NilValue; a = CDR(a)) {
-        if (TAG(a) == R_DotsSymbol || CAR(a) != R_MissingArg) {
-            stats.pir_untranslated++;
-            return;
-        }
-        formals.push_back(TAG(a));
-    }
     static char report[600];
     report[0] = 0;
     {
         pir::Function fn;
         fn.name = "<compiled>";
-        std::string problem = pir::rir2pir(code, formals, &fn);
+        std::string problem = pir::rir2pir(code, formalsList, &fn);
         if (!problem.empty()) {
             stats.pir_untranslated++;
+            untranslatedReasons[problem]++;
         } else {
             stats.pir_translated++;
             problem = pir::verify(fn);
@@ -117,20 +114,14 @@ extern "C" {
 // the translation is well formed).
 SEXP rir_pir_translate(SEXP f) {
     Code* code = baselineOrError(f);
-    std::vector<SEXP> formals;
     const char* refusal = nullptr;
-    for (SEXP a = FORMALS(f); a != R_NilValue; a = CDR(a)) {
-        if (TAG(a) == R_DotsSymbol) refusal = "functions with `...` not translated yet";
-        if (CAR(a) != R_MissingArg) refusal = "default arguments not translated yet";
-        formals.push_back(TAG(a));
-    }
     std::string printed, problem, dot;
     if (refusal) {
         problem = refusal;
     } else {
         pir::Function fn;
         fn.name = TYPEOF(f) == CLOSXP ? "f" : "?";
-        problem = pir::rir2pir(code, formals, &fn);
+        problem = pir::rir2pir(code, FORMALS(f), &fn);
         if (problem.empty()) {
             problem = pir::verify(fn);
             if (!problem.empty()) problem = "PIR verifier: " + problem;
@@ -143,6 +134,24 @@ SEXP rir_pir_translate(SEXP f) {
     SET_STRING_ELT(out, 1, Rf_mkChar(problem.c_str()));
     SET_STRING_ELT(out, 2, Rf_mkChar(dot.c_str()));
     UNPROTECT(1);
+    return out;
+}
+}
+
+extern "C" {
+
+// Why function bodies compiled under RIR_DEBUG=verify were not translated
+// to PIR: a count per reason (since the package was loaded).
+SEXP rir_pir_untranslated() {
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, untranslatedReasons.size()));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, untranslatedReasons.size()));
+    size_t k = 0;
+    for (auto& r : untranslatedReasons) {
+        REAL(out)[k] = r.second;
+        SET_STRING_ELT(names, k++, Rf_mkChar(r.first.c_str()));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(2);
     return out;
 }
 }

@@ -65,6 +65,7 @@ enum class Rule : uint8_t {
     Env,       // an environment
     Prom,      // a promise object
     Closure,   // a closure
+    Function,  // a closure or a builtin
     Test,      // a C truth value (lgl$'-)
     Lgl,       // a logical scalar, maybe NA
     Int,       // an integer scalar, not NA (lengths, counters)
@@ -89,19 +90,21 @@ enum class Rule : uint8_t {
     X(LdVar, "e", Any, 0, Env, 0, HasSymbol | MayError,                                            \
       "the value of a variable in an environment (lazy when a promise)")                           \
     X(StVar, "ae", Void, 0, 0, Env, HasSymbol, "bind a variable in an environment")                \
+    X(StArgDefault, "ae", Void, 0, 0, Env, HasSymbol,                                              \
+      "bind a missing argument to the promise of its default (the binding stays `missing`)")       \
     X(LdVarSuper, "e", Any, 0, OtherEnv, 0, HasSymbol | MayError,                                  \
       "the value of a variable from the environment's parent on")                                  \
     X(StVarSuper, "ae", Void, 0, OtherEnv, OtherEnv, HasSymbol | MayError,                         \
       "<<-: assign in the first parent environment binding the variable, else the global one")     \
-    X(LdFun, "e", Closure, 0, Env | OtherEnv, 0, HasSymbol | MayError | Forces | CallsR,           \
+    X(LdFun, "e", Function, 0, Env | OtherEnv, 0, HasSymbol | MayError | Forces | CallsR,          \
       "the function a call names (forces promises on the way, skips non-functions)")               \
     X(MkEnv, "ae*", Env, 0, 0, 0, NoFlags,                                                         \
       "a new environment: parent (last operand) and bindings (names carried); a stub when only "   \
       "reflective code could need the real one")                                                   \
     X(MaterializeEnv, "e", Env, 0, 0, 0, NoFlags, "the real environment of a stub environment")    \
-    X(MkArg, "ae", Prom, 0, 0, 0, HasIndex,                                                        \
-      "a promise: the RIR promise code (index carried) in an environment, with its eager value "   \
-      "when known (operand 0, else the missing marker)")                                           \
+    X(MkArg, "ae", Prom, 0, 0, 0, HasIndex | HasConstant,                                          \
+      "a promise of the carried expression (its RIR promise code: the pool index carried) in an "  \
+      "environment, with its eager value when known (operand 0, else the missing marker)")         \
     X(Force, "a", Forced, 0, 0, 0, Forces | MayError | NonLocal, "the value of a (lazy) value")    \
     X(MkCls, "e", Closure, 0, 0, 0, HasConstant, "a closure of the carried function in the env")   \
     /* calls */                                                                                    \
@@ -114,6 +117,8 @@ enum class Rule : uint8_t {
       "call the carried builtin with evaluated arguments")                                         \
     X(CallSafeBuiltin, "v*", Value, 0, Vectors | Attributes, 0, HasConstant,                       \
       "call a builtin known to run no R code and have no effect (length, is.na, ...)")             \
+    X(EvalAst, "e", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
+      "evaluate the carried expression with GNU R's AST interpreter in the environment")           \
     /* arithmetic, comparison, logic */                                                            \
     X(Add, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 + e2")         \
     X(Sub, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 - e2")         \
@@ -138,6 +143,11 @@ enum class Rule : uint8_t {
     X(Extract2_1D, "vv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i]]")       \
     X(Extract1_2D, "vvv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i, j]")     \
     X(Extract2_2D, "vvv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i, j]]")   \
+    X(ExtractDispatch, "ve", Value, 0, AllHeaps, AllHeaps,                                         \
+      CallsR | MayError | NonLocal | HasConstant | HasIndex,                                       \
+      "x[...] (index 1) or x[[...]] (index 2) for an object x: GNU R's primitive with x "          \
+      "evaluated "                                                                                 \
+      "and the carried call's other arguments")                                                    \
     X(Dollar, "v", Value, 0, Vectors | Attributes | OtherEnv, 0,                                   \
       MayError | Dispatches | HasSymbol, "x$name")                                                 \
     X(Subassign1_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
@@ -153,6 +163,7 @@ enum class Rule : uint8_t {
     X(Length, "v", Int, 0, Vectors | Attributes, 0, Dispatches, "length(x)")                       \
     /* types */                                                                                    \
     X(IsType, "a", Test, 0, 0, 0, HasType, "does the value have the carried type")                 \
+    X(Identical, "vv", Test, 0, 0, 0, NoFlags, "are the two values the same object")               \
     X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \
       "the operand, known (by an Assume or an analysis) to have the carried type")                 \
     X(AsTest, "v", Test, 0, Vectors | Attributes, 0, MayError,                                     \

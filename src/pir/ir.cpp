@@ -182,6 +182,9 @@ PirType Instruction::ruleType() const {
             return PirType::promise();
         case Rule::Closure:
             return PirType::closure();
+        case Rule::Function:
+            return PirType(uint16_t(Kind::Closure) | uint16_t(Kind::Builtin),
+                           uint8_t(Flag::Attrib));
         case Rule::Test:
             return PirType::simpleScalar(Kind::Lgl);
         case Rule::Lgl:

@@ -42,7 +42,7 @@ struct Instruction {
     PirType carriedType;         // HasType
     int index = 0;               // HasIndex: argument index, pc, promise code
     const Code* code = nullptr;  // FrameState: the RIR code resumed
-    std::vector<SEXP> names;     // MkEnv: the names of its bindings
+    std::vector<SEXP> names;     // MkEnv: the names of its bindings; calls: argument names
     bool stub = false;           // MkEnv: a stub environment
     std::vector<BB*> phiFrom;    // Phi: the predecessor each operand comes from
 

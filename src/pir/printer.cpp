@@ -121,9 +121,14 @@ std::string operands(const Instruction* i) {
         sep();
         s += constantText(i->constant);
     }
-    for (Instruction* a : i->args) {
+    // calls: the argument names, when there are any
+    size_t firstArg = i->op == Opcode::Call ? 2 : i->op == Opcode::CallBuiltin ? 1 : 0;
+    for (size_t k = 0; k < i->args.size(); k++) {
         sep();
-        s += ref(a);
+        if (firstArg && !i->names.empty() && k >= firstArg && k - firstArg < i->names.size() &&
+            i->names[k - firstArg] != R_NilValue)
+            s += symbolName(i->names[k - firstArg]) + "=";
+        s += ref(i->args[k]);
     }
     if ((in.flags & HasType) && i->op != Opcode::LdArg) {
         sep();

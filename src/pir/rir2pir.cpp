@@ -104,7 +104,7 @@ bool binaryOpcode(ArithOp op, Opcode* out) {
 
 class Translator {
   public:
-    Translator(const Code* code, const std::vector<SEXP>& formals, Function* fn)
+    Translator(const Code* code, SEXP formals, Function* fn)
         : code_(code), formals_(formals), fn_(fn), b_(fn) {}
 
     std::string run() {
@@ -134,9 +134,31 @@ class Translator {
         }
         // prologue: the arguments bound in a new environment
         std::vector<Instruction*> args;
-        for (size_t k = 0; k < formals_.size(); k++) args.push_back(b_.ldArg(int(k)));
+        std::vector<SEXP> names, defaults;
+        for (SEXP a = formals_; a != R_NilValue; a = CDR(a)) {
+            names.push_back(TAG(a));
+            defaults.push_back(CAR(a));
+            args.push_back(b_.ldArg(int(args.size())));
+        }
         Instruction* parent = b_(Opcode::LdFunctionEnv);
-        env_ = b_.mkEnv(args, formals_, parent);
+        env_ = b_.mkEnv(args, names, parent);
+        // default arguments: a missing one is bound to a promise of its
+        // default in the new environment (its binding stays `missing`)
+        for (size_t k = 0; k < defaults.size(); k++) {
+            if (defaults[k] == R_MissingArg) continue;
+            Instruction* t =
+                b_.withType(Opcode::IsType, PirType(0, uint8_t(Flag::Missing)), {args[k]});
+            BB* def = b_.newBB();
+            BB* cont = b_.newBB();
+            b_.branch(t, def, cont);
+            b_.setBB(def);
+            Instruction* p = b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
+            p->index = k < code_->defaults.size() ? code_->defaults[k] : -1;
+            p->constant = defaults[k];
+            b_.withSymbol(Opcode::StArgDefault, names[k], {p, env_});
+            b_.jump(cont);
+            b_.setBB(cont);
+        }
         BB* prologue = b_.bb;
         for (auto& entry : blocks) entry.second = b_.newBB();
         phis_.clear();
@@ -180,7 +202,7 @@ class Translator {
 
   private:
     const Code* code_;
-    const std::vector<SEXP>& formals_;
+    SEXP formals_;
     Function* fn_;
     Builder b_;
     Instruction* env_ = nullptr;
@@ -311,45 +333,132 @@ class Translator {
                 const CallSite& cs = code_->calls[imm[0]];
                 Instruction* fun = pop(stack);
                 std::vector<Instruction*> ops{env_, fun};
+                std::vector<SEXP> tags;
+                bool tagged = false;
                 for (const CallArg& a : cs.args) {
-                    if (a.tag != R_NilValue) return "calls with named arguments not translated yet";
+                    tags.push_back(a.tag);
+                    tagged = tagged || a.tag != R_NilValue;
                     switch (a.kind) {
                         case ArgKind::Const:
                             ops.push_back(b_.ldConst(pool(a.pool)));
                             break;
                         case ArgKind::Missing:
+                            ops.push_back(b_.ldConst(R_MissingArg));
+                            break;
                         case ArgKind::Symbol:
                         case ArgKind::Code: {
-                            if (a.kind == ArgKind::Missing) {
-                                ops.push_back(b_.ldConst(R_MissingArg));
-                                break;
-                            }
                             Instruction* p =
                                 b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
                             p->index = a.pool;
+                            p->constant = a.kind == ArgKind::Symbol
+                                              ? pool(a.pool)
+                                              : Code::unpack(pool(a.pool))->ast();
                             ops.push_back(p);
                             break;
                         }
+                        case ArgKind::Dots:
+                            // `...` expanded into the arguments at the call
+                            // (its operand: the `...` binding; its name `...`)
+                            tags.back() = R_DotsSymbol;
+                            tagged = true;
+                            ops.push_back(b_.withSymbol(Opcode::LdVar, R_DotsSymbol, {env_}));
+                            break;
                         default:
-                            return "calls with `...` or stack arguments not translated yet";
+                            return "calls with stack arguments (complex assignments) not "
+                                   "translated yet";
                     }
                 }
                 Instruction* c = b_.add(Opcode::Call, ops);
                 c->constant = pool(cs.ast);
+                if (tagged) c->names = tags;
                 stack.push_back(c);
+                return "";
+            }
+            case Op::guard_fun: {
+                // the inlined code below assumed that the symbol names this
+                // function; if not, GNU R evaluates the call, and its value
+                // goes on at the label
+                Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_});
+                Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(imm[1]))});
+                BB* slow = b_.newBB();
+                edge(next, stack);
+                b_.branch(t, blocks.at(next), slow);
+                b_.setBB(slow);
+                Instruction* v = b_.add(Opcode::EvalAst, {env_});
+                v->constant = pool(imm[2]);
+                std::vector<Instruction*> withValue = stack;
+                withValue.push_back(v);
+                jumpTo(imm[3], withValue, blocks);
+                *open = false;
+                return "";
+            }
+            case Op::eval_ast: {
+                Instruction* v = b_.add(Opcode::EvalAst, {env_});
+                v->constant = pool(imm[0]);
+                stack.push_back(v);
+                return "";
+            }
+            case Op::br_obj: {
+                // objects go to the dispatching path at the label
+                PirType notObject = PirType::any().without(Flag::Object);
+                Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
+                if (next == imm[0]) return "a branch whose two targets are the same";
+                edge(next, stack);
+                edge(imm[0], stack);
+                b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+                *open = false;
+                return "";
+            }
+            case Op::subset_obj: {
+                Instruction* d = b_.add(Opcode::ExtractDispatch, {pop(stack), env_});
+                d->index = imm[0];
+                d->constant = pool(imm[1]);
+                stack.push_back(d);
+                return "";
+            }
+            case Op::subset: {
+                int kind = imm[0], n = imm[1];
+                const CallSite& cs = code_->calls[imm[2]];
+                for (const CallArg& a : cs.args)
+                    if (a.tag != R_NilValue)
+                        return "subsetting with named arguments not translated yet";
+                if (n < 1 || n > 2)
+                    return "subsetting with more than two indices not translated yet";
+                std::vector<Instruction*> ops(stack.end() - n - 1, stack.end());
+                stack.resize(stack.size() - n - 1);
+                for (Instruction* o : ops)
+                    if (o->type.may(Flag::Missing))
+                        return "subsetting with an empty index not translated yet";
+                Opcode o = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
+                                  : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
+                stack.push_back(b_.add(o, ops));
+                return "";
+            }
+            case Op::dollar: {
+                Instruction* d = b_.withSymbol(Opcode::Dollar, pool(imm[1]), {pop(stack)});
+                stack.push_back(d);
+                return "";
+            }
+            case Op::mkclosure: {
+                Instruction* m = b_.add(Opcode::MkCls, {env_});
+                m->constant = pool(imm[0]);
+                stack.push_back(m);
                 return "";
             }
             case Op::call_builtin: {
                 int n = imm[0];
                 const CallSite& cs = code_->calls[imm[1]];
-                for (const CallArg& a : cs.args)
-                    if (a.tag != R_NilValue)
-                        return "builtin calls with named arguments not translated yet";
+                bool tagged = false;
+                for (const CallArg& a : cs.args) tagged = tagged || a.tag != R_NilValue;
+                if (tagged && int(cs.args.size()) != n)
+                    return "builtin calls with named arguments and `...` not translated yet";
                 std::vector<Instruction*> ops{env_};
                 ops.insert(ops.end(), stack.end() - n, stack.end());
                 stack.resize(stack.size() - n);
                 Instruction* c = b_.add(Opcode::CallBuiltin, ops);
                 c->constant = pool(imm[2]);
+                if (tagged)
+                    for (const CallArg& a : cs.args) c->names.push_back(a.tag);
                 stack.push_back(c);
                 return "";
             }
@@ -427,9 +536,9 @@ class Translator {
 
 }  // namespace
 
-std::string rir2pir(const Code* code, const std::vector<SEXP>& formals, Function* fn) {
+std::string rir2pir(const Code* code, SEXP formals, Function* fn) {
     if (code->kind != CodeKind::Function) return "not a function body";
-    fn->nargs = int(formals.size());
+    fn->nargs = Rf_length(formals);
     Translator t(code, formals, fn);
     return t.run();
 }

@@ -12,9 +12,9 @@ namespace rir {
 namespace pir {
 
 // Translates the RIR code of a function body whose formals are `formals`
-// (symbols, made by the caller) into `fn`. Returns "" on success, else why
-// the code cannot be translated yet (it then keeps running in RIR).
-std::string rir2pir(const Code* code, const std::vector<SEXP>& formals, Function* fn);
+// (the closure's pairlist) into `fn`. Returns "" on success, else why the
+// code cannot be translated yet (it then keeps running in RIR).
+std::string rir2pir(const Code* code, SEXP formals, Function* fn);
 
 }  // namespace pir
 }  // namespace rir

@@ -46,6 +46,7 @@ PirType PirType::compare(PirType a, PirType b) {
 std::string PirType::str() const {
     if (isBottom()) return "void";
     if (*this == any()) return "any";
+    if (kinds_ == 0 && flags_ == uint8_t(Flag::Missing)) return "missing";
     static const char* names[] = {"nil", "lgl", "int", "real", "cplx", "str",  "list", "clo",
                                   "blt", "env", "sym", "lang", "prom", "dots", "other"};
     std::string s;

@@ -172,11 +172,36 @@ test_that("a binop whose feedback saw doubles is speculated on, with a complete 
   expect_no_match(rir:::pir_translate(f)$printed, "Assume")
 })
 
+test_that("default arguments, `...`, closures and subsetting translate", {
+  r <- translate(function(a, b = 2) a + b, 1)
+  expect_identical(r$problem, "")
+  # a missing b is bound to a promise of its default
+  expect_match(r$printed, "%4 = IsType %1, (missing)", fixed = TRUE)
+  expect_match(r$printed, "%7 = MkArg -1, 2, %6, %3", fixed = TRUE)
+  expect_match(r$printed, "= StArgDefault b, %7, %3", fixed = TRUE)
+  r <- translate(function(...) list(...), 1)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "MkEnv ...=%0, parent=%1", fixed = TRUE)
+  expect_match(r$printed, "= Call <call list(...)>, %2, %4, ...=%5", fixed = TRUE)
+  r <- translate(function(x) {
+    g <- function(u) u
+    g(x)[1]
+  }, 1:3)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "= MkCls <list>, %2", fixed = TRUE)
+  # objects take GNU R's dispatching `[`, others the default one
+  expect_match(r$printed, "= Extract1_1D %[0-9]+, %[0-9]+")
+  expect_match(r$printed, "= ExtractDispatch 1, <call [(...)>, %", fixed = TRUE)
+})
+
 test_that("what the translator does not handle yet is reported, not mistranslated", {
-  expect_identical(translate(function(a, b = 2) a + b, 1)$problem,
-    "default arguments not translated yet")
-  expect_identical(translate(function(...) list(...), 1)$problem,
-    "functions with `...` not translated yet")
-  expect_identical(translate(function(a) { g <- function(u) u; g(a) }, 1)$problem,
-    "RIR instruction mkclosure not translated yet")
+  expect_identical(translate(function(x) {
+    x$a <- 1
+    x
+  }, list())$problem, "RIR instruction dollar_assign not translated yet")
+  expect_identical(translate(function(n) {
+    s <- 0
+    for (i in 1:n) s <- s + i
+    s
+  }, 3)$problem, "RIR instruction for_colon not translated yet")
 })
