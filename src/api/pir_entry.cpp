@@ -41,6 +41,7 @@ static void checkTranslation(const Code* code, SEXP formalsList) {
 }
 
 void registerPirHooks() {
+    pir::rir2pirInit();
     compiledFunctionHook = checkTranslation;
 }
 

@@ -161,6 +161,15 @@ enum class Rule : uint8_t {
     X(DollarAssign, "vv", Value, 0, Vectors | Attributes | OtherEnv,                               \
       Vectors | Attributes | OtherEnv, MayError | Dispatches | HasSymbol, "`$<-`(x, name, value)") \
     X(Length, "v", Int, 0, Vectors | Attributes, 0, Dispatches, "length(x)")                       \
+    X(Colon, "vv", Value, 0, Vectors | Attributes, Global, MayError | HasConstant,                 \
+      "from:to (the carried call named in errors)")                                                \
+    X(ForSeq, "v", Value, 0, Vectors | Attributes, 0, MayError | HasConstant,                      \
+      "the sequence a for() loop iterates: a factor's labels, a pairlist as a list, else the "     \
+      "value "                                                                                     \
+      "(an error for values that are not vectors; the carried for() call is named)")               \
+    X(ForLength, "v", Int, 0, 0, 0, NoFlags, "the number of iterations over a for() sequence")     \
+    X(ForElement, "vv", Value, 0, Vectors, 0, NoFlags,                                             \
+      "element i (0-based) of a for() sequence: a new scalar, or a list's element")                \
     /* types */                                                                                    \
     X(IsType, "a", Test, 0, 0, 0, HasType, "does the value have the carried type")                 \
     X(Identical, "vv", Test, 0, 0, 0, NoFlags, "are the two values the same object")               \

@@ -102,10 +102,14 @@ bool binaryOpcode(ArithOp op, Opcode* out) {
     }
 }
 
+// R constants the translation uses (made and kept alive by rir2pirInit: the
+// translator itself never allocates R objects)
+SEXP oneInt = nullptr, minusOneInt = nullptr;
+
 class Translator {
   public:
     Translator(const Code* code, SEXP formals, Function* fn)
-        : code_(code), formals_(formals), fn_(fn), b_(fn) {}
+        : code_(code), formals_(formals), fn_(fn), b_(fn), one_(oneInt), minusOne_(minusOneInt) {}
 
     std::string run() {
         CodeShape shape;
@@ -206,6 +210,7 @@ class Translator {
     Function* fn_;
     Builder b_;
     Instruction* env_ = nullptr;
+    SEXP one_, minusOne_;  // 1L and -1L
     std::map<int, std::vector<Instruction*>> phis_;
     std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
 
@@ -313,7 +318,19 @@ class Translator {
                 *open = false;
                 return "";
             case Op::brfalse: {
-                if (imm[1] < 0) return "brfalse on objects (subsetting) not translated yet";
+                if (imm[1] < 0) {
+                    // the object test of subsetting: an object is popped and
+                    // goes to the label, anything else stays and falls through
+                    PirType notObject = PirType::any().without(Flag::Object);
+                    Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
+                    if (next == imm[0]) return "a branch whose two targets are the same";
+                    edge(next, stack);
+                    std::vector<Instruction*> popped(stack.begin(), stack.end() - 1);
+                    edge(imm[0], popped);
+                    b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+                    *open = false;
+                    return "";
+                }
                 Instruction* t = b_(Opcode::AsTest, {pop(stack)});
                 if (next == imm[0]) return "a branch whose two targets are the same";
                 edge(next, stack);
@@ -434,6 +451,48 @@ class Translator {
                 stack.push_back(b_.add(o, ops));
                 return "";
             }
+            case Op::for_init: {
+                // the loop state: the sequence, its length, the counter
+                Instruction* seq = b_.add(Opcode::ForSeq, {pop(stack)});
+                seq->constant = pool(imm[0]);
+                stack.push_back(seq);
+                stack.push_back(b_(Opcode::ForLength, {seq}));
+                stack.push_back(b_.ldConst(minusOne_));
+                return "";
+            }
+            case Op::for_colon: {
+                // (RIR keeps an integer range unbuilt; here it is the value
+                // of from:to)
+                Instruction* to = pop(stack);
+                Instruction* from = pop(stack);
+                Instruction* range = b_.add(Opcode::Colon, {from, to});
+                range->constant = pool(imm[0]);
+                Instruction* seq = b_.add(Opcode::ForSeq, {range});
+                seq->constant = pool(imm[1]);
+                stack.push_back(seq);
+                stack.push_back(b_(Opcode::ForLength, {seq}));
+                stack.push_back(b_.ldConst(minusOne_));
+                return "";
+            }
+            case Op::for_step: {
+                Instruction* ctr = pop(stack);
+                Instruction* len = stack.back();
+                Instruction* seq = stack[stack.size() - 2];
+                Instruction* i = b_(Opcode::Add, {ctr, b_.ldConst(one_)});
+                stack.push_back(i);
+                Instruction* t = b_(Opcode::AsTest, {b_(Opcode::Lt, {i, len})});
+                if (next == imm[0]) return "a branch whose two targets are the same";
+                // the body binds the element first: in a block of its own
+                BB* body = b_.newBB();
+                edge(imm[0], stack);
+                b_.branch(t, body, blocks.at(imm[0]));
+                b_.setBB(body);
+                Instruction* e = b_(Opcode::ForElement, {seq, i});
+                b_.withSymbol(Opcode::StVar, pool(imm[1]), {e, env_});
+                jumpTo(next, stack, blocks);
+                *open = false;
+                return "";
+            }
             case Op::dollar: {
                 Instruction* d = b_.withSymbol(Opcode::Dollar, pool(imm[1]), {pop(stack)});
                 stack.push_back(d);
@@ -536,8 +595,17 @@ class Translator {
 
 }  // namespace
 
+void rir2pirInit() {
+    if (oneInt) return;
+    oneInt = Rf_ScalarInteger(1);
+    R_PreserveObject(oneInt);
+    minusOneInt = Rf_ScalarInteger(-1);
+    R_PreserveObject(minusOneInt);
+}
+
 std::string rir2pir(const Code* code, SEXP formals, Function* fn) {
     if (code->kind != CodeKind::Function) return "not a function body";
+    if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = Rf_length(formals);
     Translator t(code, formals, fn);
     return t.run();

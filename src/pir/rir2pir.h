@@ -16,5 +16,8 @@ namespace pir {
 // code cannot be translated yet (it then keeps running in RIR).
 std::string rir2pir(const Code* code, SEXP formals, Function* fn);
 
+// Makes the R constants the translation uses (at load time: R may allocate).
+void rir2pirInit();
+
 }  // namespace pir
 }  // namespace rir

@@ -199,9 +199,22 @@ test_that("what the translator does not handle yet is reported, not mistranslate
     x$a <- 1
     x
   }, list())$problem, "RIR instruction dollar_assign not translated yet")
-  expect_identical(translate(function(n) {
+})
+
+test_that("for loops: the sequence, its length and the counter are SSA values", {
+  r <- translate(function(n) {
     s <- 0
     for (i in 1:n) s <- s + i
+    for (v in c(a = 1, b = 2)) s <- s * v
     s
-  }, 3)$problem, "RIR instruction for_colon not translated yet")
+  }, 3)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "= Colon <call :(...)>, %", fixed = TRUE)
+  expect_match(r$printed, "= ForSeq <call for(...)>, %", fixed = TRUE)
+  expect_match(r$printed, "int\\$'-\\s+%[0-9]+ = ForLength %")
+  # the step: counter + 1 compared with the length; the element bound in
+  # the body's own block
+  expect_match(r$printed, "int\\$'\\s+%[0-9]+ = Add %[0-9]+, %[0-9]+\n\\s+lgl\\$'\\s+%[0-9]+ = Lt")
+  expect_match(r$printed, "= ForElement %[0-9]+, %[0-9]+\n\\s+%[0-9]+ = StVar i, ")
+  expect_match(r$printed, "= ForElement %[0-9]+, %[0-9]+\n\\s+%[0-9]+ = StVar v, ")
 })
