@@ -138,6 +138,16 @@ enum class Rule : uint8_t {
     X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches, "+x")                   \
     X(LAnd, "ll", Test, 0, 0, 0, NoFlags, "both tests true (&& after its operands' AsTest)")       \
     X(LOr, "ll", Test, 0, 0, 0, NoFlags, "either test true")                                       \
+    X(LglIs, "v", Test, 0, 0, 0, HasIndex,                                                         \
+      "the plain logical scalar is the carried value (0 FALSE, 1 TRUE)")                           \
+    X(LglCombine, "vv", Lgl, 0, Vectors | Attributes, 0, MayError | HasIndex | HasConstant,        \
+      "&& (index 1) or || (2) of a plain logical scalar and the evaluated right operand (GNU R's " \
+      "errors, naming the carried call)")                                                          \
+    X(LglSlow, "ve", Lgl, 0, AllHeaps, AllHeaps,                                                   \
+      CallsR | MayError | NonLocal | HasIndex | HasConstant,                                       \
+      "GNU R's && (1) or || (2) with the evaluated left operand; the right one evaluated from "    \
+      "the "                                                                                       \
+      "carried call")                                                                              \
     /* vectors */                                                                                  \
     X(Extract1_1D, "vv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i]")         \
     X(Extract2_1D, "vv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i]]")       \

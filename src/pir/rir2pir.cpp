@@ -451,6 +451,49 @@ class Translator {
                 stack.push_back(b_.add(o, ops));
                 return "";
             }
+            case Op::lgl_first: {
+                // && (kind 1) / || (2): a plain logical scalar lhs decides
+                // (FALSE / TRUE) or goes on to the rhs; anything else takes
+                // GNU R's operator at the slow label
+                int kind = imm[0], lEnd = imm[1], lSlow = imm[2];
+                Instruction* a = stack.back();
+                Instruction* isLgl = b_.withType(Opcode::IsType, PirType::scalar(Kind::Lgl), {a});
+                BB* check = b_.newBB();
+                edge(lSlow, stack);
+                b_.branch(isLgl, check, blocks.at(lSlow));
+                b_.setBB(check);
+                Instruction* decides = b_(Opcode::LglIs, {a});
+                decides->index = kind == 1 ? 0 : 1;
+                BB* decided = b_.newBB();
+                if (next == lEnd) return "a branch whose two targets are the same";
+                edge(next, stack);
+                b_.branch(decides, decided, blocks.at(next));
+                b_.setBB(decided);
+                std::vector<Instruction*> result = stack;
+                result.back() = b_.ldConst(kind == 1 ? R_FalseValue : R_TrueValue);
+                b_(Opcode::Visible);
+                jumpTo(lEnd, result, blocks);
+                *open = false;
+                return "";
+            }
+            case Op::lgl_second: {
+                Instruction* rhs = pop(stack);
+                Instruction* lhs = pop(stack);
+                Instruction* r = b_(Opcode::LglCombine, {lhs, rhs});
+                r->index = imm[0];
+                r->constant = pool(imm[1]);
+                stack.push_back(r);
+                b_(Opcode::Visible);
+                return "";
+            }
+            case Op::lgl_slow: {
+                Instruction* r = b_.add(Opcode::LglSlow, {pop(stack), env_});
+                r->index = imm[0];
+                r->constant = pool(imm[1]);
+                stack.push_back(r);
+                b_(Opcode::Visible);
+                return "";
+            }
             case Op::for_init: {
                 // the loop state: the sequence, its length, the counter
                 Instruction* seq = b_.add(Opcode::ForSeq, {pop(stack)});

@@ -194,6 +194,18 @@ test_that("default arguments, `...`, closures and subsetting translate", {
   expect_match(r$printed, "= ExtractDispatch 1, <call [(...)>, %", fixed = TRUE)
 })
 
+test_that("&& and ||: a plain logical lhs decides or goes on; others take GNU R's operator", {
+  r <- translate(function(x, y) if (x > 1 && y < 2) "a" else "b", 2, 1)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "= IsType %12, (lgl$')", fixed = TRUE)
+  expect_match(r$printed, "= LglIs 0, %12", fixed = TRUE)
+  expect_match(r$printed, "= LglCombine 1, <call &&(...)>, %", fixed = TRUE)
+  expect_match(r$printed, "= LglSlow 1, <call &&(...)>, %", fixed = TRUE)
+  r <- translate(function(x) x || stop("no"), TRUE)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "= LglIs 1, %", fixed = TRUE)
+})
+
 test_that("what the translator does not handle yet is reported, not mistranslated", {
   expect_identical(translate(function(x) {
     x$a <- 1
