@@ -121,9 +121,10 @@ pir_instructions <- function() {
 
 # f's RIR code translated into PIR (internal; see src/pir/rir2pir.cpp):
 # list(printed, problem, dot) where problem is why it is not translated yet,
-# or the PIR verifier's verdict on the translation ("" = well formed).
-pir_translate <- function(f) {
-  x <- .Call(C_rir_pir_translate, f)
+# or the PIR verifier's verdict on the translation ("" = well formed); with
+# optimize = TRUE, after the passes (src/pir/opt), verified after each.
+pir_translate <- function(f, optimize = FALSE) {
+  x <- .Call(C_rir_pir_translate, f, isTRUE(optimize))
   list(printed = x[[1]], problem = x[[2]], dot = x[[3]])
 }
 

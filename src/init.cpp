@@ -36,7 +36,7 @@ SEXP rir_set_interrupt_pending();
 SEXP rir_extra_depth();
 SEXP rir_pir_selftest(SEXP);
 SEXP rir_pir_insn_table();
-SEXP rir_pir_translate(SEXP);
+SEXP rir_pir_translate(SEXP, SEXP);
 SEXP rir_pir_untranslated();
 
 static const R_CallMethodDef callMethods[] = {
@@ -66,7 +66,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},
     {"rir_pir_selftest", (DL_FUNC)&rir_pir_selftest, 1},
     {"rir_pir_insn_table", (DL_FUNC)&rir_pir_insn_table, 0},
-    {"rir_pir_translate", (DL_FUNC)&rir_pir_translate, 1},
+    {"rir_pir_translate", (DL_FUNC)&rir_pir_translate, 2},
     {"rir_pir_untranslated", (DL_FUNC)&rir_pir_untranslated, 0},
     {nullptr, nullptr, 0}};
 

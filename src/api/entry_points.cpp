@@ -312,6 +312,7 @@ SEXP rir_set_debug(SEXP flags) {
     for (size_t i = 0; i <= f.size(); i++) {
         if (i == f.size() || f[i] == ',') {
             if (item == "verify") debugFlags.verify = true;
+            if (item == "pir") debugFlags.pir = true;
             item.clear();
         } else if (f[i] != ' ') {
             item += f[i];

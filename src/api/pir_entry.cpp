@@ -4,6 +4,7 @@
 
 #include "../bc/compiler.h"
 #include "../pir/insns.h"
+#include "../pir/opt/pass.h"
 #include "../pir/printer.h"
 #include "../pir/rir2pir.h"
 #include "../pir/selftest.h"
@@ -18,9 +19,14 @@ using namespace rir;
 // reported, since it is a bug of the translator or the verifier).
 static std::map<std::string, double> untranslatedReasons;
 
+// RIR_DEBUG=verify: every function body compiled is translated to PIR, the
+// translation verified, optimized and verified after every pass (counted
+// in stats(); a rejection is reported: it is a bug of the translator, a
+// pass or the verifier). RIR_DEBUG=pir prints the PIR after translation
+// and after each pass.
 static void checkTranslation(const Code* code, SEXP formalsList) {
-    static char report[600];
-    report[0] = 0;
+    static std::string report;
+    report.clear();
     {
         pir::Function fn;
         fn.name = "<compiled>";
@@ -28,16 +34,23 @@ static void checkTranslation(const Code* code, SEXP formalsList) {
         if (!problem.empty()) {
             stats.pir_untranslated++;
             untranslatedReasons[problem]++;
+            if (debugFlags.pir) report = "rir: PIR: not translated: " + problem + "\n";
         } else {
             stats.pir_translated++;
             problem = pir::verify(fn);
+            std::string trace;
+            if (debugFlags.pir) trace = "== translated\n" + pir::print(fn);
+            if (problem.empty())
+                problem = pir::optimize(fn, debugFlags.verify, debugFlags.pir ? &trace : nullptr);
             if (!problem.empty()) {
                 stats.pir_verify_failures++;
-                snprintf(report, sizeof report, "rir: PIR verifier: %s\n", problem.c_str());
+                report = "rir: PIR verifier: " + problem + "\n";
             }
+            report = trace + report;
         }
     }
-    if (report[0]) REprintf("%s", report);
+    // (no R error can happen in REprintf's output of a plain string)
+    if (!report.empty()) REprintf("%s", report.c_str());
 }
 
 void registerPirHooks() {
@@ -113,7 +126,7 @@ extern "C" {
 // f's RIR code translated into PIR: c(printed, problem, dot), where problem
 // is why it could not be translated, or the PIR verifier's verdict ("" when
 // the translation is well formed).
-SEXP rir_pir_translate(SEXP f) {
+SEXP rir_pir_translate(SEXP f, SEXP optimizeIt) {
     Code* code = baselineOrError(f);
     const char* refusal = nullptr;
     std::string printed, problem, dot;
@@ -125,6 +138,10 @@ SEXP rir_pir_translate(SEXP f) {
         problem = pir::rir2pir(code, FORMALS(f), &fn);
         if (problem.empty()) {
             problem = pir::verify(fn);
+            if (!problem.empty()) problem = "PIR verifier: " + problem;
+        }
+        if (problem.empty() && Rf_asLogical(optimizeIt) == TRUE) {
+            problem = pir::optimize(fn, true);
             if (!problem.empty()) problem = "PIR verifier: " + problem;
         }
         printed = pir::print(fn);

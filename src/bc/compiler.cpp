@@ -1233,7 +1233,7 @@ CompiledFunctionHook compiledFunctionHook = nullptr;
 Code* compileFunction(DispatchTable* t, SEXP cloenv) {
     SEXP env = t->compileEnv() != R_NilValue ? t->compileEnv() : cloenv;
     Code* code = compileWith(CodeKind::Function, t->formals(), t->body(), env, t->outerLocals());
-    if (compiledFunctionHook && debugFlags.verify) {
+    if (compiledFunctionHook && (debugFlags.verify || debugFlags.pir)) {
         PROTECT(code->container);
         compiledFunctionHook(code, t->formals());
         UNPROTECT(1);

@@ -29,8 +29,8 @@ struct DispatchTable;
 // has no compile environment of its own).
 Code* compileFunction(DispatchTable* t, SEXP cloenv);
 // Called with every function body compileFunction made, when RIR_DEBUG
-// includes "verify" (the API layer registers the PIR translation check;
-// the hook runs no R code that could fail).
+// includes "verify" or "pir" (the API layer registers the PIR translation
+// check; the hook runs no R code that could fail).
 using CompiledFunctionHook = void (*)(const Code*, SEXP formals);
 extern CompiledFunctionHook compiledFunctionHook;
 // Compiles a top-level expression (a loop handed over by R's JIT).

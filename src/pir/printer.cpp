@@ -158,6 +158,7 @@ std::string print(const Function& f) {
     std::string s = "function " + f.name + " (" + std::to_string(f.nargs) + " argument" +
                     (f.nargs == 1 ? "" : "s") + ")\n";
     for (auto& b : f.blocks) {
+        if (b->insns.empty()) continue;  // (removed by a pass)
         s += "BB" + std::to_string(b->id);
         if (!b->preds.empty()) {
             s += "  <-";
@@ -182,6 +183,7 @@ std::string printDot(const Function& f) {
     std::string s =
         "digraph \"" + escape(f.name) + "\" {\n  node [shape=record, fontname=monospace];\n";
     for (auto& b : f.blocks) {
+        if (b->insns.empty()) continue;
         s += "  BB" + std::to_string(b->id) + " [label=\"{BB" + std::to_string(b->id);
         for (Instruction* i : b->insns) s += "|" + escape(printInsn(i)) + "\\l";
         s += "}\"];\n";

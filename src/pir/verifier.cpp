@@ -231,7 +231,8 @@ std::string verify(Function& f) {
                         return "Phi operand from BB" + std::to_string(from->id) +
                                ", not one predecessor each " + where(i);
                     Instruction* a = i->args[k];
-                    if (!dom.dominates(a->bb, from))
+                    // (an input from a block no path reaches is dead)
+                    if (dom.reachable(from) && !dom.dominates(a->bb, from))
                         return "Phi operand " + ref(a) + " does not dominate BB" +
                                std::to_string(from->id) + " " + where(i);
                 }

@@ -32,6 +32,7 @@ struct Stats {
 // RIR_DEBUG / options(rir.debug): a comma-separated list of these flags.
 struct DebugFlags {
     bool verify = false;  // "verify": run the bytecode verifier on all compiled code
+    bool pir = false;     // "pir": print each function's PIR after translation and each pass
 };
 extern DebugFlags debugFlags;
 

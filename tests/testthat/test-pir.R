@@ -230,3 +230,72 @@ test_that("for loops: the sequence, its length and the counter are SSA values", 
   expect_match(r$printed, "= ForElement %[0-9]+, %[0-9]+\n\\s+%[0-9]+ = StVar i, ")
   expect_match(r$printed, "= ForElement %[0-9]+, %[0-9]+\n\\s+%[0-9]+ = StVar v, ")
 })
+
+# Passes (src/pir/opt), verified after each.
+
+test_that("a branch on a constant goes, with the code only it reached", {
+  f <- rir::compile(function(x) {
+    1
+    if (TRUE) x else 0
+  })
+  f(2)
+  before <- rir:::pir_translate(f)
+  after <- rir:::pir_translate(f, optimize = TRUE)
+  expect_identical(after$problem, "")
+  expect_match(before$printed, "= Branch %[0-9]+ -> BB2, BB3")
+  expect_match(before$printed, "LdConst 0", fixed = TRUE)
+  expect_no_match(after$printed, "Branch", fixed = TRUE)
+  expect_no_match(after$printed, "BB3", fixed = TRUE)
+  expect_no_match(after$printed, "LdConst 0", fixed = TRUE)
+  expect_no_match(after$printed, "AsTest", fixed = TRUE)
+  # the merge kept one input: the Phi is gone, the value returned directly
+  expect_no_match(after$printed, "Phi", fixed = TRUE)
+  expect_match(after$printed, "(?s)%(\\d+) = Force %\\d+\n.*= Return %\\1\n", perl = TRUE)
+})
+
+test_that("dead code and overridden visibility go; effects stay", {
+  f <- rir::compile(function(x, y) {
+    z <- x + y
+    z
+    3
+  })
+  f(1, 2)
+  before <- rir:::pir_translate(f)$printed
+  after <- rir:::pir_translate(f, optimize = TRUE)$printed
+  count <- function(s, what) lengths(regmatches(s, gregexpr(what, s, fixed = TRUE)))
+  expect_lt(count(after, "Visible"), count(before, "Visible"))
+  # z's value is not used: its load stays (it may raise an error), the
+  # visibility it set is overridden by the constant's
+  # the sum's possible dispatch and the store remain
+  expect_match(after, "= Add %", fixed = TRUE)
+  expect_match(after, "= StVar z, %", fixed = TRUE)
+  # loop state that is the same on every path is no Phi any more
+  g <- rir::compile(function(n) {
+    s <- 0
+    for (i in 1:n) s <- s + i
+    s
+  })
+  g(3)
+  before <- rir:::pir_translate(g)$printed
+  after <- rir:::pir_translate(g, optimize = TRUE)
+  expect_identical(after$problem, "")
+  expect_equal(count(before, "= Phi"), 9) # three loop slots at three merges
+  expect_equal(count(after$printed, "= Phi"), 1) # the counter
+})
+
+test_that("RIR_DEBUG=pir prints the PIR after translation and after each pass", {
+  script <- tempfile(fileext = ".R")
+  writeLines(c(
+    "library(rir)",
+    "f <- rir::compile(function(x) if (x > 1) x * 2 else x)",
+    "invisible(f(3))"
+  ), script)
+  out <- suppressWarnings(system2(file.path(R.home("bin"), "Rscript"), script,
+    stdout = TRUE, stderr = TRUE, env = "RIR_DEBUG=pir"
+  ))
+  expect_true(any(out == "== translated"))
+  expect_true(any(out == "== after constant branches"))
+  expect_true(any(out == "== after dead code"))
+  expect_true(any(out == "== after redundant visibility"))
+  expect_true(any(grepl("= Mul %", out, fixed = TRUE)))
+})

@@ -1,0 +1,99 @@
+// constant_branches.cpp — tests whose outcome the types already decide
+// become constants, and a Branch on a constant becomes a Jump (the other
+// successor loses this predecessor; blocks left unreachable are removed by
+// the dead-code pass).
+//
+//   before                                   after
+//     %1 = LdArg 0  (real$'- by context)       %1 = LdArg 0
+//     %4 = IsType %1, (real$'-)                %9 = LdConst TRUE
+//     %5 = Branch %4 -> BB1, BB2               %5 = Jump -> BB1
+//
+// Folded: IsType when the operand's type is within the tested one (TRUE),
+// or cannot overlap it (FALSE); AsTest and LglIs of logical constants.
+#include "../../runtime/rapi.h"
+#include "pass.h"
+
+namespace rir {
+namespace pir {
+
+namespace {
+
+// TRUE, FALSE, or nullptr when unknown.
+SEXP knownTest(const Instruction* i) {
+    auto lglConstant = [](const Instruction* c) -> int {
+        if (c->op != Opcode::LdConst || !c->constant || TYPEOF(c->constant) != LGLSXP ||
+            XLENGTH(c->constant) != 1 || ATTRIB(c->constant) != R_NilValue)
+            return -1;
+        int v = LOGICAL(c->constant)[0];
+        return v == NA_LOGICAL ? -1 : v != 0;
+    };
+    switch (i->op) {
+        case Opcode::LdConst: {
+            int v = lglConstant(i);
+            return v < 0 ? nullptr : v ? R_TrueValue : R_FalseValue;
+        }
+        case Opcode::IsType: {
+            PirType t = i->args[0]->type, want = i->carriedType;
+            if (t.isBottom()) return nullptr;
+            if (t.isSubtypeOf(want)) return R_TrueValue;
+            bool lazy = t.may(Flag::Lazy) || t.mayBe(Kind::Prom);
+            bool missingOverlap = t.may(Flag::Missing) && want.may(Flag::Missing);
+            if (!lazy && !missingOverlap && (t.kinds() & want.kinds()) == 0) return R_FalseValue;
+            return nullptr;
+        }
+        case Opcode::AsTest: {
+            int v = lglConstant(i->args[0]);
+            return v < 0 ? nullptr : v ? R_TrueValue : R_FalseValue;
+        }
+        case Opcode::LglIs: {
+            int v = lglConstant(i->args[0]);
+            return v < 0 ? nullptr : v == i->index ? R_TrueValue : R_FalseValue;
+        }
+        default:
+            return nullptr;
+    }
+}
+
+}  // namespace
+
+bool constantBranches(Function& f) {
+    bool changed = false;
+    for (auto& bp : f.blocks) {
+        BB* b = bp.get();
+        for (size_t k = 0; k < b->insns.size(); k++) {
+            Instruction* i = b->insns[k];
+            if (i->op == Opcode::IsType || i->op == Opcode::AsTest || i->op == Opcode::LglIs) {
+                SEXP v = knownTest(i);
+                if (!v) continue;
+                // the folded test goes (a folded AsTest had a TRUE or FALSE
+                // constant: it cannot raise its error)
+                Instruction* c = f.newInsn(Opcode::LdConst);
+                c->constant = v;
+                c->bb = b;
+                c->type = c->ruleType();
+                b->insns[k] = c;
+                i->bb = nullptr;
+                replaceUses(f, i, c);
+                changed = true;
+            }
+        }
+        Instruction* t = b->terminator();
+        if (t && t->op == Opcode::Branch) {
+            SEXP v = knownTest(t->args[0]);
+            if (!v) continue;
+            BB* taken = b->succ[v == R_TrueValue ? 0 : 1];
+            BB* other = b->succ[v == R_TrueValue ? 1 : 0];
+            if (taken != other) removePhiInputsFrom(other, b);
+            t->op = Opcode::Jump;
+            t->args.clear();
+            b->succ = {taken};
+            changed = true;
+        }
+    }
+    f.computePreds();
+    if (changed) removeUnreachable(f);
+    return changed;
+}
+
+}  // namespace pir
+}  // namespace rir

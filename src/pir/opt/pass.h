@@ -1,0 +1,68 @@
+// pass.h — PIR passes and the pipeline that runs them (pipeline.cpp).
+//
+// A pass rewrites a Function in place and says whether it changed
+// anything (the pipeline then recomputes the types from the rules). The pipeline runs them in
+// order; in test builds (RIR_DEBUG= verify) the verifier checks the function after every pass, and
+// with RIR_DEBUG=pir each pass's output is printed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../ir.h"
+
+namespace rir {
+namespace pir {
+
+struct Pass {
+    const char* name;
+    bool (*run)(Function& f);
+};
+
+// The passes, in pipeline order.
+const std::vector<Pass>& passes();
+
+// Runs the pipeline on f. With `verifyEach`, returns "" or the first
+// verifier problem ("after <pass>: ..."), leaving f as that pass left it.
+// With `trace`, appends each pass's name and the function it produced.
+std::string optimize(Function& f, bool verifyEach, std::string* trace = nullptr);
+
+// ---- helpers shared by passes (utils.cpp)
+
+// Replaces every use of `from` by `to`.
+void replaceUses(Function& f, Instruction* from, Instruction* to);
+// How many operands refer to each instruction (indexed by id).
+std::vector<int> useCounts(const Function& f);
+// Removes the instructions for which `dead` is true from their blocks (they
+// stay owned by the function).
+template <class Pred>
+bool removeIf(Function& f, Pred dead) {
+    bool changed = false;
+    for (auto& b : f.blocks) {
+        auto& v = b->insns;
+        size_t out = 0;
+        for (size_t k = 0; k < v.size(); k++) {
+            if (dead(v[k])) {
+                v[k]->bb = nullptr;
+                changed = true;
+            } else {
+                v[out++] = v[k];
+            }
+        }
+        v.resize(out);
+    }
+    return changed;
+}
+// Drops the Phi operands coming from `pred` in block `b` (an edge removed).
+void removePhiInputsFrom(BB* b, BB* pred);
+// Empties the blocks no path from the entry reaches (and drops their Phi
+// inputs in their successors); true if there were any.
+bool removeUnreachable(Function& f);
+
+// The passes (one per file).
+bool deadCode(Function& f);          // dead_code.cpp
+bool constantBranches(Function& f);  // constant_branches.cpp
+bool redundantVisible(Function& f);  // visibility.cpp
+
+}  // namespace pir
+}  // namespace rir

@@ -1,0 +1,33 @@
+// pipeline.cpp — the order of the PIR passes and the runner (see pass.h).
+#include "../printer.h"
+#include "../verifier.h"
+#include "pass.h"
+
+namespace rir {
+namespace pir {
+
+const std::vector<Pass>& passes() {
+    static const std::vector<Pass> all = {
+        {"constant branches", constantBranches},
+        {"dead code", deadCode},
+        {"redundant visibility", redundantVisible},
+    };
+    return all;
+}
+
+std::string optimize(Function& f, bool verifyEach, std::string* trace) {
+    for (const Pass& p : passes()) {
+        // operands changed: types follow (a Phi that lost an input may be
+        // narrower now)
+        if (p.run(f)) f.inferTypes();
+        if (trace) *trace += std::string("== after ") + p.name + "\n" + print(f);
+        if (verifyEach) {
+            std::string problem = verify(f);
+            if (!problem.empty()) return std::string("after ") + p.name + ": " + problem;
+        }
+    }
+    return "";
+}
+
+}  // namespace pir
+}  // namespace rir
