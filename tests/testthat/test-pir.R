@@ -299,3 +299,42 @@ test_that("RIR_DEBUG=pir prints the PIR after translation and after each pass", 
   expect_true(any(out == "== after redundant visibility"))
   expect_true(any(grepl("= Mul %", out, fixed = TRUE)))
 })
+
+test_that("scope resolution forwards stores to loads of the own environment", {
+  f <- rir::compile(function(x, y) {
+    z <- x * y
+    w <- z + 1
+    w
+  })
+  f(1, 2)
+  r <- rir:::pir_translate(f, optimize = TRUE)
+  expect_identical(r$problem, "")
+  expect_no_match(r$printed, "LdVar z", fixed = TRUE)
+  expect_no_match(r$printed, "LdVar w", fixed = TRUE)
+  # the stores stay (the environment is still real)
+  expect_match(r$printed, "StVar z, %", fixed = TRUE)
+  # arguments may be missing: their loads stay (they raise the error that
+  # names the variable)
+  expect_match(r$printed, "LdVar x, %", fixed = TRUE)
+  # forcing the stored product is the product itself
+  expect_match(r$printed, "(?s)%(\\d+) = Mul %\\d+, %\\d+\\n.*= Add %\\1, %", perl = TRUE)
+})
+
+test_that("scope resolution forgets what a call could have changed", {
+  h <- function() NULL
+  f <- rir::compile(function() {
+    z <- 1
+    h()
+    z
+  })
+  f()
+  r <- rir:::pir_translate(f, optimize = TRUE)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "(?s)= Call <call h\\(\\.\\.\\.\\)>.*= LdVar z, ", perl = TRUE)
+  g <- rir::compile(function() {
+    z <- 1
+    z + 1
+  })
+  g()
+  expect_no_match(rir:::pir_translate(g, optimize = TRUE)$printed, "LdVar z", fixed = TRUE)
+})

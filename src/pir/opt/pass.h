@@ -60,6 +60,8 @@ void removePhiInputsFrom(BB* b, BB* pred);
 bool removeUnreachable(Function& f);
 
 // The passes (one per file).
+bool scopeResolution(Function& f);   // scope_resolution.cpp
+bool forcedValues(Function& f);      // forced_values.cpp
 bool deadCode(Function& f);          // dead_code.cpp
 bool constantBranches(Function& f);  // constant_branches.cpp
 bool redundantVisible(Function& f);  // visibility.cpp

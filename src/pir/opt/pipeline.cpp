@@ -9,6 +9,8 @@ namespace pir {
 const std::vector<Pass>& passes() {
     static const std::vector<Pass> all = {
         {"constant branches", constantBranches},
+        {"scope resolution", scopeResolution},
+        {"forced values", forcedValues},
         {"dead code", deadCode},
         {"redundant visibility", redundantVisible},
     };

@@ -1,0 +1,37 @@
+// forced_values.cpp — forcing a value that is not lazy (not an unforced
+// promise, not a promise object, not the missing marker) gives the value
+// itself: such a Force goes and its uses take the operand. (The first part
+// of force dominance; promise inlining comes later.)
+//
+//   before                          after
+//     %10 = Mul %7, %9                %10 = Mul %7, %9
+//     %11 = StVar z, %10, %3          %11 = StVar z, %10, %3
+//     %13 = Force %10                 %15 = Add %10, %14
+//     %15 = Add %13, %14
+#include "pass.h"
+
+namespace rir {
+namespace pir {
+
+bool forcedValues(Function& f) {
+    std::vector<Instruction*> dead;
+    for (auto& b : f.blocks)
+        for (Instruction* i : b->insns) {
+            if (i->op != Opcode::Force) continue;
+            PirType t = i->args[0]->type;
+            if (t.isBottom() || t.may(Flag::Lazy) || t.mayBe(Kind::Prom) || t.may(Flag::Missing))
+                continue;
+            replaceUses(f, i, i->args[0]);
+            dead.push_back(i);
+        }
+    if (dead.empty()) return false;
+    removeIf(f, [&](Instruction* i) {
+        for (Instruction* d : dead)
+            if (d == i) return true;
+        return false;
+    });
+    return true;
+}
+
+}  // namespace pir
+}  // namespace rir
