@@ -6,6 +6,7 @@
 //   operands: one letter per operand, checked by the verifier (verifier.cpp)
 //       v  a forced value (not lazy, not a promise object, not missing)
 //       a  any value, possibly lazy (an unforced promise standing for it)
+//       m  a forced value or the missing marker (an empty index)
 //       e  an environment (MkEnv, an argument's environment, ...)
 //       l  a test: the C truth value made by AsTest or a comparison
 //       c  a Checkpoint                     f  a FrameState
@@ -59,26 +60,27 @@ enum Flags : uint16_t {
 
 // Result type rules.
 enum class Rule : uint8_t {
-    Void,      // no result
-    Any,       // any value, possibly lazy or missing
-    Value,     // any forced value
-    Env,       // an environment
-    Prom,      // a promise object
-    Closure,   // a closure
-    Function,  // a closure or a builtin
-    Test,      // a C truth value (lgl$'-)
-    Lgl,       // a logical scalar, maybe NA
-    Int,       // an integer scalar, not NA (lengths, counters)
-    Forced,    // operand 0's type, forced
-    Arith,     // R arithmetic on operands 0 and 1
-    Division,  // R's `/` and `^` on operands 0 and 1 (doubles from integers)
-    Compare,   // R comparison on operands 0 and 1
-    Unary,     // operand 0's type, forced (unary minus and plus)
-    Phi,       // the join of the operands' types
-    Constant,  // the constant's type
-    Cast,      // the carried type
-    Arg,       // the carried type (arguments: any, or what the context promises)
-    Same,      // operand 0's type
+    Void,             // no result
+    Any,              // any value, possibly lazy or missing
+    Value,            // any forced value
+    Env,              // an environment
+    Prom,             // a promise object
+    Closure,          // a closure
+    Function,         // a closure or a builtin
+    Test,             // a C truth value (lgl$'-)
+    Lgl,              // a logical scalar, maybe NA
+    Int,              // an integer scalar, not NA (lengths, counters)
+    Forced,           // operand 0's type, forced
+    ForcedOrMissing,  // operand 0's type, forced, or the missing marker
+    Arith,            // R arithmetic on operands 0 and 1
+    Division,         // R's `/` and `^` on operands 0 and 1 (doubles from integers)
+    Compare,          // R comparison on operands 0 and 1
+    Unary,            // operand 0's type, forced (unary minus and plus)
+    Phi,              // the join of the operands' types
+    Constant,         // the constant's type
+    Cast,             // the carried type
+    Arg,              // the carried type (arguments: any, or what the context promises)
+    Same,             // operand 0's type
 };
 
 #define PIR_INSNS(X)                                                                               \
@@ -106,6 +108,9 @@ enum class Rule : uint8_t {
       "a promise of the carried expression (its RIR promise code: the pool index carried) in an "  \
       "environment, with its eager value when known (operand 0, else the missing marker)")         \
     X(Force, "a", Forced, 0, 0, 0, Forces | MayError | NonLocal, "the value of a (lazy) value")    \
+    X(ForceOrMissing, "a", ForcedOrMissing, 0, 0, 0, Forces | MayError | NonLocal,                 \
+      "as Force, but a missing argument (also through promises of missing arguments) gives the "   \
+      "missing marker: an index x[i] takes as empty")                                              \
     X(MkCls, "e", Closure, 0, 0, 0, HasConstant, "a closure of the carried function in the env")   \
     /* calls */                                                                                    \
     X(Call, "eva*", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
@@ -149,10 +154,10 @@ enum class Rule : uint8_t {
       "the "                                                                                       \
       "carried call")                                                                              \
     /* vectors */                                                                                  \
-    X(Extract1_1D, "vv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i]")         \
-    X(Extract2_1D, "vv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i]]")       \
-    X(Extract1_2D, "vvv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i, j]")     \
-    X(Extract2_2D, "vvv", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i, j]]")   \
+    X(Extract1_1D, "vm", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i]")         \
+    X(Extract2_1D, "vm", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i]]")       \
+    X(Extract1_2D, "vmm", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i, j]")     \
+    X(Extract2_2D, "vmm", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i, j]]")   \
     X(ExtractDispatch, "ve", Value, 0, AllHeaps, AllHeaps,                                         \
       CallsR | MayError | NonLocal | HasConstant | HasIndex,                                       \
       "x[...] (index 1) or x[[...]] (index 2) for an object x: GNU R's primitive with x "          \

@@ -193,6 +193,8 @@ PirType Instruction::ruleType() const {
             return PirType::simpleScalar(Kind::Int);
         case Rule::Forced:
             return arg(0).forced();
+        case Rule::ForcedOrMissing:
+            return arg(0).forced() | PirType(0, uint8_t(Flag::Missing));
         case Rule::Arith:
             return PirType::arith(arg(0), arg(1), false);
         case Rule::Division:

@@ -307,6 +307,19 @@ class Translator {
                 return "";
             case Op::count_arg:  // reference counting of the interpreter's operands
                 return "";
+            case Op::ldvar_missok: {
+                // an index: a missing argument is the empty index
+                Instruction* v = b_.withSymbol(Opcode::LdVar, pool(imm[0]), {env_});
+                stack.push_back(b_(Opcode::ForceOrMissing, {v}));
+                b_(Opcode::Visible);
+                return "";
+            }
+            case Op::subset_var:
+            case Op::subset_var2:
+                // the interpreter's quick path for x[i] / m[i, j] on local
+                // variables: the general code that follows computes the same
+                // value, so PIR takes that
+                return "";
             case Op::srcref: {
                 Instruction* i = b_(Opcode::SetSrcref);
                 i->constant = pool(imm[0]);
@@ -443,9 +456,8 @@ class Translator {
                     return "subsetting with more than two indices not translated yet";
                 std::vector<Instruction*> ops(stack.end() - n - 1, stack.end());
                 stack.resize(stack.size() - n - 1);
-                for (Instruction* o : ops)
-                    if (o->type.may(Flag::Missing))
-                        return "subsetting with an empty index not translated yet";
+                if (ops[0]->type.may(Flag::Missing))
+                    return "subsetting a missing value not translated yet";
                 Opcode o = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
                                   : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
                 stack.push_back(b_.add(o, ops));

@@ -94,6 +94,11 @@ const char* operandProblem(char letter, const Instruction* a) {
             return nullptr;
         case 'a':
             return t.isBottom() ? "has no value" : nullptr;
+        case 'm':
+            if (t.isBottom()) return "has no value";
+            if (t.may(Flag::Lazy) || t.mayBe(Kind::Prom))
+                return "may be lazy where a forced value or an empty index is needed";
+            return nullptr;
         case 'e':
             return t.isSubtypeOf(PirType::of(Kind::Env)) && !t.isBottom() ? nullptr
                                                                           : "is not an environment";

@@ -110,7 +110,7 @@ test_that("the instruction table lists what the issue requires", {
   expect_true(all(required %in% t$name), label = paste(setdiff(required, t$name), collapse = " "))
   expect_false(anyDuplicated(t$name) > 0)
   expect_true(all(nzchar(t$description)))
-  expect_true(all(grepl("^[vaelcf]*\\*?$", t$operands)))
+  expect_true(all(grepl("^[vamelcf]*\\*?$", t$operands)))
 })
 
 # rir2pir: RIR code translated into PIR, which the verifier accepts.
@@ -337,4 +337,18 @@ test_that("scope resolution forgets what a call could have changed", {
   })
   g()
   expect_no_match(rir:::pir_translate(g, optimize = TRUE)$printed, "LdVar z", fixed = TRUE)
+})
+
+test_that("indices: variables that may be missing, and the empty index", {
+  r <- translate(function(v, n) {
+    s <- 0
+    for (i in 1:n) s <- s + v[i]
+    s
+  }, c(1, 2, 3), 3)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "val\\*\\?\\s+%([0-9]+) = ForceOrMissing %")
+  expect_match(r$printed, "= Extract1_1D %[0-9]+, %[0-9]+")
+  r <- translate(function(m) m[, 1], matrix(1:4, 2))
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "(?s)missing\\s+%(\\d+) = LdConst <missing>.*= Extract1_2D %\\d+, %\\1, %", perl = TRUE)
 })
