@@ -14,9 +14,7 @@
 
 using namespace rir;
 
-// RIR_DEBUG=verify: every function body compiled is translated to PIR and
-// the translation verified (counted in stats(); a rejected translation is
-// reported, since it is a bug of the translator or the verifier).
+// Why compiled function bodies were not translated, with counts.
 static std::map<std::string, double> untranslatedReasons;
 
 // RIR_DEBUG=verify: every function body compiled is translated to PIR, the
@@ -128,20 +126,15 @@ extern "C" {
 // the translation is well formed).
 SEXP rir_pir_translate(SEXP f, SEXP optimizeIt) {
     Code* code = baselineOrError(f);
-    const char* refusal = nullptr;
+    bool optimize = Rf_asLogical(optimizeIt) == TRUE;
     std::string printed, problem, dot;
-    if (refusal) {
-        problem = refusal;
-    } else {
+    {
         pir::Function fn;
-        fn.name = TYPEOF(f) == CLOSXP ? "f" : "?";
+        fn.name = "f";
         problem = pir::rir2pir(code, FORMALS(f), &fn);
         if (problem.empty()) {
             problem = pir::verify(fn);
-            if (!problem.empty()) problem = "PIR verifier: " + problem;
-        }
-        if (problem.empty() && Rf_asLogical(optimizeIt) == TRUE) {
-            problem = pir::optimize(fn, true);
+            if (problem.empty() && optimize) problem = pir::optimize(fn, true);
             if (!problem.empty()) problem = "PIR verifier: " + problem;
         }
         printed = pir::print(fn);

@@ -247,17 +247,15 @@ class Translator {
         return cp;
     }
 
+    // op on a and b; with `before` (the operand stack at pc), speculated on
+    // when the feedback saw one plain scalar type per operand
     Instruction* binop(Opcode op, Instruction* a, Instruction* b, uint32_t feedback, int pc,
-                       std::vector<Instruction*>& stack, bool speculate) {
+                       const std::vector<Instruction*>* before) {
         PirType ta, tb;
-        if (speculate && feedbackType(feedback & 0xffff, &ta) &&
+        if (before && feedbackType(feedback & 0xffff, &ta) &&
             feedbackType(feedback >> kRhsShift, &tb) &&
             (!a->type.isSubtypeOf(ta) || !b->type.isSubtypeOf(tb))) {
-            // the state before the binop: its operands on the stack
-            std::vector<Instruction*> before = stack;
-            before.push_back(a);
-            before.push_back(b);
-            Instruction* cp = checkpoint(pc, before);
+            Instruction* cp = checkpoint(pc, *before);
             if (!a->type.isSubtypeOf(ta)) {
                 b_.withType(Opcode::Assume, ta, {b_.withType(Opcode::IsType, ta, {a}), cp});
                 a = b_.withType(Opcode::CastType, ta, {a});
@@ -580,10 +578,12 @@ class Translator {
                 Opcode o;
                 if (!binaryOpcode(ArithOp(imm[0]), &o))
                     return "vectorized & and | not translated yet";
+                // the state before the binop: its operands on the stack
+                std::vector<Instruction*> before = stack;
                 Instruction* b = pop(stack);
                 Instruction* a = pop(stack);
                 const Feedback& f = code_->feedback[imm[5]];
-                stack.push_back(binop(o, a, b, f.types, pc, stack, true));
+                stack.push_back(binop(o, a, b, f.types, pc, &before));
                 return "";
             }
             case Op::ld2_binop: {
@@ -604,34 +604,12 @@ class Translator {
                 Instruction* b = operand(imm[3], imm[4]);
                 const Feedback& f = code_->feedback[imm[11]];
                 // speculation only when no load ran since the state at pc
-                // (resuming there re-runs the loads)
+                // (resuming there re-runs the loads); that state has the
+                // stack operands on it
                 bool speculate = imm[0] != 1 && imm[3] != 1;
-                std::vector<Instruction*> below = stack;
-                if (speculate) {
-                    // the frame state at pc has the stack operands on it
-                    below.insert(below.end(), fromStack.begin(), fromStack.end());
-                    Instruction* r = nullptr;
-                    PirType ta, tb;
-                    if (feedbackType(f.types & 0xffff, &ta) &&
-                        feedbackType(f.types >> kRhsShift, &tb) &&
-                        (!a->type.isSubtypeOf(ta) || !b->type.isSubtypeOf(tb))) {
-                        Instruction* cp = checkpoint(pc, below);
-                        if (!a->type.isSubtypeOf(ta)) {
-                            b_.withType(Opcode::Assume, ta,
-                                        {b_.withType(Opcode::IsType, ta, {a}), cp});
-                            a = b_.withType(Opcode::CastType, ta, {a});
-                        }
-                        if (!b->type.isSubtypeOf(tb)) {
-                            b_.withType(Opcode::Assume, tb,
-                                        {b_.withType(Opcode::IsType, tb, {b}), cp});
-                            b = b_.withType(Opcode::CastType, tb, {b});
-                        }
-                    }
-                    r = b_(o, {a, b});
-                    stack.push_back(r);
-                    return "";
-                }
-                stack.push_back(b_(o, {a, b}));
+                std::vector<Instruction*> before = stack;
+                before.insert(before.end(), fromStack.begin(), fromStack.end());
+                stack.push_back(binop(o, a, b, f.types, pc, speculate ? &before : nullptr));
                 return "";
             }
             case Op::unop: {

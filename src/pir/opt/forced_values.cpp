@@ -24,13 +24,7 @@ bool forcedValues(Function& f) {
             replaceUses(f, i, i->args[0]);
             dead.push_back(i);
         }
-    if (dead.empty()) return false;
-    removeIf(f, [&](Instruction* i) {
-        for (Instruction* d : dead)
-            if (d == i) return true;
-        return false;
-    });
-    return true;
+    return removeAll(f, dead);
 }
 
 }  // namespace pir

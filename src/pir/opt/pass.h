@@ -53,6 +53,8 @@ bool removeIf(Function& f, Pred dead) {
     }
     return changed;
 }
+// Removes the listed instructions from their blocks.
+bool removeAll(Function& f, const std::vector<Instruction*>& dead);
 // Drops the Phi operands coming from `pred` in block `b` (an edge removed).
 void removePhiInputsFrom(BB* b, BB* pred);
 // Empties the blocks no path from the entry reaches (and drops their Phi

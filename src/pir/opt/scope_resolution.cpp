@@ -131,13 +131,7 @@ bool scopeResolution(Function& f) {
     std::vector<Instruction*> dead;
     for (BB* b : order)
         if (!in[b->id].top) run(b, true, &dead);
-    if (dead.empty()) return false;
-    removeIf(f, [&](Instruction* i) {
-        for (Instruction* d : dead)
-            if (d == i) return true;
-        return false;
-    });
-    return true;
+    return removeAll(f, dead);
 }
 
 }  // namespace pir

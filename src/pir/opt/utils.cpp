@@ -1,4 +1,6 @@
 // utils.cpp — helpers the passes share (see pass.h).
+#include <unordered_set>
+
 #include "pass.h"
 
 namespace rir {
@@ -17,6 +19,12 @@ std::vector<int> useCounts(const Function& f) {
         for (Instruction* i : b->insns)
             for (Instruction* a : i->args) uses[a->id]++;
     return uses;
+}
+
+bool removeAll(Function& f, const std::vector<Instruction*>& dead) {
+    if (dead.empty()) return false;
+    std::unordered_set<Instruction*> set(dead.begin(), dead.end());
+    return removeIf(f, [&](Instruction* i) { return set.count(i) != 0; });
 }
 
 void removePhiInputsFrom(BB* b, BB* pred) {

@@ -35,13 +35,7 @@ bool redundantVisible(Function& f) {
                 pending = nullptr;
             }
         }
-        if (dead.empty()) continue;
-        removeIf(f, [&](Instruction* i) {
-            for (Instruction* d : dead)
-                if (d == i) return true;
-            return false;
-        });
-        changed = true;
+        changed = removeAll(f, dead) || changed;
     }
     return changed;
 }
