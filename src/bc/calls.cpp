@@ -452,6 +452,7 @@ static SEXP callWithSiteArgs(Code* c, CallSite& cs, SEXP fun, SEXP call, SEXP ex
         case CLOSXP: {
             SEXP args = PROTECT(promisedArgs(c, cs, env, vals, exprs));
             SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
+            releaseArgs(args);  // allocates nothing: r needs no protection
             UNPROTECT(1);
             return r;
         }

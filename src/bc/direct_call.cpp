@@ -175,12 +175,6 @@ int cycleRefs(SEXP rho, SEXP val) {
     return n;
 }
 
-void clearPromise(SEXP p) {
-    setPrvalue(p, R_UnboundValue);
-    setPrenv(p, R_NilValue);
-    setPrcode(p, R_NilValue);
-}
-
 // When nothing outside refers to the frame any more, drop its bindings so
 // that argument values lose the references the frame held (GNU R does the
 // same after each closure call).

@@ -145,6 +145,20 @@ SEXP localPromise(SEXP sym, SEXP env) {
 
 }  // namespace
 
+void clearPromise(SEXP p) {
+    setPrvalue(p, R_UnboundValue);
+    setPrenv(p, R_NilValue);
+    setPrcode(p, R_NilValue);
+}
+
+void releaseArgs(SEXP args) {
+    for (; args != R_NilValue; args = CDR(args)) {
+        SEXP v = CAR(args);
+        if (TYPEOF(v) == PROMSXP && REFCNT(v) == 0) clearPromise(v);
+        SETCAR(args, R_NilValue);
+    }
+}
+
 SEXP forcePromise(SEXP p, SEXP tramp) {
     SEXP v = fprvalue(p);
     if (v != R_UnboundValue) return v;
