@@ -352,3 +352,51 @@ test_that("indices: variables that may be missing, and the empty index", {
   expect_identical(r$problem, "")
   expect_match(r$printed, "(?s)missing\\s+%(\\d+) = LdConst <missing>.*= Extract1_2D %\\d+, %\\1, %", perl = TRUE)
 })
+
+test_that("scope resolution joins different stores with a Phi", {
+  f <- rir::compile(function() {
+    s <- 0L
+    i <- 1L
+    if (i > 0L) s <- 1L
+    s
+  })
+  f()
+  r <- rir:::pir_translate(f, optimize = TRUE)
+  expect_identical(r$problem, "")
+  expect_no_match(r$printed, "LdVar", fixed = TRUE)
+  # the value returned is the Phi of the two stored constants
+  expect_match(r$printed, "(?s)%(\\d+) = Phi %\\d+ \\(BB\\d+\\), %\\d+ \\(BB\\d+\\)\\n.*Return %\\1\\n",
+    perl = TRUE
+  )
+})
+
+test_that("scope resolution carries a variable around a loop with a Phi", {
+  f <- rir::compile(function() {
+    s <- 0L
+    repeat {
+      if (s > 3L) break
+      s <- 5L
+    }
+    s
+  })
+  f()
+  r <- rir:::pir_translate(f, optimize = TRUE)
+  expect_identical(r$problem, "")
+  expect_no_match(r$printed, "LdVar s", fixed = TRUE)
+  # one Phi at the loop header, fed from before the loop and from its end
+  expect_identical(lengths(regmatches(r$printed, gregexpr("= Phi ", r$printed))), 1L)
+  expect_match(r$printed, "(?s)%(\\d+) = Phi .*= Gt %\\1, .*Return %\\1\\n", perl = TRUE)
+})
+
+test_that("scope resolution makes no Phi of a value that may be missing", {
+  f <- rir::compile(function(x) {
+    i <- 1L
+    if (i > 0L) x <- 2
+    x
+  })
+  f(1)
+  r <- rir:::pir_translate(f, optimize = TRUE)
+  expect_identical(r$problem, "")
+  expect_no_match(r$printed, "= Phi ", fixed = TRUE)
+  expect_match(r$printed, "LdVar x, %", fixed = TRUE)
+})

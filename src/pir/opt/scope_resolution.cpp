@@ -1,24 +1,41 @@
-// scope_resolution.cpp — loads from the function's own environment that a
-// reaching store (or an earlier load, or the argument it was created with)
-// already decides become that value.
+// scope_resolution.cpp — loads from the function's own environment whose
+// value the reaching stores decide become SSA values: the stored value when
+// one store reaches, a Phi where different stores meet.
 //
 //   before                                   after
-//     %2 = MkEnv x=%0, parent=%1               %2 = MkEnv x=%0, parent=%1
-//     %3 = LdConst 2                           %3 = LdConst 2
-//     %4 = StVar y, %3, %2                     %4 = StVar y, %3, %2
-//     %5 = LdVar y, %2                         %6 = LdVar x, %2   (-> %0)
-//     %6 = LdVar x, %2                         %7 = Add %3, ...
+//   BB0                                      BB0
+//     %2 = MkEnv n=%0, parent=%1               %2 = MkEnv n=%0, parent=%1
+//     %3 = LdConst 0                           %3 = LdConst 0
+//     %4 = StVar s, %3, %2                     %4 = StVar s, %3, %2
+//     %5 = Branch %9 -> BB1, BB2               %5 = Branch %9 -> BB1, BB2
+//   BB1  <- BB0                              BB1  <- BB0
+//     %6 = LdConst 1                           %6 = LdConst 1
+//     %7 = StVar s, %6, %2                     %7 = StVar s, %6, %2
+//     %8 = Jump -> BB2                         %8 = Jump -> BB2
+//   BB2  <- BB0 BB1                          BB2  <- BB0 BB1
+//     %10 = LdVar s, %2                        %11 = Phi BB0:%3, BB1:%6
+//     %12 = Return %10                         %12 = Return %11
 //
-// Values that may be the missing marker (arguments not known to be passed)
-// are not forwarded: their load raises the error naming the variable.
 // What the environment holds is tracked forward over the control-flow graph:
 // a variable's value is known after a store or a load of it, and at the
 // start from MkEnv's bindings; it becomes unknown after anything that may
 // write the own environment other than a store to it (a call, forcing a
-// lazy value, dispatch: their effects say so), and where paths that
-// disagree meet (this version makes no Phis). Stores stay (the environment
-// is still real); dead-store and environment elision come later.
+// lazy value, dispatch: their effects say so), and where a path on which
+// it is unknown meets others. Where paths that know different values meet,
+// the variable's value is a Phi of the block (made only when a load uses
+// it; a Phi of a loop header whose other operands are all the same value is
+// that value, dead code removes it).
+//
+// When a replaced load makes an instruction after it known not to dispatch
+// (its operand's type is known now), the analysis runs again.
+//
+// Values that may be the missing marker (arguments not known to be passed)
+// are not forwarded: their load raises the error naming the variable.
+// Stores stay (the environment is still real); dead-store and environment
+// elision come later.
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "pass.h"
 
@@ -27,111 +44,222 @@ namespace pir {
 
 namespace {
 
-// Known bindings of the own environment; `top`: not reached yet (the merge
-// identity).
+// What a variable holds: an instruction's value, or the Phi (not made yet)
+// of block `phiAt`.
+struct Val {
+    Instruction* v = nullptr;
+    BB* phiAt = nullptr;
+    bool operator==(const Val& o) const { return v == o.v && phiAt == o.phiAt; }
+    bool operator!=(const Val& o) const { return !(*this == o); }
+};
+
+// Known bindings of the own environment (absent: unknown); `top`: the block
+// was not reached yet (the merge identity).
 struct State {
     bool top = true;
-    std::map<SEXP, Instruction*> known;
+    std::map<SEXP, Val> known;
+};
 
-    // merge: keep what both paths agree on
-    bool mergeFrom(const State& o) {
-        if (o.top) return false;
-        if (top) {
-            *this = o;
-            return true;
+// The state at the start of block b from its predecessors' end states.
+// A variable known on every reached path has that value when all agree,
+// else the block's Phi; once a Phi, it stays one (so the iteration ends:
+// each variable's value at a block only moves from unknown-yet to a value
+// to a Phi to unknown).
+State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
+    State s;
+    for (const State* in : ins) {
+        if (in->top) continue;
+        if (s.top) {
+            s = *in;
+            continue;
         }
-        bool changed = false;
-        for (auto it = known.begin(); it != known.end();) {
-            auto other = o.known.find(it->first);
-            if (other == o.known.end() || other->second != it->second) {
-                it = known.erase(it);
-                changed = true;
-            } else {
-                ++it;
+        for (auto it = s.known.begin(); it != s.known.end();) {
+            auto o = in->known.find(it->first);
+            if (o == in->known.end()) {
+                it = s.known.erase(it);
+                continue;
             }
+            if (o->second != it->second) it->second = Val{nullptr, b};
+            ++it;
         }
-        return changed;
+    }
+    for (auto& k : s.known) {
+        auto o = old.known.find(k.first);
+        if (o != old.known.end() && o->second.phiAt == b) k.second = o->second;
+    }
+    return s;
+}
+
+struct Resolver {
+    Function& f;
+    Instruction* env;
+    std::vector<State> in, out;
+    // Phis made, and the ones that could not be (an operand may be missing)
+    std::map<std::pair<BB*, SEXP>, Instruction*> phis;
+    std::set<std::pair<BB*, SEXP>> refused;
+    // loads already replaced (the states computed before still name them)
+    std::map<Instruction*, Instruction*> replaced;
+
+    Resolver(Function& f, Instruction* env)
+        : f(f), env(env), in(f.blocks.size()), out(f.blocks.size()) {}
+
+    // The transfer function of one instruction; with `rewrite`, loads with a
+    // known value are replaced (their uses), and recorded in `dead`.
+    void transfer(Instruction* i, State& s, bool rewrite, std::vector<Instruction*>* dead) {
+        if (i == env) {
+            s.known.clear();
+            for (size_t k = 0; k + 1 < i->args.size() && k < i->names.size(); k++)
+                s.known[i->names[k]] = Val{i->args[k], nullptr};
+            return;
+        }
+        switch (i->op) {
+            case Opcode::StVar:
+            case Opcode::StArgDefault:
+                if (i->args[1] == env) {
+                    s.known[i->symbol] = Val{i->args[0], nullptr};
+                    return;
+                }
+                break;
+            case Opcode::LdVar:
+                if (i->args[0] == env) {
+                    auto it = s.known.find(i->symbol);
+                    Instruction* v = nullptr;
+                    if (it != s.known.end() && rewrite) v = value(it->second, i->symbol);
+                    if (v) {
+                        replaceUses(f, i, v);
+                        replaced[i] = v;
+                        dead->push_back(i);
+                    } else if (it == s.known.end()) {
+                        s.known[i->symbol] = Val{i, nullptr};
+                    }
+                    return;
+                }
+                break;
+            default:
+                break;
+        }
+        if (i->writes() & OwnEnv) s.known.clear();
+    }
+
+    State run(BB* b, bool rewrite, std::vector<Instruction*>* dead) {
+        State s = in[b->id];
+        for (Instruction* i : b->insns) transfer(i, s, rewrite, dead);
+        return s;
+    }
+
+    // Whether the value may be the missing marker (Phis: any operand may).
+    Instruction* current(Instruction* v) const {
+        for (auto it = replaced.find(v); it != replaced.end(); it = replaced.find(v))
+            v = it->second;
+        return v;
+    }
+
+    bool mayBeMissing(const Val& v, SEXP sym, std::set<BB*>& seen) {
+        if (v.v) return current(v.v)->type.may(Flag::Missing);
+        if (!seen.insert(v.phiAt).second) return false;
+        for (BB* p : v.phiAt->preds) {
+            auto it = out[p->id].known.find(sym);
+            if (it == out[p->id].known.end() || mayBeMissing(it->second, sym, seen)) return true;
+        }
+        return false;
+    }
+
+    // The instruction that holds `v` (making the Phis it needs), or nullptr
+    // when it may be the missing marker.
+    Instruction* value(const Val& v, SEXP sym) {
+        if (v.v) {
+            Instruction* i = current(v.v);
+            return i->type.may(Flag::Missing) ? nullptr : i;
+        }
+        auto key = std::make_pair(v.phiAt, sym);
+        auto made = phis.find(key);
+        if (made != phis.end()) return made->second;
+        if (refused.count(key)) return nullptr;
+        std::set<BB*> seen;
+        if (mayBeMissing(v, sym, seen)) {
+            refused.insert(key);
+            return nullptr;
+        }
+        BB* b = v.phiAt;
+        Instruction* phi = f.newInsn(Opcode::Phi);
+        phi->bb = b;
+        size_t at = 0;
+        while (at < b->insns.size() && b->insns[at]->op == Opcode::Phi) at++;
+        b->insns.insert(b->insns.begin() + at, phi);
+        phis[key] = phi;  // before the operands: a loop's Phi is its own operand
+        for (BB* p : b->preds) {
+            Instruction* a = value(out[p->id].known.at(sym), sym);
+            phi->phiFrom.push_back(p);
+            phi->args.push_back(a);
+        }
+        phi->type = PirType::bottom();  // the pipeline infers it
+        return phi;
     }
 };
 
-bool isOwnEnv(const Instruction* e, const Instruction* env) {
-    return e == env;
-}
-
-// The transfer function of one instruction; with `rewrite`, loads with a
-// known value are replaced (their uses), and the loads are recorded in
-// `dead` for removal.
-void transfer(Function& f, Instruction* i, Instruction* env, State& s, bool rewrite,
-              std::vector<Instruction*>* dead) {
-    switch (i->op) {
-        case Opcode::StVar:
-        case Opcode::StArgDefault:
-            if (isOwnEnv(i->args[1], env)) {
-                s.known[i->symbol] = i->args[0];
-                return;
-            }
-            break;
-        case Opcode::LdVar:
-            if (isOwnEnv(i->args[0], env)) {
-                auto it = s.known.find(i->symbol);
-                // (a value that may be the missing marker is not forwarded:
-                // the load raises the error that names the variable)
-                if (it != s.known.end() && !it->second->type.may(Flag::Missing)) {
-                    if (rewrite) {
-                        replaceUses(f, i, it->second);
-                        dead->push_back(i);
-                    }
-                } else {
-                    s.known[i->symbol] = i;
-                }
-                return;
-            }
-            break;
-        default:
-            break;
-    }
-    if (i->writes() & OwnEnv) s.known.clear();
-}
-
 }  // namespace
 
-bool scopeResolution(Function& f) {
+namespace {
+
+bool resolveOnce(Function& f) {
     // the own environment: the MkEnv of the entry block
     Instruction* env = nullptr;
     for (Instruction* i : f.entry->insns)
         if (i->op == Opcode::MkEnv) env = i;
     if (!env) return false;
+    f.computePreds();
+    if (!f.entry->preds.empty()) return false;  // (rir2pir's entry block is never a loop's)
+    Resolver r(f, env);
     std::vector<BB*> order = f.rpo();
-    std::vector<State> in(f.blocks.size());
-    in[f.entry->id].top = false;
-    // the bindings MkEnv makes (the start state is that of the entry block:
-    // MkEnv itself records them below)
-    auto run = [&](BB* b, bool rewrite, std::vector<Instruction*>* dead) {
-        State s = in[b->id];
-        for (Instruction* i : b->insns) {
-            if (i == env) {
-                s.known.clear();
-                for (size_t k = 0; k + 1 < i->args.size() && k < i->names.size(); k++)
-                    s.known[i->names[k]] = i->args[k];
-                continue;
-            }
-            transfer(f, i, env, s, rewrite, dead);
-        }
-        return s;
-    };
-    // to a fixed point (states only shrink after their first visit)
+    r.in[f.entry->id].top = false;
+    // to a fixed point
     for (bool changed = true; changed;) {
         changed = false;
         for (BB* b : order) {
-            if (in[b->id].top) continue;
-            State out = run(b, false, nullptr);
-            for (BB* s : b->succ) changed = in[s->id].mergeFrom(out) || changed;
+            if (b != f.entry) {
+                std::vector<const State*> ins;
+                for (BB* p : b->preds) ins.push_back(&r.out[p->id]);
+                State s = mergeInto(b, r.in[b->id], ins);
+                if (s.top) continue;
+                if (r.in[b->id].top || s.known != r.in[b->id].known) changed = true;
+                r.in[b->id] = std::move(s);
+            }
+            State o = r.run(b, false, nullptr);
+            if (r.out[b->id].top || o.known != r.out[b->id].known) changed = true;
+            r.out[b->id] = std::move(o);
         }
     }
     std::vector<Instruction*> dead;
     for (BB* b : order)
-        if (!in[b->id].top) run(b, true, &dead);
-    return removeAll(f, dead);
+        if (!r.in[b->id].top) r.run(b, true, &dead);
+    // a Phi made again (by a later round) is the one made before
+    for (auto& made : r.phis) {
+        Instruction* phi = made.second;
+        for (Instruction* other : made.first.first->insns) {
+            if (other->op != Opcode::Phi) break;
+            if (other != phi && other->args == phi->args && other->phiFrom == phi->phiFrom &&
+                std::find(dead.begin(), dead.end(), other) == dead.end()) {
+                replaceUses(f, phi, other);
+                dead.push_back(phi);
+                break;
+            }
+        }
+    }
+    return removeAll(f, dead) || !r.phis.empty();
+}
+
+}  // namespace
+
+// Repeated while it changes something (a few times at most): a load
+// replaced by a value of known type can make an operation after it one
+// that cannot dispatch, and so no longer forget the environment.
+bool scopeResolution(Function& f) {
+    bool changed = false;
+    for (int round = 0; round < 4 && resolveOnce(f); round++) {
+        changed = true;
+        f.inferTypes();
+    }
+    return changed;
 }
 
 }  // namespace pir
