@@ -5,7 +5,9 @@ enable <- function() {
     stop("rir is disabled: ", .rir$problem, call. = FALSE)
   }
   install_hook()
-  .Call(C_rir_set_debug, rir_settings()$debug)
+  settings <- rir_settings()
+  .Call(C_rir_set_debug, settings$debug)
+  .Call(C_rir_set_tiering, settings$opt_threshold, settings$native)
   .Call(C_rir_set_enabled, TRUE)
   .rir$enabled <- TRUE
   install_eager()
@@ -126,6 +128,13 @@ pir_instructions <- function() {
 pir_translate <- function(f, optimize = FALSE) {
   x <- .Call(C_rir_pir_translate, f, isTRUE(optimize))
   list(printed = x[[1]], problem = x[[2]], dot = x[[3]])
+}
+
+# Why the optimizing tier refused functions, with counts, most frequent
+# first (internal).
+opt_refusals <- function() {
+  x <- .Call(C_rir_opt_refusals)
+  sort(x, decreasing = TRUE)
 }
 
 # Why function bodies compiled under RIR_DEBUG=verify were not translated to

@@ -31,3 +31,17 @@ rir_settings <- function() {
     debug = as.character(knob("rir.debug", "RIR_DEBUG", ""))
   )
 }
+
+# Sets the tiering knobs of this session (NULL keeps one) and returns the
+# previous ones, list(threshold, native) (internal: tests run code in the
+# RIR tier with set_tiering(native = FALSE)).
+set_tiering <- function(threshold = NULL, native = NULL) {
+  invisible(.Call(C_rir_set_tiering, threshold, native))
+}
+
+# Runs `code` with the native tier off (its functions stay in RIR).
+without_native <- function(code) {
+  old <- set_tiering(native = FALSE)
+  on.exit(set_tiering(native = old[[2]]))
+  code
+}

@@ -70,5 +70,22 @@ if (grepl("verify", Sys.getenv("RIR_DEBUG"))) {
     failed <- failed + 1
   }
 }
+# The optimizing tier: functions given native code and native calls (in
+# this process; RIR_OPT_THRESHOLD=0 optimizes every function at its first
+# call, so the probe above ran native code)
+cat(sprintf(
+  "native tier: %.0f functions optimized, %.0f refused; native calls since the last stats reset: %.0f\n",
+  mode_stats[["optimized"]], mode_stats[["opt_refused"]], mode_stats[["native_calls"]]
+))
+refusals <- rir:::opt_refusals()
+if (length(refusals)) {
+  cat("  most frequent refusals:\n")
+  top <- utils::head(refusals, 6)
+  cat(sprintf("  %6.0f  %s\n", top, names(top)), sep = "")
+}
+if (mode_zero && (mode_stats[["optimized"]] == 0 || mode_stats[["native_calls"]] == 0)) {
+  cat("native tier check FAILED: RIR_OPT_THRESHOLD=0 ran no native code\n")
+  failed <- failed + 1
+}
 cat(sprintf("%d passed, %d failed, %d skipped\n", passed, failed, skipped))
 quit(status = if (failed > 0) 1 else 0)

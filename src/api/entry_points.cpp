@@ -13,6 +13,7 @@
 #include "../bc/printer.h"
 #include "../bc/source_map.h"
 #include "../bc/verifier.h"
+#include "../native/native.h"
 #include "../runtime/dispatch_table.h"
 #include "../runtime/eval_depth.h"
 #include "../runtime/stats.h"
@@ -25,6 +26,7 @@ extern "C" {
 
 SEXP rir_init(SEXP templ) {
     registerPirHooks();
+    native::registerTiering();
     const char* problem = rapi_selftest();
     if (*problem) return Rf_mkString(problem);
     initEvalDepth();
@@ -159,13 +161,18 @@ SEXP rir_stats() {
         "compiled",          "refused",        "rir_calls",        "gnur_entries",
         "native_calls",      "deopts",         "compile_seconds",  "toplevel_compiled",
         "promises_compiled", "ast_evals",      "eager_compiled",   "verified",
-        "verify_failures",   "pir_translated", "pir_untranslated", "pir_verify_failures"};
-    double vals[] = {stats.compiled,           stats.refused,           stats.rir_calls,
-                     stats.gnur_entries,       stats.native_calls,      stats.deopts,
-                     stats.compile_seconds,    stats.toplevel_compiled, stats.promises_compiled,
-                     stats.ast_evals,          stats.eager_compiled,    stats.verified,
-                     stats.verify_failures,    stats.pir_translated,    stats.pir_untranslated,
-                     stats.pir_verify_failures};
+        "verify_failures",   "pir_translated", "pir_untranslated", "pir_verify_failures",
+        "optimized",         "opt_refused",    "opt_seconds"};
+    double vals[] = {stats.compiled,          stats.refused,
+                     stats.rir_calls,         stats.gnur_entries,
+                     stats.native_calls,      stats.deopts,
+                     stats.compile_seconds,   stats.toplevel_compiled,
+                     stats.promises_compiled, stats.ast_evals,
+                     stats.eager_compiled,    stats.verified,
+                     stats.verify_failures,   stats.pir_translated,
+                     stats.pir_untranslated,  stats.pir_verify_failures,
+                     stats.optimized,         stats.opt_refused,
+                     stats.opt_seconds};
     int nfix = sizeof(vals) / sizeof(vals[0]);
     int nreason = int(AstReason::Count);
     int n = nfix + nreason;
@@ -194,6 +201,8 @@ SEXP rir_reset_stats() {
     fresh.pir_translated = stats.pir_translated;
     fresh.pir_untranslated = stats.pir_untranslated;
     fresh.pir_verify_failures = stats.pir_verify_failures;
+    fresh.optimized = stats.optimized;
+    fresh.opt_refused = stats.opt_refused;
     stats = fresh;
     registry.clear();
     for (AstSite& a : astSites) a.count = 0;
@@ -303,6 +312,36 @@ SEXP rir_table_test(SEXP contexts, SEXP queries) {
     return out;
 }
 
+// Why functions were refused by the optimizing tier: a count per reason.
+SEXP rir_opt_refusals() {
+    auto& m = native::refusalReasons;
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, m.size()));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, m.size()));
+    size_t k = 0;
+    for (auto& r : m) {
+        REAL(out)[k] = r.second;
+        SET_STRING_ELT(names, k++, Rf_mkChar(r.first.c_str()));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return out;
+}
+
+// RIR_OPT_THRESHOLD and RIR_NATIVE (or their options); NULL keeps one.
+// Returns the previous values, list(threshold, native).
+SEXP rir_set_tiering(SEXP threshold, SEXP native) {
+    SEXP old = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(old, 0, Rf_ScalarReal(tiering.threshold));
+    SET_VECTOR_ELT(old, 1, Rf_ScalarLogical(tiering.native));
+    if (threshold != R_NilValue) {
+        double th = Rf_asReal(threshold);
+        tiering.threshold = ISNAN(th) || th < 0 ? 100 : th;
+    }
+    if (native != R_NilValue) tiering.native = Rf_asLogical(native) == TRUE;
+    UNPROTECT(1);
+    return old;
+}
+
 // RIR_DEBUG flags (a comma-separated string; unknown flags are ignored)
 SEXP rir_set_debug(SEXP flags) {
     std::string f =
@@ -313,6 +352,7 @@ SEXP rir_set_debug(SEXP flags) {
         if (i == f.size() || f[i] == ',') {
             if (item == "verify") debugFlags.verify = true;
             if (item == "pir") debugFlags.pir = true;
+            if (item == "native") debugFlags.native = true;
             item.clear();
         } else if (f[i] != ' ') {
             item += f[i];

@@ -243,9 +243,15 @@ Code* baselineOf(DispatchTable* t, SEXP cloenv) {
 
 SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
     t->invocations++;
-    stats.rir_calls++;
     Code* code = baselineOf(t, ENCLOS(env));
-    if (optimizeHook && !t->versions.empty()) code = t->dispatch(Context());
+    if (optimizeHook) {
+        if (t->optState == 0 && double(t->invocations) > tiering.threshold) optimizeHook(t);
+        if (t->native) {
+            stats.native_calls++;
+            return t->native(env, tramp);
+        }
+    }
+    stats.rir_calls++;
     return interpret(code, env, tramp);
 }
 

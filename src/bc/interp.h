@@ -34,10 +34,11 @@ SEXP interpretFrom(Code* code, SEXP env, SEXP tramp, const ResumePoint& at);
 // Entry from a trampoline (.External2): runs a function body or a promise.
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env);
 
-// Hook registered by the tiering policy: called once per function entry
-// with the table and the number of invocations so far. May be null.
+// Hook registered by the tiering policy (src/native): called at a function
+// entry once its invocations reach the threshold, until it has tried
+// (DispatchTable::optState); it may give the table native code.
 struct DispatchTable;
-typedef Code* (*OptimizeHook)(DispatchTable*, SEXP env);
+typedef void (*OptimizeHook)(DispatchTable*);
 extern OptimizeHook optimizeHook;
 
 // Compiles a closure for rir (the JIT hook and compile()): returns a closure

@@ -56,6 +56,7 @@ enum Flags : uint16_t {
     HasConstant = 1 << 10,   // carries a constant R value
     HasType = 1 << 11,       // carries a type (casts, tests, assumptions)
     HasIndex = 1 << 12,      // carries an integer (argument index, bytecode pc)
+    HasCall = 1 << 13,       // carries the call its errors name (not printed)
 };
 
 // Result type rules.
@@ -98,7 +99,8 @@ enum class Rule : uint8_t {
       "the value of a variable from the environment's parent on")                                  \
     X(StVarSuper, "ae", Void, 0, OtherEnv, OtherEnv, HasSymbol | MayError,                         \
       "<<-: assign in the first parent environment binding the variable, else the global one")     \
-    X(LdFun, "e", Function, 0, Env | OtherEnv, 0, HasSymbol | MayError | Forces | CallsR,          \
+    X(LdFun, "e", Function, 0, Env | OtherEnv, 0,                                                  \
+      HasSymbol | MayError | Forces | CallsR | HasCall,                                            \
       "the function a call names (forces promises on the way, skips non-functions)")               \
     X(MkEnv, "ae*", Env, 0, 0, 0, NoFlags,                                                         \
       "a new environment: parent (last operand) and bindings (names carried); a stub when only "   \
@@ -125,22 +127,35 @@ enum class Rule : uint8_t {
     X(EvalAst, "e", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
       "evaluate the carried expression with GNU R's AST interpreter in the environment")           \
     /* arithmetic, comparison, logic */                                                            \
-    X(Add, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 + e2")         \
-    X(Sub, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 - e2")         \
-    X(Mul, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 * e2")         \
-    X(Div, "vv", Division, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 / e2")      \
-    X(Pow, "vv", Division, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 ^ e2")      \
-    X(IDiv, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 %/% e2")      \
-    X(Mod, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 %% e2")        \
-    X(Eq, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 == e2")       \
-    X(Neq, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 != e2")      \
-    X(Lt, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 < e2")        \
-    X(Le, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 <= e2")       \
-    X(Gt, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 > e2")        \
-    X(Ge, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches, "e1 >= e2")       \
-    X(Not, "v", Lgl, 0, Vectors | Attributes, 0, MayError | Dispatches, "!x")                      \
-    X(Minus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches, "-x")                  \
-    X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches, "+x")                   \
+    X(Add, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,          \
+      "e1 + e2")                                                                                   \
+    X(Sub, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,          \
+      "e1 - e2")                                                                                   \
+    X(Mul, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,          \
+      "e1 * e2")                                                                                   \
+    X(Div, "vv", Division, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,       \
+      "e1 / e2")                                                                                   \
+    X(Pow, "vv", Division, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,       \
+      "e1 ^ e2")                                                                                   \
+    X(IDiv, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
+      "e1 %/% e2")                                                                                 \
+    X(Mod, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,          \
+      "e1 %% e2")                                                                                  \
+    X(Eq, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
+      "e1 == e2")                                                                                  \
+    X(Neq, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,        \
+      "e1 != e2")                                                                                  \
+    X(Lt, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
+      "e1 < e2")                                                                                   \
+    X(Le, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
+      "e1 <= e2")                                                                                  \
+    X(Gt, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
+      "e1 > e2")                                                                                   \
+    X(Ge, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
+      "e1 >= e2")                                                                                  \
+    X(Not, "v", Lgl, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "!x")            \
+    X(Minus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "-x")        \
+    X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "+x")         \
     X(LAnd, "ll", Test, 0, 0, 0, NoFlags, "both tests true (&& after its operands' AsTest)")       \
     X(LOr, "ll", Test, 0, 0, 0, NoFlags, "either test true")                                       \
     X(LglIs, "v", Test, 0, 0, 0, HasIndex,                                                         \
@@ -190,7 +205,7 @@ enum class Rule : uint8_t {
     X(Identical, "vv", Test, 0, 0, 0, NoFlags, "are the two values the same object")               \
     X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \
       "the operand, known (by an Assume or an analysis) to have the carried type")                 \
-    X(AsTest, "v", Test, 0, Vectors | Attributes, 0, MayError,                                     \
+    X(AsTest, "v", Test, 0, Vectors | Attributes, 0, MayError | HasCall,                           \
       "the truth value of an if/while condition (errors for NA and length 0)")                     \
     X(AsLogical, "v", Lgl, 0, Vectors | Attributes, 0, MayError | Dispatches, "as.logical(x)[1]")  \
     /* control flow */                                                                             \

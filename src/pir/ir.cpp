@@ -42,7 +42,8 @@ bool object(PirType t) {
     return t.may(Flag::Object) || lazy(t);
 }
 
-// The type of an R constant (reads only: no R call can fail here).
+}  // namespace
+
 PirType constantType(SEXP x) {
     if (!x) return PirType::any();
     if (x == R_MissingArg) return PirType(0, uint8_t(Flag::Missing));
@@ -125,8 +126,6 @@ PirType constantType(SEXP x) {
     }
     return PirType(uint16_t(k), flags);
 }
-
-}  // namespace
 
 const InsnInfo& info(Opcode op) {
     return kInfo[size_t(op)];

@@ -39,9 +39,10 @@ struct Instruction {
     // carried data (which ones: the table's Has* flags)
     SEXP symbol = nullptr;       // HasSymbol: variable or function name
     SEXP constant = nullptr;     // HasConstant: value, callee, builtin, call
+    SEXP call = nullptr;         // HasCall: the call errors name (may be absent)
     PirType carriedType;         // HasType
-    int index = 0;               // HasIndex: argument index, pc, promise code
-    const Code* code = nullptr;  // FrameState: the RIR code resumed
+    int index = 0;               // HasIndex: argument index, pc, promise code; Call: call site
+    const Code* code = nullptr;  // FrameState: the RIR code resumed; Call: its call site's code
     std::vector<SEXP> names;     // MkEnv: the names of its bindings; calls: argument names
     bool stub = false;           // MkEnv: a stub environment
     std::vector<BB*> phiFrom;    // Phi: the predecessor each operand comes from
@@ -86,6 +87,9 @@ struct Function {
     // Phis start from nothing and grow).
     void inferTypes();
 };
+
+// The type of an R value (reads only: no R call can fail here).
+PirType constantType(SEXP x);
 
 }  // namespace pir
 }  // namespace rir

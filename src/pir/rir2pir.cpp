@@ -249,8 +249,8 @@ class Translator {
 
     // op on a and b; with `before` (the operand stack at pc), speculated on
     // when the feedback saw one plain scalar type per operand
-    Instruction* binop(Opcode op, Instruction* a, Instruction* b, uint32_t feedback, int pc,
-                       const std::vector<Instruction*>* before) {
+    Instruction* binop(Opcode op, Instruction* a, Instruction* b, SEXP call, uint32_t feedback,
+                       int pc, const std::vector<Instruction*>* before) {
         PirType ta, tb;
         if (before && feedbackType(feedback & 0xffff, &ta) &&
             feedbackType(feedback >> kRhsShift, &tb) &&
@@ -265,7 +265,9 @@ class Translator {
                 b = b_.withType(Opcode::CastType, tb, {b});
             }
         }
-        return b_(op, {a, b});
+        Instruction* r = b_(op, {a, b});
+        r->call = call;
+        return r;
     }
 
     std::string translate(Op op, const int32_t* imm, int pc, int next,
@@ -282,8 +284,9 @@ class Translator {
                 return "";
             case Op::ldvar:
             case Op::ldvar_in:
-                stack.push_back(loadVariable(pool(imm[0])));
+                // visible first: forcing a promise may make it invisible
                 b_(Opcode::Visible);
+                stack.push_back(loadVariable(pool(imm[0])));
                 return "";
             case Op::stvar:
                 b_.withSymbol(Opcode::StVar, pool(imm[0]), {pop(stack), env_});
@@ -307,9 +310,9 @@ class Translator {
                 return "";
             case Op::ldvar_missok: {
                 // an index: a missing argument is the empty index
+                b_(Opcode::Visible);
                 Instruction* v = b_.withSymbol(Opcode::LdVar, pool(imm[0]), {env_});
                 stack.push_back(b_(Opcode::ForceOrMissing, {v}));
-                b_(Opcode::Visible);
                 return "";
             }
             case Op::subset_var:
@@ -343,6 +346,7 @@ class Translator {
                     return "";
                 }
                 Instruction* t = b_(Opcode::AsTest, {pop(stack)});
+                t->call = pool(imm[1]);
                 if (next == imm[0]) return "a branch whose two targets are the same";
                 edge(next, stack);
                 edge(imm[0], stack);
@@ -356,6 +360,7 @@ class Translator {
                 return "";
             case Op::ldfun:
                 stack.push_back(b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_}));
+                stack.back()->call = pool(imm[1]);
                 return "";
             case Op::call: {
                 const CallSite& cs = code_->calls[imm[0]];
@@ -398,6 +403,10 @@ class Translator {
                 }
                 Instruction* c = b_.add(Opcode::Call, ops);
                 c->constant = pool(cs.ast);
+                // the RIR call site it was (native code may make the call
+                // through it while the arguments are still the site's)
+                c->code = code_;
+                c->index = imm[0];
                 if (tagged) c->names = tags;
                 stack.push_back(c);
                 return "";
@@ -407,6 +416,7 @@ class Translator {
                 // function; if not, GNU R evaluates the call, and its value
                 // goes on at the label
                 Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_});
+                fun->call = pool(imm[2]);
                 Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(imm[1]))});
                 BB* slow = b_.newBB();
                 edge(next, stack);
@@ -583,7 +593,7 @@ class Translator {
                 Instruction* b = pop(stack);
                 Instruction* a = pop(stack);
                 const Feedback& f = code_->feedback[imm[5]];
-                stack.push_back(binop(o, a, b, f.types, pc, &before));
+                stack.push_back(binop(o, a, b, pool(imm[2]), f.types, pc, &before));
                 return "";
             }
             case Op::ld2_binop: {
@@ -609,7 +619,8 @@ class Translator {
                 bool speculate = imm[0] != 1 && imm[3] != 1;
                 std::vector<Instruction*> before = stack;
                 before.insert(before.end(), fromStack.begin(), fromStack.end());
-                stack.push_back(binop(o, a, b, f.types, pc, speculate ? &before : nullptr));
+                stack.push_back(
+                    binop(o, a, b, pool(imm[8]), f.types, pc, speculate ? &before : nullptr));
                 return "";
             }
             case Op::unop: {
@@ -617,7 +628,9 @@ class Translator {
                 Opcode o = k == ArithOp::Neg    ? Opcode::Minus
                            : k == ArithOp::Plus ? Opcode::Plus
                                                 : Opcode::Not;
-                stack.push_back(b_(o, {pop(stack)}));
+                Instruction* u = b_(o, {pop(stack)});
+                u->call = pool(imm[2]);
+                stack.push_back(u);
                 return "";
             }
             default:

@@ -31,6 +31,18 @@ struct DispatchTable {
     int registryIndex = -1;
     std::string name;
 
+    // The optimizing tier. `native`: the function's body as native code,
+    // valid for any call (the optimizer does not specialize on call
+    // contexts yet); it runs in the environment the call made, as the
+    // baseline does. `optState`: 0 not tried yet, 1 optimized, 2 refused
+    // (`optRefusal` says why), 3 retired after too many deoptimizations.
+    typedef SEXP (*NativeEntry)(SEXP env, SEXP tramp);
+    NativeEntry native = nullptr;
+    uint8_t optState = 0;
+    std::string optRefusal;
+    uint32_t deopts = 0;
+    double optSeconds = 0;
+
     // (slots read inline: an EXTPTRSXP's CDR is its protected value)
     SEXP slot(int i) const { return static_cast<SEXP*>(fdata(fcdr(container)))[i]; }
     SEXP formals() const { return slot(0); }

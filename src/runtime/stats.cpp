@@ -7,6 +7,7 @@ namespace rir {
 
 Stats stats;
 DebugFlags debugFlags;
+TieringSettings tiering;
 std::vector<Registered> registry;
 
 static const size_t kMaxRegistry = 100000;

@@ -13,8 +13,11 @@ struct Stats {
     double refused = 0;          // closures left to GNU R
     double rir_calls = 0;        // closure bodies executed by the RIR interpreter
     double gnur_entries = 0;     // entries into rir from GNU R code (trampolines)
-    double native_calls = 0;     // native-code invocations (no native tier yet)
-    double deopts = 0;           // deoptimizations (no optimizer yet)
+    double native_calls = 0;     // function bodies run as native code
+    double deopts = 0;           // deoptimizations (native code resumed in RIR)
+    double optimized = 0;        // functions given native code
+    double opt_refused = 0;      // functions the optimizing tier refused (status() says why)
+    double opt_seconds = 0;      // time spent in the optimizing tier (PIR, LLVM)
     double compile_seconds = 0;  // time spent compiling to RIR
     double toplevel_compiled = 0;
     double promises_compiled = 0;
@@ -33,8 +36,18 @@ struct Stats {
 struct DebugFlags {
     bool verify = false;  // "verify": run the bytecode verifier on all compiled code
     bool pir = false;     // "pir": print each function's PIR after translation and each pass
+    bool native = false;  // "native": print each optimized function's PIR and LLVM IR
 };
 extern DebugFlags debugFlags;
+
+// RIR_OPT_THRESHOLD / RIR_NATIVE and their options: when a function's body
+// is optimized (after `threshold` calls; 0: at the first) and whether the
+// optimizing tier runs at all.
+struct TieringSettings {
+    double threshold = 100;
+    bool native = true;
+};
+extern TieringSettings tiering;
 
 // Why the RIR compiler left an expression to GNU R's AST interpreter. The
 // names (astReasonName) are what stats() and status() report.

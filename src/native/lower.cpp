@@ -1,0 +1,621 @@
+// lower.cpp — optimized PIR to LLVM IR, compiled by an ORC LLJIT.
+//
+// One LLVM function per PIR function, `SEXP f(SEXP env, SEXP tramp)`, run in
+// the environment the call made (as the RIR baseline is): MkEnv of the own
+// environment is `env`, an argument is read from it. Values are boxed SEXPs
+// (tests are i1); every boxed value an instruction makes is also stored in
+// one of the frame's node-stack slots, where the collector sees it. Most
+// instructions call a runtime helper (helpers.h) that does what the RIR
+// interpreter does. Assume branches to its Checkpoint's deoptimization
+// block, whose Deopt resumes the baseline code at the frame state's pc with
+// its operand stack (rirn_deopt) and returns what the function returns.
+//
+//   PIR                                  LLVM IR
+//     %4 = LdVar x, %2                     %4 = call @rirn_ldvar(x, %env, %tramp)
+//                                          store %4 -> slot 1
+//     %5 = Force %4                        %5 = call @rirn_force(%4, x, %tramp)
+//                                          store %5 -> slot 2
+//     %6 = AsTest %5                       %t = call @rirn_astest(%5, <call>)
+//                                          %6 = icmp ne %t, 0
+//     %7 = Branch %6 -> BB1, BB2           br %6, BB1, BB2
+//
+// What is not lowered yet (calls, for loops, vectors, ...) makes compile()
+// refuse the function with the reason; it keeps running in RIR.
+#ifdef RIR_HAVE_LLVM
+// LLVM's headers before R's: R's (length, PI, ...) are macros
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#endif
+
+#include "native.h"
+
+#ifdef RIR_HAVE_LLVM
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "../bc/ops.h"
+#include "../bc/verifier.h"
+#include "../pir/opt/pass.h"
+#include "helpers.h"
+
+namespace rir {
+namespace native {
+
+namespace {
+
+struct Jit {
+    std::unique_ptr<llvm::orc::LLJIT> jit;
+    std::string problem;
+    unsigned modules = 0;
+};
+
+Jit& theJit() {
+    static Jit j = [] {
+        Jit r;
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+        auto made = llvm::orc::LLJITBuilder().create();
+        if (made)
+            r.jit = std::move(*made);
+        else
+            r.problem = "LLVM's JIT could not start: " + llvm::toString(made.takeError());
+        return r;
+    }();
+    return j;
+}
+
+std::string irText;
+
+bool arithOp(pir::Opcode op, ArithOp* out) {
+    using pir::Opcode;
+    switch (op) {
+        case Opcode::Add:
+            *out = ArithOp::Add;
+            return true;
+        case Opcode::Sub:
+            *out = ArithOp::Sub;
+            return true;
+        case Opcode::Mul:
+            *out = ArithOp::Mul;
+            return true;
+        case Opcode::Div:
+            *out = ArithOp::Div;
+            return true;
+        case Opcode::Pow:
+            *out = ArithOp::Pow;
+            return true;
+        case Opcode::IDiv:
+            *out = ArithOp::IDiv;
+            return true;
+        case Opcode::Mod:
+            *out = ArithOp::Mod;
+            return true;
+        case Opcode::Eq:
+            *out = ArithOp::Eq;
+            return true;
+        case Opcode::Neq:
+            *out = ArithOp::Ne;
+            return true;
+        case Opcode::Lt:
+            *out = ArithOp::Lt;
+            return true;
+        case Opcode::Le:
+            *out = ArithOp::Le;
+            return true;
+        case Opcode::Gt:
+            *out = ArithOp::Gt;
+            return true;
+        case Opcode::Ge:
+            *out = ArithOp::Ge;
+            return true;
+        case Opcode::Minus:
+            *out = ArithOp::Neg;
+            return true;
+        case Opcode::Plus:
+            *out = ArithOp::Plus;
+            return true;
+        case Opcode::Not:
+            *out = ArithOp::Not;
+            return true;
+        default:
+            return false;
+    }
+}
+
+class Lowering {
+  public:
+    Lowering(llvm::LLVMContext& c, llvm::Module& m, pir::Function& f, DispatchTable* t)
+        : C(c), M(m), B(c), f(f), t(t) {
+        sexpT = llvm::Type::getInt8PtrTy(C);
+        i32T = llvm::Type::getInt32Ty(C);
+        i64T = llvm::Type::getInt64Ty(C);
+        i1T = llvm::Type::getInt1Ty(C);
+    }
+
+    // "" when lowered into `name`, else why not
+    std::string run(const std::string& name) {
+        std::string problem = check();
+        if (!problem.empty()) return problem;
+        findSiteCalls();
+        auto* ft = llvm::FunctionType::get(sexpT, {sexpT, sexpT}, false);
+        fn = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, name, M);
+        envArg = fn->getArg(0);
+        trampArg = fn->getArg(1);
+        std::vector<pir::BB*> order = f.rpo();
+        for (size_t k = 0; k < order.size(); k++) rpoIndex[order[k]] = int(k);
+        llvm::BasicBlock* prologue = llvm::BasicBlock::Create(C, "prologue", fn);
+        for (pir::BB* b : order)
+            blocks[b] = llvm::BasicBlock::Create(C, "BB" + std::to_string(b->id), fn);
+        // node-stack slots: one per boxed value an instruction makes
+        int nslots = 0;
+        for (pir::BB* b : order)
+            for (pir::Instruction* i : b->insns)
+                if (boxed(i) && i->op != pir::Opcode::LdConst && i->op != pir::Opcode::MkEnv &&
+                    i->op != pir::Opcode::CastType && !siteArgs.count(i))
+                    slotOf[i] = nslots++;
+        B.SetInsertPoint(prologue);
+        slots = callHelper(reinterpret_cast<void*>(&rirn_enter), sexpT, {i32T},
+                           {llvm::ConstantInt::get(i32T, nslots)});
+        B.CreateBr(blocks[f.entry]);
+        uses = pir::useCounts(f);
+        for (pir::BB* b : order) {
+            B.SetInsertPoint(blocks[b]);
+            for (pir::Instruction* i : b->insns) {
+                problem = lower(i);
+                if (!problem.empty()) return problem;
+            }
+        }
+        for (auto& p : pendingPhis) {
+            pir::Instruction* i = p.first;
+            llvm::PHINode* phi = p.second;
+            for (size_t k = 0; k < i->args.size(); k++)
+                phi->addIncoming(value(i->args[k]), edgeFrom.at({i->phiFrom[k], i->bb}));
+        }
+        std::string err;
+        llvm::raw_string_ostream os(err);
+        if (llvm::verifyFunction(*fn, &os)) return "LLVM verifier: " + os.str();
+        return "";
+    }
+
+  private:
+    llvm::LLVMContext& C;
+    llvm::Module& M;
+    llvm::IRBuilder<> B;
+    pir::Function& f;
+    DispatchTable* t;
+    llvm::Type *sexpT, *i32T, *i64T, *i1T;
+    llvm::Function* fn = nullptr;
+    llvm::Value *envArg = nullptr, *trampArg = nullptr, *slots = nullptr;
+    std::map<pir::Instruction*, llvm::Value*> vals;
+    std::map<pir::Instruction*, int> slotOf;
+    std::map<pir::BB*, llvm::BasicBlock*> blocks;
+    // the LLVM block that branches along each PIR edge (Phi operands)
+    std::map<std::pair<pir::BB*, pir::BB*>, llvm::BasicBlock*> edgeFrom;
+    std::map<pir::BB*, int> rpoIndex;
+    std::vector<std::pair<pir::Instruction*, llvm::PHINode*>> pendingPhis;
+    std::vector<int> uses;
+    pir::Instruction* ownEnv = nullptr;
+    // Calls made through their RIR call site, and the MkArgs only they use
+    std::set<pir::Instruction*> siteCalls, siteArgs;
+
+    // Does Call i still pass exactly its call site's arguments?
+    static bool matchesSite(const pir::Instruction* i) {
+        if (!i->code || i->index < 0 || size_t(i->index) >= i->code->calls.size()) return false;
+        const CallSite& cs = i->code->calls[i->index];
+        if (i->args.size() != cs.args.size() + 2) return false;
+        for (size_t k = 0; k < cs.args.size(); k++) {
+            const pir::Instruction* a = i->args[k + 2];
+            const CallArg& ca = cs.args[k];
+            switch (ca.kind) {
+                case ArgKind::Const:
+                    if (a->op != pir::Opcode::LdConst || a->constant != i->code->poolAt(ca.pool))
+                        return false;
+                    break;
+                case ArgKind::Missing:
+                    if (a->op != pir::Opcode::LdConst || a->constant != R_MissingArg) return false;
+                    break;
+                case ArgKind::Symbol:
+                case ArgKind::Code:
+                    if (a->op != pir::Opcode::MkArg || a->index != ca.pool) return false;
+                    break;
+                case ArgKind::Dots:
+                    if (a->op != pir::Opcode::LdVar || a->symbol != R_DotsSymbol) return false;
+                    break;
+                default:
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    void findSiteCalls() {
+        std::map<pir::Instruction*, int> otherUses;
+        for (auto& b : f.blocks)
+            for (pir::Instruction* i : b->insns) {
+                bool site = i->op == pir::Opcode::Call && matchesSite(i);
+                if (site) siteCalls.insert(i);
+                for (size_t k = 0; k < i->args.size(); k++)
+                    if (!(site && k >= 2)) otherUses[i->args[k]]++;
+            }
+        for (pir::Instruction* c : siteCalls)
+            for (size_t k = 2; k < c->args.size(); k++)
+                if ((c->args[k]->op == pir::Opcode::MkArg ||
+                     (c->args[k]->op == pir::Opcode::LdVar &&
+                      c->args[k]->symbol == R_DotsSymbol)) &&
+                    !otherUses[c->args[k]])
+                    siteArgs.insert(c->args[k]);
+    }
+
+    static bool boxed(const pir::Instruction* i) {
+        pir::Rule r = i->info().result;
+        return r != pir::Rule::Void && r != pir::Rule::Test;
+    }
+
+    // What the function holds that is not lowered yet, or "".
+    std::string check() {
+        for (pir::Instruction* i : f.entry->insns)
+            if (i->op == pir::Opcode::MkEnv) ownEnv = i;
+        const Code* code = t->baseline;
+        CodeShape shape;
+        if (!code || !verifyCode(code, &shape).empty()) return "no verified baseline code";
+        for (auto& b : f.blocks)
+            for (pir::Instruction* i : b->insns) {
+                switch (i->op) {
+                    case pir::Opcode::MkEnv:
+                        if (i != ownEnv || i->stub) return "environments other than the function's";
+                        break;
+                    case pir::Opcode::FrameState: {
+                        if (i->code != code) return "frame states of inlined code";
+                        if (i->args.size() > 1 && i->args[1]->op == pir::Opcode::FrameState)
+                            return "frame states of inlined code";
+                        int pc = i->index;
+                        if (pc < 0 || size_t(pc) >= shape.height.size() || shape.height[pc] < 0)
+                            return "a frame state at no instruction";
+                        for (SlotKind k : shape.slots[pc])
+                            if (k != SlotKind::Value)
+                                return "deoptimization inside a for loop (loop state)";
+                        for (size_t a = 1; a < i->args.size(); a++)
+                            if (!boxed(i->args[a])) return "a test value in a frame state";
+                        break;
+                    }
+                    case pir::Opcode::Phi:
+                        if (!boxed(i)) return "a Phi of tests";
+                        break;
+                    default:
+                        break;
+                }
+                if (i->has(pir::HasCall) && !i->call && i->op != pir::Opcode::LdFun)
+                    return std::string(i->info().name) + " without its call";
+            }
+        return "";
+    }
+
+    llvm::Value* constant(const void* p) {
+        return llvm::ConstantExpr::getIntToPtr(
+            llvm::ConstantInt::get(i64T, reinterpret_cast<uint64_t>(p)), sexpT);
+    }
+    llvm::Value* sexp(SEXP x) { return constant(x ? x : R_NilValue); }
+    llvm::Value* i32(int v) { return llvm::ConstantInt::get(i32T, v); }
+
+    llvm::Value* callHelper(void* address, llvm::Type* result, std::vector<llvm::Type*> params,
+                            std::vector<llvm::Value*> args) {
+        auto* ft = llvm::FunctionType::get(result, params, false);
+        llvm::Value* callee = B.CreateIntToPtr(
+            llvm::ConstantInt::get(i64T, reinterpret_cast<uint64_t>(address)), ft->getPointerTo());
+        return B.CreateCall(ft, callee, args);
+    }
+
+    llvm::Value* value(pir::Instruction* i) {
+        auto it = vals.find(i);
+        return it == vals.end() ? nullptr : it->second;
+    }
+
+    void define(pir::Instruction* i, llvm::Value* v) {
+        vals[i] = v;
+        auto s = slotOf.find(i);
+        if (s == slotOf.end()) return;
+        llvm::Value* addr = B.CreateGEP(llvm::Type::getInt8Ty(C), slots,
+                                        llvm::ConstantInt::get(i64T, s->second * 16 + 8));
+        B.CreateStore(v, B.CreateBitCast(addr, sexpT->getPointerTo()));
+    }
+
+    void leave() {
+        auto* v = llvm::Type::getVoidTy(C);
+        callHelper(reinterpret_cast<void*>(&rirn_leave), v, {sexpT}, {slots});
+    }
+
+    // the branch to a successor (polls for interrupts on a loop's back edge)
+    void jumpTo(pir::BB* from, pir::BB* to) {
+        if (rpoIndex.at(to) <= rpoIndex.at(from)) {
+            auto* v = llvm::Type::getVoidTy(C);
+            callHelper(reinterpret_cast<void*>(&rirn_backedge), v, {}, {});
+        }
+        edgeFrom[{from, to}] = B.GetInsertBlock();
+        B.CreateBr(blocks.at(to));
+    }
+
+    std::string lower(pir::Instruction* i) {
+        using pir::Opcode;
+        auto a = [&](size_t k) { return value(i->args[k]); };
+        ArithOp op;
+        switch (i->op) {
+            case Opcode::LdConst:
+                vals[i] = sexp(i->constant);
+                return "";
+            case Opcode::LdArg: {
+                SEXP formal = R_NilValue;
+                SEXP fl = t->formals();
+                for (int k = 0; k < i->index && fl != R_NilValue; k++) fl = CDR(fl);
+                if (fl == R_NilValue) return "an argument beyond the formals";
+                formal = TAG(fl);
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_ldarg), sexpT, {sexpT, sexpT},
+                                     {envArg, sexp(formal)}));
+                return "";
+            }
+            case Opcode::LdFunctionEnv:
+                define(i,
+                       callHelper(reinterpret_cast<void*>(&rirn_enclos), sexpT, {sexpT}, {envArg}));
+                return "";
+            case Opcode::MkEnv:
+                vals[i] = envArg;
+                return "";
+            case Opcode::LdVar:
+                if (siteArgs.count(i)) return "";  // `...`: its call site expands it
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar), sexpT,
+                                     {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), trampArg}));
+                return "";
+            case Opcode::StVar:
+            case Opcode::StArgDefault: {
+                void* h = i->op == Opcode::StVar ? reinterpret_cast<void*>(&rirn_stvar)
+                                                 : reinterpret_cast<void*>(&rirn_starg_default);
+                callHelper(h, llvm::Type::getVoidTy(C), {sexpT, sexpT, sexpT},
+                           {sexp(i->symbol), a(0), a(1)});
+                return "";
+            }
+            case Opcode::MkArg: {
+                if (siteArgs.count(i)) return "";  // made by its call site
+                // the promise code: a pool entry (a symbol, or RIR promise
+                // code), else (a default that is not a call) its expression
+                SEXP c = i->index >= 0 ? t->baseline->poolAt(i->index) : i->constant;
+                Code* pc = Code::unpack(c);
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_mkarg), sexpT, {sexpT, sexpT},
+                                     {sexp(pc ? pc->trampoline : c), a(1)}));
+                return "";
+            }
+            case Opcode::Force: {
+                pir::Instruction* from = i->args[0];
+                SEXP sym = from->op == Opcode::LdVar ? from->symbol : nullptr;
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_force), sexpT,
+                                     {sexpT, sexpT, sexpT},
+                                     {a(0), sym ? sexp(sym) : constant(nullptr), trampArg}));
+                return "";
+            }
+            case Opcode::Add:
+            case Opcode::Sub:
+            case Opcode::Mul:
+            case Opcode::Div:
+            case Opcode::Pow:
+            case Opcode::IDiv:
+            case Opcode::Mod:
+            case Opcode::Eq:
+            case Opcode::Neq:
+            case Opcode::Lt:
+            case Opcode::Le:
+            case Opcode::Gt:
+            case Opcode::Ge: {
+                arithOp(i->op, &op);
+                int keep = (uses[i->args[0]->id] > 1 ? 1 : 0) | (uses[i->args[1]->id] > 1 ? 2 : 0);
+                if (i->args[0] == i->args[1]) keep = 3;
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
+                                     {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+                                     {i32(int(op)), a(0), a(1), sexp(i->call), envArg, trampArg,
+                                      i32(keep)}));
+                return "";
+            }
+            case Opcode::Minus:
+            case Opcode::Plus:
+            case Opcode::Not: {
+                arithOp(i->op, &op);
+                int keep = uses[i->args[0]->id] > 1 ? 1 : 0;
+                define(i, callHelper(
+                              reinterpret_cast<void*>(&rirn_unop), sexpT,
+                              {i32T, sexpT, sexpT, sexpT, sexpT, i32T},
+                              {i32(int(op)), a(0), sexp(i->call), envArg, trampArg, i32(keep)}));
+                return "";
+            }
+            case Opcode::AsTest: {
+                llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_astest), i32T,
+                                            {sexpT, sexpT}, {a(0), sexp(i->call)});
+                vals[i] = B.CreateICmpNE(r, i32(0));
+                return "";
+            }
+            case Opcode::IsType: {
+                llvm::Value* r =
+                    callHelper(reinterpret_cast<void*>(&rirn_istype), i32T, {sexpT, i32T, i32T},
+                               {a(0), i32(i->carriedType.kinds()), i32(i->carriedType.flags())});
+                vals[i] = B.CreateICmpNE(r, i32(0));
+                return "";
+            }
+            case Opcode::Identical:
+                vals[i] = B.CreateICmpEQ(a(0), a(1));
+                return "";
+            case Opcode::CastType:
+                vals[i] = a(0);
+                return "";
+            case Opcode::EvalAst:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_eval), sexpT, {sexpT, sexpT},
+                                     {sexp(i->constant), a(0)}));
+                return "";
+            case Opcode::Call: {
+                if (!siteCalls.count(i)) return "a call whose arguments are not its call site's";
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site), sexpT,
+                                     {sexpT, i32T, sexpT, sexpT, sexpT},
+                                     {constant(i->code), i32(i->index), a(1), envArg, trampArg}));
+                return "";
+            }
+            case Opcode::LdFun:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_ldfun), sexpT,
+                                     {sexpT, sexpT, sexpT, sexpT},
+                                     {sexp(i->symbol), a(0), sexp(i->call), trampArg}));
+                return "";
+            case Opcode::Visible:
+            case Opcode::Invisible:
+                B.CreateStore(i32(i->op == Opcode::Visible ? 1 : 0),
+                              B.CreateBitCast(constant(&R_Visible), i32T->getPointerTo()));
+                return "";
+            case Opcode::SetSrcref:
+                callHelper(reinterpret_cast<void*>(&rirn_srcref), llvm::Type::getVoidTy(C), {sexpT},
+                           {sexp(i->constant)});
+                return "";
+            case Opcode::Phi: {
+                llvm::PHINode* phi = B.CreatePHI(sexpT, unsigned(i->args.size()));
+                pendingPhis.push_back({i, phi});
+                vals[i] = phi;
+                // (its slot is written after the block's last Phi)
+                auto next = std::find(i->bb->insns.begin(), i->bb->insns.end(), i) + 1;
+                if (next == i->bb->insns.end() || (*next)->op != Opcode::Phi) {
+                    for (pir::Instruction* p : i->bb->insns) {
+                        if (p->op != Opcode::Phi) break;
+                        define(p, vals[p]);
+                    }
+                }
+                return "";
+            }
+            case Opcode::Jump:
+                jumpTo(i->bb, i->bb->succ[0]);
+                return "";
+            case Opcode::Branch: {
+                llvm::BasicBlock* yes = llvm::BasicBlock::Create(C, "", fn);
+                llvm::BasicBlock* no = llvm::BasicBlock::Create(C, "", fn);
+                B.CreateCondBr(a(0), yes, no);
+                B.SetInsertPoint(yes);
+                jumpTo(i->bb, i->bb->succ[0]);
+                B.SetInsertPoint(no);
+                jumpTo(i->bb, i->bb->succ[1]);
+                return "";
+            }
+            case Opcode::Return:
+                leave();
+                B.CreateRet(a(0));
+                return "";
+            case Opcode::Checkpoint:
+                // the deoptimization block is entered by the Assumes after it
+                B.CreateBr(blocks.at(i->bb->succ[0]));
+                return "";
+            case Opcode::Assume: {
+                pir::Instruction* cp = i->args[1];
+                llvm::BasicBlock* cont = llvm::BasicBlock::Create(C, "", fn);
+                B.CreateCondBr(a(0), cont, blocks.at(cp->bb->succ[1]));
+                B.SetInsertPoint(cont);
+                return "";
+            }
+            case Opcode::FrameState:
+                return "";
+            case Opcode::Deopt: {
+                pir::Instruction* fs = i->args[0];
+                int n = int(fs->args.size()) - 1;
+                llvm::Value* stack = constant(nullptr);
+                if (n > 0) {
+                    auto* at = llvm::ArrayType::get(sexpT, n);
+                    llvm::Value* arr = B.CreateAlloca(at);
+                    for (int k = 0; k < n; k++)
+                        B.CreateStore(value(fs->args[k + 1]),
+                                      B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+                    stack = B.CreateBitCast(arr, sexpT);
+                }
+                llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_deopt), sexpT,
+                                            {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T},
+                                            {constant(t), constant(fs->code), i32(fs->index),
+                                             value(fs->args[0]), trampArg, stack, i32(n)});
+                leave();
+                B.CreateRet(r);
+                return "";
+            }
+            default:
+                return std::string("PIR instruction ") + i->info().name + " not lowered yet";
+        }
+    }
+};
+
+}  // namespace
+
+bool available(std::string* why) {
+    Jit& j = theJit();
+    if (!j.jit && why) *why = j.problem;
+    return j.jit != nullptr;
+}
+
+const std::string& lastIR() {
+    return irText;
+}
+
+DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::string* why) {
+    Jit& j = theJit();
+    if (!j.jit) {
+        *why = j.problem;
+        return nullptr;
+    }
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    auto mod = std::make_unique<llvm::Module>("rir" + std::to_string(j.modules), *ctx);
+    std::string name = "rirn_fun" + std::to_string(j.modules++);
+    std::string problem;
+    {
+        Lowering l(*ctx, *mod, f, t);
+        problem = l.run(name);
+    }
+    if (!problem.empty()) {
+        *why = problem;
+        return nullptr;
+    }
+    irText.clear();
+    llvm::raw_string_ostream os(irText);
+    mod->print(os, nullptr);
+    os.flush();
+    if (auto err =
+            j.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+        *why = "LLVM: " + llvm::toString(std::move(err));
+        return nullptr;
+    }
+    auto sym = j.jit->lookup(name);
+    if (!sym) {
+        *why = "LLVM: " + llvm::toString(sym.takeError());
+        return nullptr;
+    }
+    return reinterpret_cast<DispatchTable::NativeEntry>(sym->getAddress());
+}
+
+}  // namespace native
+}  // namespace rir
+
+#else  // no LLVM
+
+namespace rir {
+namespace native {
+
+bool available(std::string* why) {
+    if (why) *why = "built without LLVM (configure found no llvm-config >= 14)";
+    return false;
+}
+
+const std::string& lastIR() {
+    static std::string none;
+    return none;
+}
+
+DispatchTable::NativeEntry compile(pir::Function&, DispatchTable*, std::string* why) {
+    available(why);
+    return nullptr;
+}
+
+}  // namespace native
+}  // namespace rir
+
+#endif

@@ -1,0 +1,35 @@
+// native.h — the native tier: optimized PIR lowered to LLVM IR and compiled
+// by an ORC LLJIT (lower.cpp), and the tiering policy that decides when a
+// function gets native code (tiering.cpp).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "../pir/ir.h"
+#include "../runtime/dispatch_table.h"
+
+namespace rir {
+namespace native {
+
+// Whether this build has the native tier (LLVM found by configure and
+// initialized); else why not.
+bool available(std::string* why);
+
+// Native code for `f`, the optimized PIR of table t's baseline code, or
+// nullptr with *why when it holds something not lowered yet. Makes no R
+// call that can fail (C++ objects are alive).
+DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::string* why);
+
+// Why functions were refused by the optimizing tier, with counts (since
+// the package was loaded).
+extern std::map<std::string, double> refusalReasons;
+
+// Registers the tiering policy with the interpreter (optimizeHook).
+void registerTiering();
+
+// The LLVM IR of the last function compiled (RIR_DEBUG=native prints it).
+const std::string& lastIR();
+
+}  // namespace native
+}  // namespace rir

@@ -1,0 +1,74 @@
+// tiering.cpp — when a function gets native code: at the entry that takes
+// its invocations past RIR_OPT_THRESHOLD (0: the first), its baseline RIR
+// code is translated to PIR, optimized and lowered (native.h). A function
+// the tier cannot handle yet keeps running in RIR, with the reason in
+// status(); one whose native code keeps deoptimizing loses it
+// (helpers.cpp) and is not optimized again.
+//
+//   f <- function(n) { s <- 0; i <- 0; while (i < n) { s <- s + i; i <- i + 1 }; s }
+//   call 1..threshold   RIR interpreter (collecting type feedback)
+//   next call           rir2pir -> PIR passes -> LLVM -> native entry in
+//                       f's DispatchTable; this and later calls run it
+#include <map>
+
+#include "../bc/interp.h"
+#include "../pir/opt/pass.h"
+#include "../pir/printer.h"
+#include "../pir/rir2pir.h"
+#include "../runtime/stats.h"
+#include "native.h"
+
+namespace rir {
+namespace native {
+
+std::map<std::string, double> refusalReasons;
+
+namespace {
+
+void optimizeFunction(DispatchTable* t) {
+    double t0 = nowSeconds();
+    std::string why;
+    DispatchTable::NativeEntry entry = nullptr;
+    std::string trace;
+    if (!tiering.native) {
+        why = "the native tier is off (RIR_NATIVE / options(rir.native))";
+    } else if (!available(&why)) {
+        // why says it
+    } else if (!t->baseline) {
+        why = "no baseline code";
+    } else {
+        pir::Function fn;
+        fn.name = t->name;
+        why = pir::rir2pir(t->baseline, t->formals(), &fn);
+        if (why.empty()) why = pir::optimize(fn, debugFlags.verify);
+        if (why.empty()) entry = compile(fn, t, &why);
+        if (debugFlags.native) {
+            trace = "rir: native: " + t->name + ": " + (entry ? "compiled" : "refused: " + why) +
+                    "\n" + pir::print(fn) + (entry ? lastIR() : "");
+        }
+    }
+    double secs = nowSeconds() - t0;
+    t->optSeconds += secs;
+    stats.opt_seconds += secs;
+    if (entry) {
+        t->native = entry;
+        t->optState = 1;
+        stats.optimized++;
+    } else {
+        t->optState = 2;
+        t->optRefusal = why;
+        stats.opt_refused++;
+        refusalReasons[why]++;
+    }
+    // (no R error can happen in REprintf's output of a plain string)
+    if (!trace.empty()) REprintf("%s", trace.c_str());
+}
+
+}  // namespace
+
+void registerTiering() {
+    optimizeHook = optimizeFunction;
+}
+
+}  // namespace native
+}  // namespace rir
