@@ -7,7 +7,10 @@ enable <- function() {
   install_hook()
   settings <- rir_settings()
   .Call(C_rir_set_debug, settings$debug)
-  .Call(C_rir_set_tiering, settings$opt_threshold, settings$native)
+  .Call(
+    C_rir_set_tiering, settings$opt_threshold, settings$native,
+    settings$deopt_chaos, settings$deopt_chaos_seed
+  )
   .Call(C_rir_set_enabled, TRUE)
   .rir$enabled <- TRUE
   install_eager()

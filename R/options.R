@@ -28,6 +28,7 @@ rir_settings <- function() {
     opt_threshold = opt_threshold(),
     native = as_flag(knob("rir.native", "RIR_NATIVE", TRUE)),
     deopt_chaos = as.numeric(knob("rir.deopt_chaos", "RIR_DEOPT_CHAOS", 0)),
+    deopt_chaos_seed = as.numeric(knob("rir.deopt_chaos_seed", "RIR_DEOPT_CHAOS_SEED", 1)),
     debug = as.character(knob("rir.debug", "RIR_DEBUG", ""))
   )
 }
@@ -35,8 +36,8 @@ rir_settings <- function() {
 # Sets the tiering knobs of this session (NULL keeps one) and returns the
 # previous ones, list(threshold, native) (internal: tests run code in the
 # RIR tier with set_tiering(native = FALSE)).
-set_tiering <- function(threshold = NULL, native = NULL) {
-  invisible(.Call(C_rir_set_tiering, threshold, native))
+set_tiering <- function(threshold = NULL, native = NULL, chaos = NULL, seed = NULL) {
+  invisible(.Call(C_rir_set_tiering, threshold, native, chaos, seed))
 }
 
 # Runs `code` with the native tier off (its functions stay in RIR).

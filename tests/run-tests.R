@@ -9,11 +9,23 @@
 library(testthat)
 library(rir)
 filter <- Sys.getenv("RIR_TEST_FILTER", "")
-res <- as.data.frame(test_dir(
-  "testthat",
-  reporter = "summary", stop_on_failure = FALSE,
-  filter = if (nzchar(filter)) filter else NULL
-))
+chaos <- as.numeric(Sys.getenv("RIR_DEOPT_CHAOS", "0"))
+chaos_mode <- !is.na(chaos) && chaos > 0
+# one file at a time: the deoptimizations each file caused are counted
+# (RIR_DEOPT_CHAOS mode checks that they happened)
+files <- list.files("testthat", pattern = "^test.*\\.[rR]$")
+if (nzchar(filter)) files <- files[grepl(filter, sub("^test-?", "", sub("\\.[rR]$", "", files)))]
+deopts_in <- setNames(numeric(length(files)), files)
+res <- NULL
+for (file in files) {
+  before <- rir::stats()[["deopts"]]
+  r <- as.data.frame(test_file(
+    file.path("testthat", file),
+    reporter = "summary", stop_on_failure = FALSE
+  ))
+  deopts_in[[file]] <- rir::stats()[["deopts"]] - before
+  res <- rbind(res, r[, c("passed", "failed", "error", "skipped")])
+}
 failed <- sum(res$failed) + sum(res$error)
 passed <- sum(res$passed)
 skipped <- sum(res$skipped)
@@ -86,6 +98,18 @@ if (length(refusals)) {
 if (mode_zero && (mode_stats[["optimized"]] == 0 || mode_stats[["native_calls"]] == 0)) {
   cat("native tier check FAILED: RIR_OPT_THRESHOLD=0 ran no native code\n")
   failed <- failed + 1
+}
+if (chaos_mode) {
+  cat(sprintf(
+    "deoptimization chaos (RIR_DEOPT_CHAOS=%s): %.0f deoptimizations in %d of %d test files\n",
+    Sys.getenv("RIR_DEOPT_CHAOS"), sum(deopts_in), sum(deopts_in > 0), length(files)
+  ))
+  none <- names(deopts_in)[deopts_in == 0]
+  if (length(none)) cat("  files without one:", none, "\n")
+  if (sum(deopts_in) == 0) {
+    cat("chaos mode check FAILED: no deoptimization happened\n")
+    failed <- failed + 1
+  }
 }
 cat(sprintf("%d passed, %d failed, %d skipped\n", passed, failed, skipped))
 quit(status = if (failed > 0) 1 else 0)

@@ -203,6 +203,7 @@ SEXP rir_reset_stats() {
     fresh.pir_verify_failures = stats.pir_verify_failures;
     fresh.optimized = stats.optimized;
     fresh.opt_refused = stats.opt_refused;
+    fresh.deopts = stats.deopts;
     stats = fresh;
     registry.clear();
     for (AstSite& a : astSites) a.count = 0;
@@ -328,11 +329,22 @@ SEXP rir_opt_refusals() {
 }
 
 // RIR_OPT_THRESHOLD and RIR_NATIVE (or their options); NULL keeps one.
-// Returns the previous values, list(threshold, native).
-SEXP rir_set_tiering(SEXP threshold, SEXP native) {
-    SEXP old = PROTECT(Rf_allocVector(VECSXP, 2));
+// Returns the previous values, list(threshold, native, chaos).
+// `chaos`: RIR_DEOPT_CHAOS (one in N, or a probability below 1), `seed` its
+// generator's seed.
+SEXP rir_set_tiering(SEXP threshold, SEXP native, SEXP chaos, SEXP seed) {
+    SEXP old = PROTECT(Rf_allocVector(VECSXP, 3));
     SET_VECTOR_ELT(old, 0, Rf_ScalarReal(tiering.threshold));
     SET_VECTOR_ELT(old, 1, Rf_ScalarLogical(tiering.native));
+    SET_VECTOR_ELT(old, 2, Rf_ScalarReal(tiering.chaos));
+    if (chaos != R_NilValue) {
+        double c = Rf_asReal(chaos);
+        tiering.chaos = ISNAN(c) || c <= 0 ? 0 : c < 1 ? 1 / c : c;
+    }
+    if (seed != R_NilValue) {
+        double sd = Rf_asReal(seed);
+        tiering.chaosState = ISNAN(sd) || sd < 1 ? 1 : uint64_t(sd);
+    }
     if (threshold != R_NilValue) {
         double th = Rf_asReal(threshold);
         tiering.threshold = ISNAN(th) || th < 0 ? 100 : th;

@@ -169,6 +169,17 @@ SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp) {
     return doCall(code, code->calls[site], fun, env, tramp);
 }
 
+int rirn_chaos() {
+    if (tiering.chaos <= 0) return 0;
+    // xorshift64: deterministic for a seed
+    uint64_t x = tiering.chaosState;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    tiering.chaosState = x;
+    return double(x % 1000000) < 1000000.0 / tiering.chaos;
+}
+
 void rirn_backedge() {
     static unsigned backEdges = 0;
     if (R_interrupts_pending || ++backEdges > 1000) {
@@ -209,7 +220,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_binop),     RIRN_HELPER(rirn_unop),          RIRN_HELPER(rirn_astest),
         RIRN_HELPER(rirn_istype),    RIRN_HELPER(rirn_eval),          RIRN_HELPER(rirn_ldfun),
         RIRN_HELPER(rirn_srcref),    RIRN_HELPER(rirn_deopt),         RIRN_HELPER(rirn_backedge),
-        RIRN_HELPER(rirn_call_site),
+        RIRN_HELPER(rirn_call_site), RIRN_HELPER(rirn_chaos),
 #undef RIRN_HELPER
     };
     return all;

@@ -54,6 +54,8 @@ SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp);
 // The call of RIR call site `site` of `code` to `fun`, its arguments made
 // from the site as the RIR interpreter makes them.
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp);
+// RIR_DEOPT_CHAOS: 1 when this Assume is to fail on purpose (no error).
+int rirn_chaos();
 // A loop's back edge: polls for interrupts every so many (as RIR does).
 void rirn_backedge();
 // R_Srcref = s (no error).

@@ -44,6 +44,7 @@
 #include "../bc/ops.h"
 #include "../bc/verifier.h"
 #include "../pir/opt/pass.h"
+#include "../runtime/stats.h"
 #include "helpers.h"
 
 namespace rir {
@@ -513,7 +514,14 @@ class Lowering {
             case Opcode::Assume: {
                 pir::Instruction* cp = i->args[1];
                 llvm::BasicBlock* cont = llvm::BasicBlock::Create(C, "", fn);
-                B.CreateCondBr(a(0), cont, blocks.at(cp->bb->succ[1]));
+                llvm::Value* holds = a(0);
+                if (tiering.chaos > 0) {
+                    // RIR_DEOPT_CHAOS: fails now and then even when it holds
+                    llvm::Value* fail =
+                        callHelper(reinterpret_cast<void*>(&rirn_chaos), i32T, {}, {});
+                    holds = B.CreateAnd(holds, B.CreateICmpEQ(fail, i32(0)));
+                }
+                B.CreateCondBr(holds, cont, blocks.at(cp->bb->succ[1]));
                 B.SetInsertPoint(cont);
                 return "";
             }

@@ -247,15 +247,35 @@ class Translator {
         return cp;
     }
 
-    // op on a and b; with `before` (the operand stack at pc), speculated on
-    // when the feedback saw one plain scalar type per operand
+    // op on a and b, speculated on when the feedback saw one plain scalar
+    // type per operand. Leaving resumes the RIR code either at the binop
+    // itself (`before`: the operand stack at pc, operands on top), or, when
+    // its operands were loaded by the instruction itself (ld2_binop: a
+    // resumed load would run again), after it (`below`: the stack under
+    // the result at `next`), the deoptimization block computing the
+    // operation unspeculated first.
     Instruction* binop(Opcode op, Instruction* a, Instruction* b, SEXP call, uint32_t feedback,
-                       int pc, const std::vector<Instruction*>* before) {
+                       int pc, const std::vector<Instruction*>* before, int next = -1,
+                       const std::vector<Instruction*>* below = nullptr) {
         PirType ta, tb;
-        if (before && feedbackType(feedback & 0xffff, &ta) &&
+        if ((before || below) && feedbackType(feedback & 0xffff, &ta) &&
             feedbackType(feedback >> kRhsShift, &tb) &&
             (!a->type.isSubtypeOf(ta) || !b->type.isSubtypeOf(tb))) {
-            Instruction* cp = checkpoint(pc, *before);
+            Instruction* cp;
+            if (before) {
+                cp = checkpoint(pc, *before);
+            } else {
+                BB* cont = b_.newBB();
+                BB* out = b_.newBB();
+                cp = b_.checkpoint(cont, out);
+                b_.setBB(out);
+                Instruction* slow = b_(op, {a, b});
+                slow->call = call;
+                std::vector<Instruction*> after = *below;
+                after.push_back(slow);
+                b_(Opcode::Deopt, {b_.frameState(code_, next, env_, nullptr, after)});
+                b_.setBB(cont);
+            }
             if (!a->type.isSubtypeOf(ta)) {
                 b_.withType(Opcode::Assume, ta, {b_.withType(Opcode::IsType, ta, {a}), cp});
                 a = b_.withType(Opcode::CastType, ta, {a});
@@ -613,14 +633,14 @@ class Translator {
                 Instruction* a = operand(imm[0], imm[1]);
                 Instruction* b = operand(imm[3], imm[4]);
                 const Feedback& f = code_->feedback[imm[11]];
-                // speculation only when no load ran since the state at pc
-                // (resuming there re-runs the loads); that state has the
-                // stack operands on it
-                bool speculate = imm[0] != 1 && imm[3] != 1;
+                // when no load ran, leaving resumes at the binop (its state
+                // has the stack operands on it), else after it
+                bool loaded = imm[0] == 1 || imm[3] == 1;
                 std::vector<Instruction*> before = stack;
                 before.insert(before.end(), fromStack.begin(), fromStack.end());
-                stack.push_back(
-                    binop(o, a, b, pool(imm[8]), f.types, pc, speculate ? &before : nullptr));
+                std::vector<Instruction*> below = stack;
+                stack.push_back(binop(o, a, b, pool(imm[8]), f.types, pc,
+                                      loaded ? nullptr : &before, next, &below));
                 return "";
             }
             case Op::unop: {

@@ -43,9 +43,14 @@ extern DebugFlags debugFlags;
 // RIR_OPT_THRESHOLD / RIR_NATIVE and their options: when a function's body
 // is optimized (after `threshold` calls; 0: at the first) and whether the
 // optimizing tier runs at all.
+// RIR_DEOPT_CHAOS: about one Assume in `chaos` of native code made while
+// it is set fails on purpose (0: none), drawn from a generator seeded with
+// RIR_DEOPT_CHAOS_SEED.
 struct TieringSettings {
     double threshold = 100;
     bool native = true;
+    double chaos = 0;
+    uint64_t chaosState = 1;
 };
 extern TieringSettings tiering;
 

@@ -1,5 +1,5 @@
 # Differential fuzzer driver (see docs/fuzzing.md):
-#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|all
+#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|chaos|all
 #     [--out DIR] [--batch B] [--minimize] [--ignore-calls]
 # (--mode all: the same N programs in every mode, one after the other;
 # --ignore-calls: compare warnings and errors by message only, to find what
@@ -15,7 +15,9 @@
 # line here.
 fz_modes <- list(
   default = character(),
-  threshold0 = c(RIR_OPT_THRESHOLD = "0")
+  threshold0 = c(RIR_OPT_THRESHOLD = "0"),
+  # optimized after two calls (with feedback), one speculation in 5 failing
+  chaos = c(RIR_OPT_THRESHOLD = "2", RIR_DEOPT_CHAOS = "5")
 )
 
 fz_args <- function(args) {

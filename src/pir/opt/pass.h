@@ -67,6 +67,7 @@ bool forcedValues(Function& f);      // forced_values.cpp
 bool deadCode(Function& f);          // dead_code.cpp
 bool constantBranches(Function& f);  // constant_branches.cpp
 bool redundantVisible(Function& f);  // visibility.cpp
+bool knownTypes(Function& f);        // known_types.cpp
 
 }  // namespace pir
 }  // namespace rir

@@ -11,6 +11,7 @@ const std::vector<Pass>& passes() {
         {"constant branches", constantBranches},
         {"scope resolution", scopeResolution},
         {"forced values", forcedValues},
+        {"known types", knownTypes},
         {"dead code", deadCode},
         {"redundant visibility", redundantVisible},
     };

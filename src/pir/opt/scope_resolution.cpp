@@ -143,7 +143,9 @@ struct Resolver {
 
     State run(BB* b, bool rewrite, std::vector<Instruction*>* dead) {
         State s = in[b->id];
-        for (Instruction* i : b->insns) transfer(i, s, rewrite, dead);
+        // (a copy: rewriting may insert Phis into this block)
+        std::vector<Instruction*> insns = b->insns;
+        for (Instruction* i : insns) transfer(i, s, rewrite, dead);
         return s;
     }
 

@@ -1,0 +1,57 @@
+// known_types.cpp — speculation that has become certain goes: an Assume
+// whose IsType tests a value already known (from its type) to have the
+// assumed type, and a CastType to a type the value has. A Checkpoint with
+// no Assume left becomes a Jump (dead code then drops its deoptimization
+// block). Speculation is decided while translating, when a variable's value
+// is still unknown; scope resolution may later find it (a Phi of integer
+// constants, say).
+//
+//   before                                   after
+//     %42 = Phi %5 (BB1), %30 (BB5)  int$'-    %42 = Phi %5 (BB1), %30 (BB5)
+//     %14 = Checkpoint -> BB7, BB8             %14 = Jump -> BB7
+//   BB7                                      BB7
+//     %18 = IsType %42, (int$'-)               %21 = Gt %42, %13
+//     %19 = Assume %18, %14, (int$'-)
+//     %20 = CastType %42, (int$'-)
+//     %21 = Gt %20, %13
+#include "pass.h"
+
+namespace rir {
+namespace pir {
+
+namespace {
+
+bool known(const Instruction* v, PirType t) {
+    return !v->type.isBottom() && v->type.isSubtypeOf(t);
+}
+
+}  // namespace
+
+bool knownTypes(Function& f) {
+    std::vector<Instruction*> dead;
+    for (auto& b : f.blocks)
+        for (Instruction* i : b->insns) {
+            if (i->op == Opcode::Assume) {
+                Instruction* test = i->args[0];
+                if (test->op == Opcode::IsType && known(test->args[0], test->carriedType))
+                    dead.push_back(i);
+            } else if (i->op == Opcode::CastType && known(i->args[0], i->carriedType)) {
+                replaceUses(f, i, i->args[0]);
+                dead.push_back(i);
+            }
+        }
+    bool changed = removeAll(f, dead);
+    std::vector<int> uses = useCounts(f);
+    for (auto& b : f.blocks) {
+        Instruction* t = b->terminator();
+        if (!t || t->op != Opcode::Checkpoint || uses[t->id] != 0) continue;
+        t->op = Opcode::Jump;
+        b->succ = {b->succ[0]};
+        changed = true;
+    }
+    if (changed) f.computePreds();
+    return changed;
+}
+
+}  // namespace pir
+}  // namespace rir
