@@ -23,13 +23,15 @@ dev:
 	$(R) CMD INSTALL --no-test-load -l $(LIB) .
 
 # The suite in each test mode; run-tests.R checks that the mode took effect.
-#   default tiering; RIR_OPT_THRESHOLD=0 (every closure compiled and
-#   optimized at its first call); RIR_DEOPT_CHAOS=10 with RIR_OPT_THRESHOLD=2
-#   (optimized with feedback, about one speculation in 10 fails on purpose).
+#   default tiering (RIR only: the native tier is off by default);
+#   RIR_OPT_THRESHOLD=0 with RIR_NATIVE=1 (every closure compiled and
+#   optimized to native code at its first call); RIR_DEOPT_CHAOS=10 with
+#   RIR_OPT_THRESHOLD=2 and RIR_NATIVE=1 (optimized with feedback, about one
+#   speculation in 10 fails on purpose).
 test: deps install
 	cd tests && R_LIBS=$(LIB) RIR_DEBUG=verify $(RSCRIPT) run-tests.R
-	cd tests && R_LIBS=$(LIB) RIR_DEBUG=verify RIR_OPT_THRESHOLD=0 $(RSCRIPT) run-tests.R
-	cd tests && R_LIBS=$(LIB) RIR_DEBUG=verify RIR_OPT_THRESHOLD=2 RIR_DEOPT_CHAOS=10 $(RSCRIPT) run-tests.R
+	cd tests && R_LIBS=$(LIB) RIR_DEBUG=verify RIR_OPT_THRESHOLD=0 RIR_NATIVE=1 $(RSCRIPT) run-tests.R
+	cd tests && R_LIBS=$(LIB) RIR_DEBUG=verify RIR_OPT_THRESHOLD=2 RIR_DEOPT_CHAOS=10 RIR_NATIVE=1 $(RSCRIPT) run-tests.R
 
 test-fast: dev
 	cd tests && R_LIBS=$(LIB) RIR_TEST_FILTER='diff|api|context' $(RSCRIPT) run-tests.R

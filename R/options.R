@@ -26,7 +26,8 @@ rir_settings <- function() {
   list(
     enable = enable_requested(),
     opt_threshold = opt_threshold(),
-    native = as_flag(knob("rir.native", "RIR_NATIVE", TRUE)),
+    # off by default while native code is slower than the interpreter
+    native = as_flag(knob("rir.native", "RIR_NATIVE", FALSE)),
     deopt_chaos = as.numeric(knob("rir.deopt_chaos", "RIR_DEOPT_CHAOS", 0)),
     deopt_chaos_seed = as.numeric(knob("rir.deopt_chaos_seed", "RIR_DEOPT_CHAOS_SEED", 1)),
     debug = as.character(knob("rir.debug", "RIR_DEBUG", ""))

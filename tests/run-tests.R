@@ -95,11 +95,12 @@ if (length(refusals)) {
   top <- utils::head(refusals, 6)
   cat(sprintf("  %6.0f  %s\n", top, names(top)), sep = "")
 }
-if (mode_zero && (mode_stats[["optimized"]] == 0 || mode_stats[["native_calls"]] == 0)) {
-  cat("native tier check FAILED: RIR_OPT_THRESHOLD=0 ran no native code\n")
+native_on <- tolower(Sys.getenv("RIR_NATIVE")) %in% c("1", "true", "yes", "on")
+if (native_on && (mode_stats[["optimized"]] == 0 || mode_stats[["native_calls"]] == 0)) {
+  cat("native tier check FAILED: RIR_NATIVE=1 ran no native code\n")
   failed <- failed + 1
 }
-if (chaos_mode) {
+if (chaos_mode && native_on) {
   cat(sprintf(
     "deoptimization chaos (RIR_DEOPT_CHAOS=%s): %.0f deoptimizations in %d of %d test files\n",
     Sys.getenv("RIR_DEOPT_CHAOS"), sum(deopts_in), sum(deopts_in > 0), length(files)

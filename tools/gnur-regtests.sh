@@ -291,10 +291,11 @@ run_one() {
     else
         envs+=(LC_ALL=C)
     fi
-    [ "$mode" = opt0 ] && envs+=(RIR_OPT_THRESHOLD=0)
+    # opt0: every closure optimized to native code at its first call
+    [ "$mode" = opt0 ] && envs+=(RIR_OPT_THRESHOLD=0 RIR_NATIVE=1)
     local t0 t1 rc=0
     t0=$(date +%s.%N)
-    (cd "$dir" && env -u RIR_OPT_THRESHOLD -u RIR_REGTEST_CHILD "${envs[@]}" \
+    (cd "$dir" && env -u RIR_OPT_THRESHOLD -u RIR_NATIVE -u RIR_REGTEST_CHILD "${envs[@]}" \
         timeout -k 30 "$TIMEOUT" R CMD BATCH --vanilla --no-timing \
         "$f.R" "$f.Rout" </dev/null >/dev/null 2>&1) || rc=$?
     t1=$(date +%s.%N)

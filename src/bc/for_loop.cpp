@@ -64,13 +64,8 @@ SEXP elementOf(SEXP seq, R_xlen_t i) {
 // which GNU R's GC and link counting skip, holding the length (flags: the
 // step of a compact integer range, else 0) and the counter (flags: the
 // range's first value).
-NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
-    R_BCNodeStackTop = sp;
-    SEXP seq = sp[-1].u.sxpval;
-    if (fobject(seq) && Rf_inherits(seq, "factor")) {
-        seq = Rf_asCharacterFactor(seq);
-        sp[-1].u.sxpval = seq;
-    }
+SEXP forSequence(SEXP seq, SEXP call) {
+    if (fobject(seq) && Rf_inherits(seq, "factor")) seq = Rf_asCharacterFactor(seq);
     switch (TYPEOF(seq)) {
         case LGLSXP:
         case INTSXP:
@@ -84,20 +79,33 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
             break;
         case LISTSXP:
             seq = Rf_coerceVector(seq, VECSXP);
-            sp[-1].u.sxpval = seq;
             break;
         default:
             Rf_errorcall(call, _("invalid for() loop sequence"));
     }
+    if (TYPEOF(seq) != NILSXP && XLENGTH(seq) > INT_MAX)
+        Rf_errorcall(call, "long vectors are not supported in rir for() loops");
+    return seq;
+}
+
+void loopRange(SEXP seq, int* step, int* first) {
     R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
-    if (n > INT_MAX) Rf_errorcall(call, "long vectors are not supported in rir for() loops");
-    if (seq != R_NilValue) incRefcnt(seq);
-    int step = 0, first = 0;
+    *step = *first = 0;
     if (n > 0 && ALTREP(seq) && ftag(seq) == compactIntseqClass()) {
-        first = INTEGER_ELT(seq, 0);
-        step = n > 1 ? INTEGER_ELT(seq, 1) - first : 1;
-        if (step != 1 && step != -1) step = 0;
+        *first = INTEGER_ELT(seq, 0);
+        *step = n > 1 ? INTEGER_ELT(seq, 1) - *first : 1;
+        if (*step != 1 && *step != -1) *step = 0;
     }
+}
+
+NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
+    R_BCNodeStackTop = sp;
+    SEXP seq = forSequence(sp[-1].u.sxpval, call);
+    sp[-1].u.sxpval = seq;
+    R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
+    if (seq != R_NilValue) incRefcnt(seq);
+    int step, first;
+    loopRange(seq, &step, &first);
     sp->tag = INTSXP;
     sp->flags = step;
     sp->u.ival = int(n);

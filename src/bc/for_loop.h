@@ -19,6 +19,12 @@ SEXP elementOf(SEXP seq, R_xlen_t i);
 // step of a compact integer range, else 0) and the counter (flags: the
 // range's first value).
 NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call);
+// The sequence a for() loop iterates over `seq` (factors as their labels,
+// pairlists as lists; GNU R's error naming `call` for anything else).
+SEXP forSequence(SEXP seq, SEXP call);
+// The step (1 or -1) and first value of a compact integer range, else 0, 0:
+// what forInit keeps in the loop state's flags.
+void loopRange(SEXP seq, int* step, int* first);
 
 // One iteration of a loop whose break/next can come from behind a promise
 // or function boundary (see the loop_body instruction): runs `body` in env

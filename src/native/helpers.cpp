@@ -2,12 +2,16 @@
 // reuses the RIR interpreter's own routines for its operation.
 #include "helpers.h"
 
+#include <cmath>
+
 #include "../bc/calls.h"
+#include "../bc/for_loop.h"
 #include "../bc/inplace.h"
 #include "../bc/interp.h"
 #include "../bc/ops.h"
 #include "../bc/promises.h"
 #include "../bc/subset.h"
+#include "../bc/verifier.h"
 #include "../pir/ir.h"
 #include "../runtime/dispatch_table.h"
 #include "../runtime/r_messages.h"
@@ -66,11 +70,11 @@ SEXP rirn_enclos(SEXP env) {
     return ENCLOS(env);
 }
 
-SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp) {
+SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp, SEXP expr) {
     SEXP v = Rf_findVar(sym, env);
     if (v != R_UnboundValue && v != R_MissingArg) return v;
     // the errors of the RIR interpreter's lookup (getVariable)
-    setTrampolineExpr(tramp, sym);
+    setTrampolineExpr(tramp, expr ? expr : sym);
     if (v == R_MissingArg)
         Rf_error(_("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(sym)));
     Rf_error(_("object '%s' not found"), CHAR(PRINTNAME(sym)));
@@ -153,6 +157,23 @@ int rirn_astest(SEXP v, SEXP call) {
 }
 
 int rirn_istype(SEXP v, int kinds, int flags) {
+    // the common speculation: a plain scalar of one type, read from the
+    // header (no R call)
+    using pir::Flag;
+    using pir::Kind;
+    const int shape = int(Flag::NotScalar) | int(Flag::Attrib) | int(Flag::Object) |
+                      int(Flag::Lazy) | int(Flag::Missing);
+    if (!(flags & shape)) {
+        int t = kinds == int(Kind::Real)  ? REALSXP
+                : kinds == int(Kind::Int) ? INTSXP
+                : kinds == int(Kind::Lgl) ? LGLSXP
+                                          : -1;
+        if (t >= 0) {
+            if (!simpleScalar(v, t)) return 0;
+            if (flags & int(Flag::NA)) return 1;
+            return t == REALSXP ? !std::isnan(fdval(v)) : fival(v) != NA_INTEGER;
+        }
+    }
     return pir::constantType(v).isSubtypeOf(pir::PirType(uint16_t(kinds), uint8_t(flags)));
 }
 
@@ -180,6 +201,152 @@ int rirn_chaos() {
     return double(x % 1000000) < 1000000.0 / tiering.chaos;
 }
 
+SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* args,
+                       int n, int counted) {
+    const CallSite& cs = code->calls[site];
+    for (int k = 0; k < n; k++)
+        if (counted & (1 << k)) decRefcnt(args[k]);
+    SEXP list = R_NilValue;
+    PROTECT_INDEX ipx;
+    PROTECT_WITH_INDEX(list, &ipx);
+    for (int k = n - 1; k >= 0; k--) {
+        REPROTECT(list = consNR(args[k], list), ipx);
+        if (size_t(k) < cs.args.size()) SET_TAG(list, cs.args[k].tag);
+    }
+    SEXP r = callBuiltin(code->poolAt(cs.ast), fun, list, env, tramp,
+                         cs.expr >= 0 ? code->poolAt(cs.expr) : nullptr);
+    UNPROTECT(1);
+    return r;
+}
+
+void rirn_count(SEXP v) {
+    incRefcnt(v);
+}
+
+SEXP rirn_dollar(SEXP x, SEXP nameSym, SEXP call, SEXP env) {
+    SEXP r = nullptr;
+    if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt) {
+        SEXP name = PRINTNAME(nameSym);
+        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+        if (TYPEOF(names) == STRSXP) {
+            R_xlen_t len = XLENGTH(names);
+            for (R_xlen_t k = 0; k < len; k++)
+                if (STRING_ELT(names, k) == name) {
+                    r = VECTOR_ELT(x, k);
+                    break;
+                }
+        }
+    } else if (ftype(x) == ENVSXP && !fobject(x)) {
+        r = envMember(x, nameSym);
+    }
+    // anything else: GNU R evaluates x$name (x is a variable: see the
+    // compiler's dollar)
+    if (!r) r = Rf_eval(call, env);
+    R_Visible = TRUE;
+    return r;
+}
+
+SEXP rirn_mkcls(SEXP spec, SEXP env) {
+    SEXP clo = PROTECT(Rf_allocSExp(CLOSXP));
+    SET_FORMALS(clo, VECTOR_ELT(spec, 0));
+    SET_BODY(clo, VECTOR_ELT(spec, 1));
+    SET_CLOENV(clo, env);
+    if (VECTOR_ELT(spec, 2) != R_NilValue)
+        Rf_setAttrib(clo, Rf_install("srcref"), VECTOR_ELT(spec, 2));
+    UNPROTECT(1);
+    return clo;
+}
+
+SEXP rirn_lgl_combine(int kind, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp) {
+    SEXP r;
+    if (simpleScalar(b, LGLSXP)) {
+        int x1 = fival(a), x2 = fival(b), ans;
+        if (kind == 1)
+            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || x2) ? NA_LOGICAL : x2) : x2;
+        else
+            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || !x2) ? NA_LOGICAL : x2) : x2;
+        r = lglScalar(ans);
+    } else {
+        SEXP pa = PROTECT(R_mkEVPROMISE(CADR(call), a));
+        SEXP pb = PROTECT(R_mkEVPROMISE(CADDR(call), b));
+        r = logicSlow(kind, call, pa, pb, env, tramp);
+        UNPROTECT(2);
+    }
+    R_Visible = TRUE;
+    return r;
+}
+
+SEXP rirn_lgl_slow(int kind, SEXP a, SEXP call, SEXP env, SEXP tramp) {
+    SEXP pa = PROTECT(R_mkEVPROMISE(CADR(call), a));
+    SEXP r = logicSlow(kind, call, pa, CADDR(call), env, tramp);
+    UNPROTECT(1);
+    R_Visible = TRUE;
+    return r;
+}
+
+SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp) {
+    const CallSite& cs = code->calls[site];
+    SEXP x = args[0];
+    SEXP r = nullptr;
+    if (n == 1 && cs.args[0].tag == R_NilValue) {
+        SEXP i = args[1];
+        r = fastSubset(kind, x, i);
+        int t = ftype(x);
+        if (!r && kind == 2 && t == ENVSXP && !hdr(x)->obj && simpleScalar(i, STRSXP) &&
+            STRING_ELT(i, 0) != NA_STRING)
+            r = envMember(x, Rf_installTrChar(STRING_ELT(i, 0)));
+        if (!r && kind == 2 && !hdr(x)->obj && !hdr(x)->alt &&
+            (t == VECSXP || t == INTSXP || t == REALSXP || t == LGLSXP || t == STRSXP)) {
+            R_xlen_t k = nameIndex(x, i);
+            if (k >= 0) r = t == VECSXP ? VECTOR_ELT(x, k) : elementOf(x, k);
+        }
+    } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue) {
+        r = fastMatrixSubset(x, args[1], args[2]);
+    }
+    if (!r) {
+        SEXP list = R_NilValue;
+        PROTECT_INDEX ipx;
+        PROTECT_WITH_INDEX(list, &ipx);
+        for (int k = n; k >= 0; k--) {
+            REPROTECT(list = consNR(args[k], list), ipx);
+            if (k >= 1 && size_t(k - 1) < cs.args.size()) SET_TAG(list, cs.args[k - 1].tag);
+        }
+        SEXP call = code->poolAt(cs.ast);
+        setTrampolineExpr(tramp, call);
+        const void* vmax = vmaxget();
+        r = subsetDefaultFun(kind)(call, subsetDefault(kind), list, env);
+        vmaxset(vmax);
+        UNPROTECT(1);
+    }
+    R_Visible = TRUE;
+    return r;
+}
+
+SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp) {
+    SEXP op = subsetDefault(kind);
+    SEXP prom = PROTECT(R_mkEVPROMISE(CADR(call), x));
+    SEXP args = PROTECT(Rf_cons(prom, CDDR(call)));
+    setTrampolineExpr(tramp, call);
+    const void* vmax = vmaxget();
+    SEXP r = primFun(op)(call, op, args, env);
+    vmaxset(vmax);
+    UNPROTECT(2);
+    R_Visible = TRUE;
+    return r;
+}
+
+SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp) {
+    return getVariable(sym, env, tramp, nullptr, true);
+}
+
+SEXP rirn_box_real(double x) {
+    return Rf_ScalarReal(x);
+}
+
+SEXP rirn_box_int(int x) {
+    return Rf_ScalarInteger(x);
+}
+
 void rirn_backedge() {
     static unsigned backEdges = 0;
     if (R_interrupts_pending || ++backEdges > 1000) {
@@ -192,8 +359,36 @@ void rirn_srcref(SEXP s) {
     R_Srcref = s;
 }
 
+SEXP rirn_forseq(SEXP v, SEXP call) {
+    SEXP seq = forSequence(v, call);
+    // counted while the loop runs (forInit), released by rirn_forend or,
+    // after a deoptimization, by the interpreter's for_step
+    if (seq != R_NilValue) incRefcnt(seq);
+    return seq;
+}
+
+void rirn_forend(SEXP seq) {
+    if (seq != R_NilValue) decRefcnt(seq);
+}
+
+SEXP rirn_forlength(SEXP seq) {
+    return Rf_ScalarInteger(TYPEOF(seq) == NILSXP ? 0 : int(XLENGTH(seq)));
+}
+
+SEXP rirn_forelement(SEXP seq, SEXP i) {
+    return elementOf(seq, INTEGER(i)[0]);
+}
+
+SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp) {
+    static SEXP colon = SYMVALUE(Rf_install(":"));
+    SEXP args = PROTECT(consNR(from, consNR(to, R_NilValue)));
+    SEXP r = callBuiltin(call, colon, args, env, tramp);
+    UNPROTECT(1);
+    return r;
+}
+
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
-                int n) {
+                int n, const unsigned char* kinds) {
     stats.deopts++;
     if (++t->deopts >= kMaxDeopts && t->native) {
         t->native = nullptr;
@@ -201,12 +396,39 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
     }
     NodeStackSlot* slots =
         n ? static_cast<NodeStackSlot*>(alloca(n * sizeof(NodeStackSlot))) : nullptr;
+    int loopSlots = 0;
     for (int k = 0; k < n; k++) {
         slots[k].tag = 0;
         slots[k].flags = 0;
         slots[k].u.sxpval = stack[k];
+        switch (SlotKind(kinds[k])) {
+            case SlotKind::Value:
+                break;
+            case SlotKind::LoopSeq:
+                // (counted by rirn_forseq; the interpreter releases it)
+                loopSlots = k + 1;
+                break;
+            case SlotKind::LoopLen: {
+                int step, first;
+                loopRange(stack[k - 1], &step, &first);
+                slots[k].tag = INTSXP;
+                slots[k].flags = step;
+                slots[k].u.ival = INTEGER(stack[k])[0];
+                loopSlots = k + 1;
+                break;
+            }
+            case SlotKind::LoopCtr: {
+                int step, first;
+                loopRange(stack[k - 2], &step, &first);
+                slots[k].tag = INTSXP;
+                slots[k].flags = first;
+                slots[k].u.ival = INTEGER(stack[k])[0];
+                loopSlots = k + 1;
+                break;
+            }
+        }
     }
-    return interpretFrom(code, env, tramp, ResumePoint{pc, slots, n, 0});
+    return interpretFrom(code, env, tramp, ResumePoint{pc, slots, n, loopSlots});
 }
 
 }  // extern "C"
@@ -214,13 +436,24 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
 const std::vector<Helper>& helpers() {
     static const std::vector<Helper> all = {
 #define RIRN_HELPER(name) {#name, reinterpret_cast<void*>(&name)}
-        RIRN_HELPER(rirn_enter),     RIRN_HELPER(rirn_leave),         RIRN_HELPER(rirn_ldarg),
-        RIRN_HELPER(rirn_enclos),    RIRN_HELPER(rirn_ldvar),         RIRN_HELPER(rirn_force),
-        RIRN_HELPER(rirn_stvar),     RIRN_HELPER(rirn_starg_default), RIRN_HELPER(rirn_mkarg),
-        RIRN_HELPER(rirn_binop),     RIRN_HELPER(rirn_unop),          RIRN_HELPER(rirn_astest),
-        RIRN_HELPER(rirn_istype),    RIRN_HELPER(rirn_eval),          RIRN_HELPER(rirn_ldfun),
-        RIRN_HELPER(rirn_srcref),    RIRN_HELPER(rirn_deopt),         RIRN_HELPER(rirn_backedge),
-        RIRN_HELPER(rirn_call_site), RIRN_HELPER(rirn_chaos),
+        RIRN_HELPER(rirn_enter),      RIRN_HELPER(rirn_leave),
+        RIRN_HELPER(rirn_ldarg),      RIRN_HELPER(rirn_enclos),
+        RIRN_HELPER(rirn_ldvar),      RIRN_HELPER(rirn_force),
+        RIRN_HELPER(rirn_stvar),      RIRN_HELPER(rirn_starg_default),
+        RIRN_HELPER(rirn_mkarg),      RIRN_HELPER(rirn_binop),
+        RIRN_HELPER(rirn_unop),       RIRN_HELPER(rirn_astest),
+        RIRN_HELPER(rirn_istype),     RIRN_HELPER(rirn_eval),
+        RIRN_HELPER(rirn_ldfun),      RIRN_HELPER(rirn_srcref),
+        RIRN_HELPER(rirn_deopt),      RIRN_HELPER(rirn_backedge),
+        RIRN_HELPER(rirn_call_site),  RIRN_HELPER(rirn_chaos),
+        RIRN_HELPER(rirn_forseq),     RIRN_HELPER(rirn_forlength),
+        RIRN_HELPER(rirn_forelement), RIRN_HELPER(rirn_colon),
+        RIRN_HELPER(rirn_forend),     RIRN_HELPER(rirn_call_builtin),
+        RIRN_HELPER(rirn_count),      RIRN_HELPER(rirn_dollar),
+        RIRN_HELPER(rirn_mkcls),      RIRN_HELPER(rirn_lgl_combine),
+        RIRN_HELPER(rirn_lgl_slow),   RIRN_HELPER(rirn_subset),
+        RIRN_HELPER(rirn_subset_obj), RIRN_HELPER(rirn_ldvar_missok),
+        RIRN_HELPER(rirn_box_real),   RIRN_HELPER(rirn_box_int),
 #undef RIRN_HELPER
     };
     return all;

@@ -28,9 +28,11 @@ SEXP rirn_ldarg(SEXP env, SEXP sym);
 SEXP rirn_enclos(SEXP env);
 // A variable's binding value, lazy when it is a promise (errors: unbound,
 // missing).
-SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp);
-// The value of a possibly lazy value; `sym`: the variable it was loaded
-// from (what errors of forcing name), or NULL.
+// `expr`: what its errors name (NULL: the symbol, shown as the function's
+// call).
+SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp, SEXP expr);
+// The value of a possibly lazy value; `sym`: what errors of forcing name
+// (the variable it was loaded from, or its expression), or NULL.
 SEXP rirn_force(SEXP v, SEXP sym, SEXP tramp);
 // x <- v in env (locked and active bindings as GNU R).
 void rirn_stvar(SEXP sym, SEXP v, SEXP env);
@@ -56,6 +58,38 @@ SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp);
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp);
 // RIR_DEOPT_CHAOS: 1 when this Assume is to fail on purpose (no error).
 int rirn_chaos();
+// for(): the sequence (forSequence), its length (an integer scalar), its
+// element i (i an integer scalar, 0-based), and from:to as `:` computes it.
+SEXP rirn_forseq(SEXP v, SEXP call);
+void rirn_forend(SEXP seq);  // (no error)
+SEXP rirn_forlength(SEXP seq);
+SEXP rirn_forelement(SEXP seq, SEXP i);
+SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp);
+// A builtin called at RIR call site `site` of `code` with evaluated
+// arguments (names from the site); bit k of `counted`: argument k was
+// counted as referenced while later ones were computed (rirn_count), and
+// is released before the call, as the interpreter does.
+SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* args,
+                       int n, int counted);
+void rirn_count(SEXP v);  // (no error)
+// x$name as the interpreter's dollar (`call`: the whole x$name).
+SEXP rirn_dollar(SEXP x, SEXP nameSym, SEXP call, SEXP env);
+// A closure of the function in `spec` (formals, body, srcref) in env.
+SEXP rirn_mkcls(SEXP spec, SEXP env);
+// && (kind 1) and || (2): a plain logical lhs `a` with the evaluated rhs
+// `b` (lgl_second), or GNU R's operator on the evaluated lhs (lgl_slow).
+SEXP rirn_lgl_combine(int kind, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp);
+SEXP rirn_lgl_slow(int kind, SEXP a, SEXP call, SEXP env, SEXP tramp);
+// x[i] / x[[i]] / x[i, j] / x[[i, j]] (kind 1 or 2; args: x and the n
+// indices) at RIR call site `site`, as the interpreter's subset; and the
+// dispatching form for objects (subset_obj).
+SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp);
+SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp);
+// A variable an index names: a missing argument is the empty index.
+SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp);
+// New scalars (no error but R's allocation error).
+SEXP rirn_box_real(double x);
+SEXP rirn_box_int(int x);
 // A loop's back edge: polls for interrupts every so many (as RIR does).
 void rirn_backedge();
 // R_Srcref = s (no error).
@@ -63,9 +97,11 @@ void rirn_srcref(SEXP s);
 // Leaves native code: resumes the baseline code at pc with the operand
 // stack (values, bottom first) in env, and returns the function's result.
 // Counts the deoptimization on the function's table (one that keeps
-// deoptimizing loses its native code).
+// deoptimizing loses its native code). `kinds` (SlotKind per stack value):
+// the state of running for loops (sequence, length, counter) is rebuilt as
+// the interpreter keeps it; loop slots lie below every other value.
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
-                int n);
+                int n, const unsigned char* kinds);
 }
 
 struct Helper {

@@ -25,6 +25,7 @@
 // LLVM's headers before R's: R's (length, PI, ...) are macros
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -146,6 +147,9 @@ class Lowering {
         std::string problem = check();
         if (!problem.empty()) return problem;
         findSiteCalls();
+        problem = findCountedArgs();
+        if (problem.empty()) problem = findMissokLoads();
+        if (!problem.empty()) return problem;
         auto* ft = llvm::FunctionType::get(sexpT, {sexpT, sexpT}, false);
         fn = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, name, M);
         envArg = fn->getArg(0);
@@ -160,7 +164,7 @@ class Lowering {
         for (pir::BB* b : order)
             for (pir::Instruction* i : b->insns)
                 if (boxed(i) && i->op != pir::Opcode::LdConst && i->op != pir::Opcode::MkEnv &&
-                    i->op != pir::Opcode::CastType && !siteArgs.count(i))
+                    i->op != pir::Opcode::CastType && !siteArgs.count(i) && !missokLoads.count(i))
                     slotOf[i] = nslots++;
         B.SetInsertPoint(prologue);
         slots = callHelper(reinterpret_cast<void*>(&rirn_enter), sexpT, {i32T},
@@ -204,6 +208,12 @@ class Lowering {
     std::vector<std::pair<pir::Instruction*, llvm::PHINode*>> pendingPhis;
     std::vector<int> uses;
     pir::Instruction* ownEnv = nullptr;
+    // per frame state: the slot kinds of its stack (kept as long as the code)
+    std::map<pir::Instruction*, const unsigned char*> slotKinds;
+    static std::vector<std::unique_ptr<unsigned char[]>>& keptKinds() {
+        static std::vector<std::unique_ptr<unsigned char[]>> all;
+        return all;
+    }
     // Calls made through their RIR call site, and the MkArgs only they use
     std::set<pir::Instruction*> siteCalls, siteArgs;
 
@@ -235,6 +245,53 @@ class Lowering {
             }
         }
         return true;
+    }
+
+    // Builtin arguments counted as referenced from their definition to the
+    // call (all but the last, as the interpreter counts them while later
+    // ones are computed); "" or why a builtin call cannot be lowered.
+    std::set<pir::Instruction*> counted;
+    std::string findCountedArgs() {
+        std::map<pir::Instruction*, int> nonFrameUses;
+        for (auto& b : f.blocks)
+            for (pir::Instruction* i : b->insns)
+                if (i->op != pir::Opcode::FrameState)
+                    for (pir::Instruction* a : i->args) nonFrameUses[a]++;
+        for (auto& b : f.blocks)
+            for (pir::Instruction* c : b->insns) {
+                if (c->op != pir::Opcode::CallBuiltin) continue;
+                if (!c->code || c->index < 0 || size_t(c->index) >= c->code->calls.size())
+                    return "a builtin call without its call site";
+                if (c->args.size() > 31) return "a builtin call with more than 30 arguments";
+                for (size_t k = 1; k + 1 < c->args.size(); k++) {
+                    pir::Instruction* v = c->args[k];
+                    if (v->op == pir::Opcode::LdConst) continue;
+                    if (nonFrameUses[v] != 1 || v->bb != c->bb || !boxed(v) ||
+                        v->op == pir::Opcode::Phi || v->op == pir::Opcode::CastType)
+                        return "a builtin argument that is also used elsewhere";
+                    counted.insert(v);
+                }
+            }
+        return "";
+    }
+
+    // LdVars only a ForceOrMissing uses (the pair is one lookup that keeps
+    // a missing argument), or "" / why not
+    std::set<pir::Instruction*> missokLoads;
+    std::string findMissokLoads() {
+        std::map<pir::Instruction*, int> uses;
+        for (auto& b : f.blocks)
+            for (pir::Instruction* i : b->insns)
+                for (pir::Instruction* a : i->args) uses[a]++;
+        for (auto& b : f.blocks)
+            for (pir::Instruction* i : b->insns) {
+                if (i->op != pir::Opcode::ForceOrMissing) continue;
+                pir::Instruction* v = i->args[0];
+                if (v->op != pir::Opcode::LdVar || uses[v] != 1)
+                    return "an index value that is not a variable's";
+                missokLoads.insert(v);
+            }
+        return "";
     }
 
     void findSiteCalls() {
@@ -280,9 +337,21 @@ class Lowering {
                         int pc = i->index;
                         if (pc < 0 || size_t(pc) >= shape.height.size() || shape.height[pc] < 0)
                             return "a frame state at no instruction";
-                        for (SlotKind k : shape.slots[pc])
-                            if (k != SlotKind::Value)
-                                return "deoptimization inside a for loop (loop state)";
+                        // loop state (rebuilt by rirn_deopt) below every value
+                        bool valueSeen = false;
+                        for (SlotKind k : shape.slots[pc]) {
+                            if (k == SlotKind::Value)
+                                valueSeen = true;
+                            else if (valueSeen)
+                                return "a for loop's state above other values in a frame state";
+                        }
+                        if (shape.slots[pc].size() + 1 != i->args.size())
+                            return "a frame state whose stack is not the code's";
+                        auto kinds = std::make_unique<unsigned char[]>(shape.slots[pc].size() + 1);
+                        for (size_t k = 0; k < shape.slots[pc].size(); k++)
+                            kinds[k] = (unsigned char)shape.slots[pc][k];
+                        slotKinds[i] = kinds.get();
+                        keptKinds().push_back(std::move(kinds));
                         for (size_t a = 1; a < i->args.size(); a++)
                             if (!boxed(i->args[a])) return "a test value in a frame state";
                         break;
@@ -293,8 +362,8 @@ class Lowering {
                     default:
                         break;
                 }
-                if (i->has(pir::HasCall) && !i->call && i->op != pir::Opcode::LdFun)
-                    return std::string(i->info().name) + " without its call";
+                // (an operation without its call is one the translation made
+                // that cannot fail: a for loop's counter and its test)
             }
         return "";
     }
@@ -321,6 +390,9 @@ class Lowering {
 
     void define(pir::Instruction* i, llvm::Value* v) {
         vals[i] = v;
+        if (counted.count(i))
+            callHelper(reinterpret_cast<void*>(&rirn_count), llvm::Type::getVoidTy(C), {sexpT},
+                       {v});
         auto s = slotOf.find(i);
         if (s == slotOf.end()) return;
         llvm::Value* addr = B.CreateGEP(llvm::Type::getInt8Ty(C), slots,
@@ -341,6 +413,138 @@ class Lowering {
         }
         edgeFrom[{from, to}] = B.GetInsertBlock();
         B.CreateBr(blocks.at(to));
+    }
+
+    // Comparisons of plain scalars used only as conditions: their truth
+    // value, never boxed.
+    std::map<pir::Instruction*, llvm::Value*> rawTests;
+
+    // 'd' / 'i': a plain double / integer scalar, never NA (its type says
+    // so), which native code reads unboxed; else 0.
+    static char scalarKind(const pir::Instruction* v) {
+        pir::PirType t = v->type;
+        if (t.isBottom() || !t.isSimpleScalar() || t.may(pir::Flag::NA)) return 0;
+        if (t.isA(pir::Kind::Real)) return 'd';
+        if (t.isA(pir::Kind::Int)) return 'i';
+        return 0;
+    }
+
+    llvm::Value* loadScalar(llvm::Value* x, char k) {
+        llvm::Value* p = B.CreateGEP(llvm::Type::getInt8Ty(C), x,
+                                     llvm::ConstantInt::get(i64T, kVectorDataOffset));
+        llvm::Type* t = k == 'd' ? llvm::Type::getDoubleTy(C) : i32T;
+        return B.CreateLoad(t, B.CreateBitCast(p, t->getPointerTo()));
+    }
+
+    void setVisible() {
+        B.CreateStore(i32(1), B.CreateBitCast(constant(&R_Visible), i32T->getPointerTo()));
+    }
+
+    // Arithmetic and comparisons of plain non-NA scalars, computed inline
+    // (GNU R's arithmetic on such doubles is the machine's; integer
+    // overflow, whose NA comes with a warning, takes the helper). False:
+    // not such operands.
+    bool lowerScalar(pir::Instruction* i) {
+        using pir::Opcode;
+        char ka = scalarKind(i->args[0]), kb = scalarKind(i->args[1]);
+        if (!ka || !kb) return false;
+        bool compare = i->op == Opcode::Eq || i->op == Opcode::Neq || i->op == Opcode::Lt ||
+                       i->op == Opcode::Le || i->op == Opcode::Gt || i->op == Opcode::Ge;
+        bool intOp = ka == 'i' && kb == 'i';
+        if (!compare && i->op != Opcode::Add && i->op != Opcode::Sub && i->op != Opcode::Mul &&
+            i->op != Opcode::Div)
+            return false;
+        if (compare && !onlyTests(i)) return false;
+        llvm::Type* dT = llvm::Type::getDoubleTy(C);
+        llvm::Value* x = loadScalar(a0(i), ka);
+        llvm::Value* y = loadScalar(a1(i), kb);
+        if (compare) {
+            llvm::Value* t;
+            if (intOp) {
+                llvm::CmpInst::Predicate p = i->op == Opcode::Eq    ? llvm::CmpInst::ICMP_EQ
+                                             : i->op == Opcode::Neq ? llvm::CmpInst::ICMP_NE
+                                             : i->op == Opcode::Lt  ? llvm::CmpInst::ICMP_SLT
+                                             : i->op == Opcode::Le  ? llvm::CmpInst::ICMP_SLE
+                                             : i->op == Opcode::Gt  ? llvm::CmpInst::ICMP_SGT
+                                                                    : llvm::CmpInst::ICMP_SGE;
+                t = B.CreateICmp(p, x, y);
+            } else {
+                if (ka == 'i') x = B.CreateSIToFP(x, dT);
+                if (kb == 'i') y = B.CreateSIToFP(y, dT);
+                // (an NA-free double is not NaN either: the comparison is
+                // ordered)
+                llvm::CmpInst::Predicate p = i->op == Opcode::Eq    ? llvm::CmpInst::FCMP_OEQ
+                                             : i->op == Opcode::Neq ? llvm::CmpInst::FCMP_ONE
+                                             : i->op == Opcode::Lt  ? llvm::CmpInst::FCMP_OLT
+                                             : i->op == Opcode::Le  ? llvm::CmpInst::FCMP_OLE
+                                             : i->op == Opcode::Gt  ? llvm::CmpInst::FCMP_OGT
+                                                                    : llvm::CmpInst::FCMP_OGE;
+                t = B.CreateFCmp(p, x, y);
+            }
+            setVisible();
+            rawTests[i] = t;
+            return true;
+        }
+        if (!intOp || i->op == Opcode::Div) {
+            if (ka == 'i') x = B.CreateSIToFP(x, dT);
+            if (kb == 'i') y = B.CreateSIToFP(y, dT);
+            llvm::Value* r = i->op == Opcode::Add   ? B.CreateFAdd(x, y)
+                             : i->op == Opcode::Sub ? B.CreateFSub(x, y)
+                             : i->op == Opcode::Mul ? B.CreateFMul(x, y)
+                                                    : B.CreateFDiv(x, y);
+            setVisible();
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT, {dT}, {r}));
+            return true;
+        }
+        llvm::Intrinsic::ID id = i->op == Opcode::Add   ? llvm::Intrinsic::sadd_with_overflow
+                                 : i->op == Opcode::Sub ? llvm::Intrinsic::ssub_with_overflow
+                                                        : llvm::Intrinsic::smul_with_overflow;
+        llvm::Value* ov = B.CreateBinaryIntrinsic(id, x, y);
+        llvm::Value* r = B.CreateExtractValue(ov, 0);
+        llvm::Value* bad =
+            B.CreateOr(B.CreateExtractValue(ov, 1), B.CreateICmpEQ(r, i32(NA_INTEGER)));
+        llvm::BasicBlock* fast = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(bad, slow, fast);
+        B.SetInsertPoint(fast);
+        setVisible();
+        llvm::Value* boxed = callHelper(reinterpret_cast<void*>(&rirn_box_int), sexpT, {i32T}, {r});
+        llvm::BasicBlock* fastEnd = B.GetInsertBlock();
+        B.CreateBr(join);
+        B.SetInsertPoint(slow);
+        llvm::Value* generic = genericBinopValue(i);
+        llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+        B.CreateBr(join);
+        B.SetInsertPoint(join);
+        llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
+        phi->addIncoming(boxed, fastEnd);
+        phi->addIncoming(generic, slowEnd);
+        define(i, phi);
+        return true;
+    }
+
+    llvm::Value* a0(pir::Instruction* i) { return value(i->args[0]); }
+    llvm::Value* a1(pir::Instruction* i) { return value(i->args[1]); }
+
+    // Is every use of i an AsTest?
+    bool onlyTests(pir::Instruction* i) {
+        for (auto& b : f.blocks)
+            for (pir::Instruction* u : b->insns)
+                for (pir::Instruction* a : u->args)
+                    if (a == i && u->op != pir::Opcode::AsTest) return false;
+        return true;
+    }
+
+    // The operation by the helper (boxed operands), not defined as i's value.
+    llvm::Value* genericBinopValue(pir::Instruction* i) {
+        ArithOp op;
+        arithOp(i->op, &op);
+        int keep = (uses[i->args[0]->id] > 1 ? 1 : 0) | (uses[i->args[1]->id] > 1 ? 2 : 0);
+        if (i->args[0] == i->args[1]) keep = 3;
+        return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
+                          {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+                          {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep)});
     }
 
     std::string lower(pir::Instruction* i) {
@@ -369,9 +573,12 @@ class Lowering {
                 vals[i] = envArg;
                 return "";
             case Opcode::LdVar:
-                if (siteArgs.count(i)) return "";  // `...`: its call site expands it
+                if (siteArgs.count(i)) return "";     // `...`: its call site expands it
+                if (missokLoads.count(i)) return "";  // its ForceOrMissing loads it
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar), sexpT,
-                                     {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), trampArg}));
+                                     {sexpT, sexpT, sexpT, sexpT},
+                                     {sexp(i->symbol), a(0), trampArg,
+                                      i->call ? sexp(i->call) : constant(nullptr)}));
                 return "";
             case Opcode::StVar:
             case Opcode::StArgDefault: {
@@ -393,7 +600,9 @@ class Lowering {
             }
             case Opcode::Force: {
                 pir::Instruction* from = i->args[0];
-                SEXP sym = from->op == Opcode::LdVar ? from->symbol : nullptr;
+                SEXP sym = from->op != Opcode::LdVar ? nullptr
+                           : from->call              ? from->call
+                                                     : from->symbol;
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_force), sexpT,
                                      {sexpT, sexpT, sexpT},
                                      {a(0), sym ? sexp(sym) : constant(nullptr), trampArg}));
@@ -412,6 +621,7 @@ class Lowering {
             case Opcode::Le:
             case Opcode::Gt:
             case Opcode::Ge: {
+                if (lowerScalar(i)) return "";
                 arithOp(i->op, &op);
                 int keep = (uses[i->args[0]->id] > 1 ? 1 : 0) | (uses[i->args[1]->id] > 1 ? 2 : 0);
                 if (i->args[0] == i->args[1]) keep = 3;
@@ -433,6 +643,12 @@ class Lowering {
                 return "";
             }
             case Opcode::AsTest: {
+                auto raw = rawTests.find(i->args[0]);
+                if (raw != rawTests.end()) {
+                    // a comparison of plain non-NA scalars: its truth value
+                    vals[i] = raw->second;
+                    return "";
+                }
                 llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_astest), i32T,
                                             {sexpT, sexpT}, {a(0), sexp(i->call)});
                 vals[i] = B.CreateICmpNE(r, i32(0));
@@ -462,6 +678,103 @@ class Lowering {
                                      {constant(i->code), i32(i->index), a(1), envArg, trampArg}));
                 return "";
             }
+            case Opcode::CallBuiltin: {
+                int n = int(i->args.size()) - 1;
+                int mask = 0;
+                llvm::Value* args = constant(nullptr);
+                if (n > 0) {
+                    auto* at = llvm::ArrayType::get(sexpT, n);
+                    llvm::Value* arr = B.CreateAlloca(at);
+                    for (int k = 0; k < n; k++) {
+                        B.CreateStore(a(k + 1), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+                        if (counted.count(i->args[k + 1])) mask |= 1 << k;
+                    }
+                    args = B.CreateBitCast(arr, sexpT);
+                }
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
+                                     {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T},
+                                     {constant(i->code), i32(i->index), sexp(i->constant), envArg,
+                                      trampArg, args, i32(n), i32(mask)}));
+                return "";
+            }
+            case Opcode::Dollar:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_dollar), sexpT,
+                                     {sexpT, sexpT, sexpT, sexpT},
+                                     {a(0), sexp(i->symbol), sexp(i->call), envArg}));
+                return "";
+            case Opcode::MkCls:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_mkcls), sexpT, {sexpT, sexpT},
+                                     {sexp(i->constant), a(0)}));
+                return "";
+            case Opcode::ForceOrMissing:
+                define(i, callHelper(
+                              reinterpret_cast<void*>(&rirn_ldvar_missok), sexpT,
+                              {sexpT, sexpT, sexpT},
+                              {sexp(i->args[0]->symbol), value(i->args[0]->args[0]), trampArg}));
+                return "";
+            case Opcode::LglIs: {
+                // (the operand is a plain logical scalar: IsType checked it)
+                llvm::Value* p =
+                    B.CreateBitCast(B.CreateGEP(llvm::Type::getInt8Ty(C), a(0),
+                                                llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                                    i32T->getPointerTo());
+                vals[i] = B.CreateICmpEQ(B.CreateLoad(i32T, p), i32(i->index));
+                return "";
+            }
+            case Opcode::LglCombine:
+                define(i, callHelper(
+                              reinterpret_cast<void*>(&rirn_lgl_combine), sexpT,
+                              {i32T, sexpT, sexpT, sexpT, sexpT, sexpT},
+                              {i32(i->index), a(0), a(1), sexp(i->constant), envArg, trampArg}));
+                return "";
+            case Opcode::LglSlow:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_lgl_slow), sexpT,
+                                     {i32T, sexpT, sexpT, sexpT, sexpT},
+                                     {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
+                return "";
+            case Opcode::Extract1_1D:
+            case Opcode::Extract2_1D:
+            case Opcode::Extract1_2D:
+            case Opcode::Extract2_2D: {
+                if (!i->code) return "a subset without its call site";
+                int kind = i->op == Opcode::Extract2_1D || i->op == Opcode::Extract2_2D ? 2 : 1;
+                int n = int(i->args.size());
+                auto* at = llvm::ArrayType::get(sexpT, n);
+                llvm::Value* arr = B.CreateAlloca(at);
+                for (int k = 0; k < n; k++)
+                    B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_subset), sexpT,
+                                     {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT},
+                                     {constant(i->code), i32(i->index), i32(kind),
+                                      B.CreateBitCast(arr, sexpT), i32(n - 1), envArg, trampArg}));
+                return "";
+            }
+            case Opcode::ExtractDispatch:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_subset_obj), sexpT,
+                                     {i32T, sexpT, sexpT, sexpT, sexpT},
+                                     {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
+                return "";
+            case Opcode::ForSeq:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_forseq), sexpT, {sexpT, sexpT},
+                                     {a(0), sexp(i->constant)}));
+                return "";
+            case Opcode::ForLength:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_forlength), sexpT, {sexpT},
+                                     {a(0)}));
+                return "";
+            case Opcode::ForElement:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_forelement), sexpT,
+                                     {sexpT, sexpT}, {a(0), a(1)}));
+                return "";
+            case Opcode::ForEnd:
+                callHelper(reinterpret_cast<void*>(&rirn_forend), llvm::Type::getVoidTy(C), {sexpT},
+                           {a(0)});
+                return "";
+            case Opcode::Colon:
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_colon), sexpT,
+                                     {sexpT, sexpT, sexpT, sexpT, sexpT},
+                                     {a(0), a(1), sexp(i->constant), envArg, trampArg}));
+                return "";
             case Opcode::LdFun:
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_ldfun), sexpT,
                                      {sexpT, sexpT, sexpT, sexpT},
@@ -539,10 +852,11 @@ class Lowering {
                                       B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
                     stack = B.CreateBitCast(arr, sexpT);
                 }
-                llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_deopt), sexpT,
-                                            {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T},
-                                            {constant(t), constant(fs->code), i32(fs->index),
-                                             value(fs->args[0]), trampArg, stack, i32(n)});
+                llvm::Value* r =
+                    callHelper(reinterpret_cast<void*>(&rirn_deopt), sexpT,
+                               {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
+                               {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]),
+                                trampArg, stack, i32(n), constant(slotKinds.at(fs))});
                 leave();
                 B.CreateRet(r);
                 return "";

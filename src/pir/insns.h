@@ -90,7 +90,7 @@ enum class Rule : uint8_t {
     X(LdArg, "", Arg, 0, 0, 0, HasIndex | HasType, "the argument with this index, as passed")      \
     X(LdFunctionEnv, "", Env, 0, 0, 0, NoFlags, "the closure's environment (its frames' parent)")  \
     /* environments and variables */                                                               \
-    X(LdVar, "e", Any, 0, Env, 0, HasSymbol | MayError,                                            \
+    X(LdVar, "e", Any, 0, Env, 0, HasSymbol | MayError | HasCall,                                  \
       "the value of a variable in an environment (lazy when a promise)")                           \
     X(StVar, "ae", Void, 0, 0, Env, HasSymbol, "bind a variable in an environment")                \
     X(StArgDefault, "ae", Void, 0, 0, Env, HasSymbol,                                              \
@@ -179,7 +179,7 @@ enum class Rule : uint8_t {
       "evaluated "                                                                                 \
       "and the carried call's other arguments")                                                    \
     X(Dollar, "v", Value, 0, Vectors | Attributes | OtherEnv, 0,                                   \
-      MayError | Dispatches | HasSymbol, "x$name")                                                 \
+      MayError | Dispatches | HasSymbol | HasCall, "x$name")                                       \
     X(Subassign1_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
       MayError | Dispatches, "`[<-`(x, i, value): x, or a copy, with the element stored")          \
     X(Subassign2_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
@@ -198,6 +198,8 @@ enum class Rule : uint8_t {
       "value "                                                                                     \
       "(an error for values that are not vectors; the carried for() call is named)")               \
     X(ForLength, "v", Int, 0, 0, 0, NoFlags, "the number of iterations over a for() sequence")     \
+    X(ForEnd, "v", Void, 0, 0, Vectors, NoFlags,                                                   \
+      "a for() loop over the sequence ended: the reference its state counted is released")         \
     X(ForElement, "vv", Value, 0, Vectors, 0, NoFlags,                                             \
       "element i (0-based) of a for() sequence: a new scalar, or a list's element")                \
     /* types */                                                                                    \

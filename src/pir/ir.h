@@ -37,15 +37,17 @@ struct Instruction {
     unsigned id = 0;  // unique in the function (printing)
 
     // carried data (which ones: the table's Has* flags)
-    SEXP symbol = nullptr;       // HasSymbol: variable or function name
-    SEXP constant = nullptr;     // HasConstant: value, callee, builtin, call
-    SEXP call = nullptr;         // HasCall: the call errors name (may be absent)
-    PirType carriedType;         // HasType
-    int index = 0;               // HasIndex: argument index, pc, promise code; Call: call site
-    const Code* code = nullptr;  // FrameState: the RIR code resumed; Call: its call site's code
-    std::vector<SEXP> names;     // MkEnv: the names of its bindings; calls: argument names
-    bool stub = false;           // MkEnv: a stub environment
-    std::vector<BB*> phiFrom;    // Phi: the predecessor each operand comes from
+    SEXP symbol = nullptr;    // HasSymbol: variable or function name
+    SEXP constant = nullptr;  // HasConstant: value, callee, builtin, call
+    SEXP call = nullptr;      // HasCall: the call errors name (may be absent)
+    PirType carriedType;      // HasType
+    int index = 0;            // HasIndex: argument index, pc, promise code; Call: call site
+    // FrameState: the RIR code resumed; Call, CallBuiltin, Extract*: the code
+    // of their RIR call site (`index`)
+    const Code* code = nullptr;
+    std::vector<SEXP> names;   // MkEnv: the names of its bindings; calls: argument names
+    bool stub = false;         // MkEnv: a stub environment
+    std::vector<BB*> phiFrom;  // Phi: the predecessor each operand comes from
 
     const InsnInfo& info() const { return pir::info(op); }
     bool isTerminator() const { return info().flags & Terminator; }

@@ -307,6 +307,8 @@ class Translator {
                 // visible first: forcing a promise may make it invisible
                 b_(Opcode::Visible);
                 stack.push_back(loadVariable(pool(imm[0])));
+                // an argument of an inlined call: its errors name the call
+                if (op == Op::ldvar_in) stack.back()->args[0]->call = pool(imm[2]);
                 return "";
             case Op::stvar:
                 b_.withSymbol(Opcode::StVar, pool(imm[0]), {pop(stack), env_});
@@ -488,7 +490,10 @@ class Translator {
                     return "subsetting a missing value not translated yet";
                 Opcode o = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
                                   : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
-                stack.push_back(b_.add(o, ops));
+                Instruction* x = b_.add(o, ops);
+                x->code = code_;  // its call site (the call GNU R's `[` gets)
+                x->index = imm[2];
+                stack.push_back(x);
                 return "";
             }
             case Op::lgl_first: {
@@ -565,10 +570,14 @@ class Translator {
                 stack.push_back(i);
                 Instruction* t = b_(Opcode::AsTest, {b_(Opcode::Lt, {i, len})});
                 if (next == imm[0]) return "a branch whose two targets are the same";
-                // the body binds the element first: in a block of its own
+                // the body binds the element first: in a block of its own;
+                // leaving releases the sequence (as for_step does)
                 BB* body = b_.newBB();
-                edge(imm[0], stack);
-                b_.branch(t, body, blocks.at(imm[0]));
+                BB* done = b_.newBB();
+                b_.branch(t, body, done);
+                b_.setBB(done);
+                b_(Opcode::ForEnd, {seq});
+                jumpTo(imm[0], stack, blocks);
                 b_.setBB(body);
                 Instruction* e = b_(Opcode::ForElement, {seq, i});
                 b_.withSymbol(Opcode::StVar, pool(imm[1]), {e, env_});
@@ -578,6 +587,7 @@ class Translator {
             }
             case Op::dollar: {
                 Instruction* d = b_.withSymbol(Opcode::Dollar, pool(imm[1]), {pop(stack)});
+                d->call = pool(imm[2]);
                 stack.push_back(d);
                 return "";
             }
@@ -599,6 +609,8 @@ class Translator {
                 stack.resize(stack.size() - n);
                 Instruction* c = b_.add(Opcode::CallBuiltin, ops);
                 c->constant = pool(imm[2]);
+                c->code = code_;  // its call site (the call and the expression errors name)
+                c->index = imm[1];
                 if (tagged)
                     for (const CallArg& a : cs.args) c->names.push_back(a.tag);
                 stack.push_back(c);

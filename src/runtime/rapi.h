@@ -324,8 +324,11 @@ inline bool simpleScalar(SEXP x, int type) {
     SexpHeader* h = hdr(x);
     return h->type == (unsigned)type && h->scalar && !h->alt && h->attrib == R_NilValue;
 }
+// Where a (non-ALTREP) vector's elements start (the header, then the
+// length and true length): also used by native code.
+const int kVectorDataOffset = 48;
 inline void* fdata(SEXP x) {
-    return reinterpret_cast<char*>(x) + 48;
+    return reinterpret_cast<char*>(x) + kVectorDataOffset;
 }
 inline double fdval(SEXP x) {
     return *static_cast<double*>(fdata(x));

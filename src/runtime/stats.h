@@ -48,7 +48,7 @@ extern DebugFlags debugFlags;
 // RIR_DEOPT_CHAOS_SEED.
 struct TieringSettings {
     double threshold = 100;
-    bool native = true;
+    bool native = false;
     double chaos = 0;
     uint64_t chaosState = 1;
 };

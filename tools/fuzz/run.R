@@ -15,9 +15,9 @@
 # line here.
 fz_modes <- list(
   default = character(),
-  threshold0 = c(RIR_OPT_THRESHOLD = "0"),
+  threshold0 = c(RIR_OPT_THRESHOLD = "0", RIR_NATIVE = "1"),
   # optimized after two calls (with feedback), one speculation in 5 failing
-  chaos = c(RIR_OPT_THRESHOLD = "2", RIR_DEOPT_CHAOS = "5")
+  chaos = c(RIR_OPT_THRESHOLD = "2", RIR_DEOPT_CHAOS = "5", RIR_NATIVE = "1")
 )
 
 fz_args <- function(args) {
