@@ -128,9 +128,35 @@ pir_instructions <- function() {
 # list(printed, problem, dot) where problem is why it is not translated yet,
 # or the PIR verifier's verdict on the translation ("" = well formed); with
 # optimize = TRUE, after the passes (src/pir/opt), verified after each.
-pir_translate <- function(f, optimize = FALSE) {
-  x <- .Call(C_rir_pir_translate, f, isTRUE(optimize))
-  list(printed = x[[1]], problem = x[[2]], dot = x[[3]])
+pir_translate <- function(f, optimize = FALSE, trace = FALSE) {
+  x <- .Call(C_rir_pir_translate, f, isTRUE(optimize), isTRUE(trace))
+  list(printed = x[[1]], problem = x[[2]], dot = x[[3]], trace = x[[4]])
+}
+
+# rir's optimize(f) (not exported: it would mask stats::optimize for every
+# script that attaches rir); pir.compile() is the exported name.
+optimize <- function(f) {
+  if (!is.function(f) || is.primitive(f)) {
+    stop("'f' must be a closure", call. = FALSE)
+  }
+  g <- if (is_compiled(f)) f else compile(f)
+  why <- .Call(C_rir_optimize, g)
+  if (nzchar(why)) warning("not optimized: ", why, call. = FALSE)
+  invisible(g)
+}
+
+# the name Ř uses
+pir.compile <- function(f) optimize(f)
+
+pir <- function(f, passes = FALSE) {
+  if (!is.function(f) || is.primitive(f)) {
+    stop("'f' must be a closure", call. = FALSE)
+  }
+  g <- if (is_compiled(f)) f else compile(f)
+  x <- pir_translate(g, optimize = TRUE, trace = passes)
+  cat(if (isTRUE(passes)) x$trace else x$printed)
+  if (nzchar(x$problem)) cat("(", x$problem, ")\n", sep = "")
+  invisible(x$printed)
 }
 
 # Why the optimizing tier refused functions, with counts, most frequent

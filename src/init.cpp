@@ -30,6 +30,7 @@ SEXP rir_insn_table();
 SEXP rir_set_debug(SEXP);
 SEXP rir_set_tiering(SEXP, SEXP, SEXP, SEXP);
 SEXP rir_opt_refusals();
+SEXP rir_optimize(SEXP);
 SEXP rir_verify(SEXP, SEXP, SEXP);
 SEXP rir_bytecode(SEXP);
 SEXP rir_resume(SEXP, SEXP, SEXP, SEXP);
@@ -38,7 +39,7 @@ SEXP rir_set_interrupt_pending();
 SEXP rir_extra_depth();
 SEXP rir_pir_selftest(SEXP);
 SEXP rir_pir_insn_table();
-SEXP rir_pir_translate(SEXP, SEXP);
+SEXP rir_pir_translate(SEXP, SEXP, SEXP);
 SEXP rir_pir_untranslated();
 
 static const R_CallMethodDef callMethods[] = {
@@ -62,6 +63,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_set_debug", (DL_FUNC)&rir_set_debug, 1},
     {"rir_set_tiering", (DL_FUNC)&rir_set_tiering, 4},
     {"rir_opt_refusals", (DL_FUNC)&rir_opt_refusals, 0},
+    {"rir_optimize", (DL_FUNC)&rir_optimize, 1},
     {"rir_verify", (DL_FUNC)&rir_verify, 3},
     {"rir_bytecode", (DL_FUNC)&rir_bytecode, 1},
     {"rir_resume", (DL_FUNC)&rir_resume, 4},
@@ -70,7 +72,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},
     {"rir_pir_selftest", (DL_FUNC)&rir_pir_selftest, 1},
     {"rir_pir_insn_table", (DL_FUNC)&rir_pir_insn_table, 0},
-    {"rir_pir_translate", (DL_FUNC)&rir_pir_translate, 2},
+    {"rir_pir_translate", (DL_FUNC)&rir_pir_translate, 3},
     {"rir_pir_untranslated", (DL_FUNC)&rir_pir_untranslated, 0},
     {nullptr, nullptr, 0}};
 

@@ -313,6 +313,20 @@ SEXP rir_table_test(SEXP contexts, SEXP queries) {
     return out;
 }
 
+// rir::optimize(f): f's body as native code now; "" or why not.
+SEXP rir_optimize(SEXP f) {
+    DispatchTable* t = tableOrError(f);
+    baselineOf(t, CLOENV(f));
+    static std::string why;
+    why.clear();
+    {
+        std::string w;
+        native::optimizeNow(t, &w);
+        why = w;
+    }
+    return Rf_mkString(why.c_str());
+}
+
 // Why functions were refused by the optimizing tier: a count per reason.
 SEXP rir_opt_refusals() {
     auto& m = native::refusalReasons;

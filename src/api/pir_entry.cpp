@@ -124,26 +124,31 @@ extern "C" {
 // f's RIR code translated into PIR: c(printed, problem, dot), where problem
 // is why it could not be translated, or the PIR verifier's verdict ("" when
 // the translation is well formed).
-SEXP rir_pir_translate(SEXP f, SEXP optimizeIt) {
+// `traceIt`: also the function after translation and after each pass.
+SEXP rir_pir_translate(SEXP f, SEXP optimizeIt, SEXP traceIt) {
     Code* code = baselineOrError(f);
     bool optimize = Rf_asLogical(optimizeIt) == TRUE;
-    std::string printed, problem, dot;
+    bool withTrace = Rf_asLogical(traceIt) == TRUE;
+    std::string printed, problem, dot, trace;
     {
         pir::Function fn;
         fn.name = "f";
         problem = pir::rir2pir(code, FORMALS(f), &fn);
         if (problem.empty()) {
             problem = pir::verify(fn);
-            if (problem.empty() && optimize) problem = pir::optimize(fn, true);
+            if (withTrace) trace = "== translated\n" + pir::print(fn);
+            if (problem.empty() && optimize)
+                problem = pir::optimize(fn, true, withTrace ? &trace : nullptr);
             if (!problem.empty()) problem = "PIR verifier: " + problem;
         }
         printed = pir::print(fn);
         dot = pir::printDot(fn);
     }
-    SEXP out = PROTECT(Rf_allocVector(STRSXP, 3));
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, 4));
     SET_STRING_ELT(out, 0, Rf_mkChar(printed.c_str()));
     SET_STRING_ELT(out, 1, Rf_mkChar(problem.c_str()));
     SET_STRING_ELT(out, 2, Rf_mkChar(dot.c_str()));
+    SET_STRING_ELT(out, 3, Rf_mkChar(trace.c_str()));
     UNPROTECT(1);
     return out;
 }

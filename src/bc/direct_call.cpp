@@ -245,7 +245,8 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
     t->invocations++;
     Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook) {
-        if (t->optState == 0 && double(t->invocations) > tiering.threshold) optimizeHook(t);
+        if (t->optState == 0 && tiering.native && double(t->invocations) > tiering.threshold)
+            optimizeHook(t);
         if (t->native) {
             stats.native_calls++;
             return t->native(env, tramp);

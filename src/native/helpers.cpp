@@ -8,6 +8,7 @@
 #include "../bc/for_loop.h"
 #include "../bc/inplace.h"
 #include "../bc/interp.h"
+#include "../bc/math_fast.h"
 #include "../bc/ops.h"
 #include "../bc/promises.h"
 #include "../bc/subset.h"
@@ -206,6 +207,16 @@ SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, con
     const CallSite& cs = code->calls[site];
     for (int k = 0; k < n; k++)
         if (counted & (1 << k)) decRefcnt(args[k]);
+    // one unnamed argument: the interpreter's math1 path first (GNU R's
+    // byte code computes these without the builtin, e.g. no warning for
+    // sqrt(-1L))
+    if (n == 1 && cs.args.size() == 1 && cs.args[0].tag == R_NilValue) {
+        SEXP r = fastMath1(fun, args[0]);
+        if (r) {
+            R_Visible = TRUE;
+            return r;
+        }
+    }
     SEXP list = R_NilValue;
     PROTECT_INDEX ipx;
     PROTECT_WITH_INDEX(list, &ipx);

@@ -251,6 +251,40 @@ class Lowering {
     // call (all but the last, as the interpreter counts them while later
     // ones are computed); "" or why a builtin call cannot be lowered.
     std::set<pir::Instruction*> counted;
+
+    // Is `to` reachable from `from`'s successors without passing `avoid`?
+    static bool reaches(pir::BB* from, pir::BB* to, pir::BB* avoid, bool startAtFrom) {
+        std::set<pir::BB*> seen;
+        std::vector<pir::BB*> work;
+        if (startAtFrom)
+            work.push_back(from);
+        else
+            for (pir::BB* s : from->succ) work.push_back(s);
+        while (!work.empty()) {
+            pir::BB* b = work.back();
+            work.pop_back();
+            if (b == avoid || !seen.insert(b).second) continue;
+            if (b == to) return true;
+            for (pir::BB* s : b->succ) work.push_back(s);
+        }
+        return false;
+    }
+
+    // Can v be counted from its definition until builtin call c releases
+    // it? Every path to c passes v's definition (it dominates c), and c
+    // cannot run again without v being defined again, so the count is
+    // never released twice (it may stay counted: a value defined again
+    // before reaching the call).
+    bool countsUntil(pir::Instruction* v, pir::Instruction* c) {
+        pir::BB* d = v->bb;
+        pir::BB* b = c->bb;
+        if (d == b) {
+            auto& in = b->insns;
+            // (each run of the block defines v before the call)
+            return std::find(in.begin(), in.end(), v) < std::find(in.begin(), in.end(), c);
+        }
+        return !reaches(f.entry, b, d, true) && !reaches(b, b, d, false);
+    }
     std::string findCountedArgs() {
         std::map<pir::Instruction*, int> nonFrameUses;
         for (auto& b : f.blocks)
@@ -266,8 +300,8 @@ class Lowering {
                 for (size_t k = 1; k + 1 < c->args.size(); k++) {
                     pir::Instruction* v = c->args[k];
                     if (v->op == pir::Opcode::LdConst) continue;
-                    if (nonFrameUses[v] != 1 || v->bb != c->bb || !boxed(v) ||
-                        v->op == pir::Opcode::Phi || v->op == pir::Opcode::CastType)
+                    if (nonFrameUses[v] != 1 || !countsUntil(v, c) || !boxed(v) ||
+                        v->op == pir::Opcode::CastType)
                         return "a builtin argument that is also used elsewhere";
                     counted.insert(v);
                 }

@@ -25,6 +25,10 @@ DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::stri
 // the package was loaded).
 extern std::map<std::string, double> refusalReasons;
 
+// Optimizes t's baseline to native code now (whatever RIR_NATIVE says: an
+// explicit request); false with *why when the tier refuses it.
+bool optimizeNow(DispatchTable* t, std::string* why);
+
 // Registers the tiering policy with the interpreter (optimizeHook).
 void registerTiering();
 

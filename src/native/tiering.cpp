@@ -26,13 +26,18 @@ std::map<std::string, double> refusalReasons;
 namespace {
 
 void optimizeFunction(DispatchTable* t) {
+    std::string why;
+    optimizeNow(t, &why);
+}
+
+}  // namespace
+
+bool optimizeNow(DispatchTable* t, std::string* whyNot) {
     double t0 = nowSeconds();
     std::string why;
     DispatchTable::NativeEntry entry = nullptr;
     std::string trace;
-    if (!tiering.native) {
-        why = "the native tier is off (RIR_NATIVE / options(rir.native))";
-    } else if (!available(&why)) {
+    if (!available(&why)) {
         // why says it
     } else if (!t->baseline) {
         why = "no baseline code";
@@ -62,9 +67,9 @@ void optimizeFunction(DispatchTable* t) {
     }
     // (no R error can happen in REprintf's output of a plain string)
     if (!trace.empty()) REprintf("%s", trace.c_str());
+    *whyNot = why;
+    return entry != nullptr;
 }
-
-}  // namespace
 
 void registerTiering() {
     optimizeHook = optimizeFunction;

@@ -1,0 +1,73 @@
+# The native tier (src/native): functions optimized on request, their
+# results, and deoptimization when a speculation fails. (The whole suite
+# also runs with RIR_NATIVE=1 in two modes: see run-tests.R.)
+
+native_available <- function() {
+  f <- rir::compile(function(x) x + 1)
+  !inherits(tryCatch(rir::pir.compile(f), warning = function(w) w), "warning")
+}
+
+test_that("pir.compile() gives a function native code that computes what the bytecode does", {
+  skip_if_not(native_available(), "built without LLVM")
+  sum_to <- function(n) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + i
+    s
+  }
+  classify <- function(x) if (is.na(x)) "na" else if (x > 1 && x < 5) "mid" else "out"
+  pick <- function(v, i) {
+    a <- v[1]
+    b <- v[[i]]
+    list(first = a, at = b, n = length(v))
+  }
+  ref <- list(sum_to(100), sum_to(0), classify(3), classify(NA), classify(9), pick(c(4, 5, 6), 2))
+  f1 <- rir::compile(sum_to)
+  f2 <- rir::compile(classify)
+  f3 <- rir::compile(pick)
+  f1(3)
+  f2(2)
+  f3(1:3, 1)
+  before <- rir::stats()[["native_calls"]]
+  f1 <- rir::pir.compile(f1)
+  f2 <- rir::pir.compile(f2)
+  f3 <- rir::pir.compile(f3)
+  got <- list(f1(100), f1(0), f2(3), f2(NA), f2(9), f3(c(4, 5, 6), 2))
+  expect_identical(got, ref)
+  expect_gte(rir::stats()[["native_calls"]] - before, 6)
+})
+
+test_that("a failed speculation deoptimizes into the interpreter and the result is right", {
+  skip_if_not(native_available(), "built without LLVM")
+  f <- rir::compile(function(x, y) {
+    s <- 0
+    for (i in 1:3) s <- s + x * y
+    s
+  })
+  rir:::without_native(for (k in 1:3) f(2, 3)) # feedback: doubles
+  f <- rir::pir.compile(f)
+  expect_identical(f(2, 3), 18)
+  before <- rir::stats()[["deopts"]]
+  expect_identical(f(2L, 3L), 18) # integers: the speculation on doubles fails
+  expect_gt(rir::stats()[["deopts"]], before)
+  expect_identical(f(1i, 2), 6i)
+  expect_error(f("a", 1), "non-numeric argument to binary operator")
+})
+
+test_that("what the tier cannot handle yet is refused with a warning and still runs", {
+  f <- rir::compile(function(x) {
+    x$a <- 1
+    x
+  })
+  expect_warning(g <- rir::pir.compile(f), "not optimized")
+  expect_identical(g(list()), list(a = 1))
+})
+
+test_that("pir() prints the optimized form, and each pass on request", {
+  f <- rir::compile(function(x) x * 2 + 1)
+  out <- utils::capture.output(rir::pir(f))
+  expect_true(any(grepl("= Return %", out, fixed = TRUE)))
+  out <- utils::capture.output(rir::pir(f, passes = TRUE))
+  expect_true(any(out == "== translated"))
+  expect_true(any(out == "== after scope resolution"))
+  expect_error(rir::pir(sum), "must be a closure")
+})
