@@ -7,6 +7,12 @@
 // Registers the optimizing tier's hooks into the RIR tier (pir_entry.cpp).
 void registerPirHooks();
 
+#include <map>
+#include <string>
+
+// A named numeric vector of reason counts.
+SEXP reasonCounts(const std::map<std::string, double>& counts);
+
 extern "C" {
 // f's DispatchTable, or an R error when f is not rir-compiled.
 rir::DispatchTable* tableOrError(SEXP f);

@@ -22,6 +22,19 @@
 
 using namespace rir;
 
+SEXP reasonCounts(const std::map<std::string, double>& counts) {
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, counts.size()));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, counts.size()));
+    size_t k = 0;
+    for (auto& r : counts) {
+        REAL(out)[k] = r.second;
+        SET_STRING_ELT(names, k++, Rf_mkChar(r.first.c_str()));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return out;
+}
+
 extern "C" {
 
 SEXP rir_init(SEXP templ) {
@@ -329,17 +342,7 @@ SEXP rir_optimize(SEXP f) {
 
 // Why functions were refused by the optimizing tier: a count per reason.
 SEXP rir_opt_refusals() {
-    auto& m = native::refusalReasons;
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, m.size()));
-    SEXP names = PROTECT(Rf_allocVector(STRSXP, m.size()));
-    size_t k = 0;
-    for (auto& r : m) {
-        REAL(out)[k] = r.second;
-        SET_STRING_ELT(names, k++, Rf_mkChar(r.first.c_str()));
-    }
-    Rf_setAttrib(out, R_NamesSymbol, names);
-    UNPROTECT(2);
-    return out;
+    return reasonCounts(native::refusalReasons);
 }
 
 // RIR_OPT_THRESHOLD and RIR_NATIVE (or their options); NULL keeps one.

@@ -159,15 +159,6 @@ extern "C" {
 // Why function bodies compiled under RIR_DEBUG=verify were not translated
 // to PIR: a count per reason (since the package was loaded).
 SEXP rir_pir_untranslated() {
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, untranslatedReasons.size()));
-    SEXP names = PROTECT(Rf_allocVector(STRSXP, untranslatedReasons.size()));
-    size_t k = 0;
-    for (auto& r : untranslatedReasons) {
-        REAL(out)[k] = r.second;
-        SET_STRING_ELT(names, k++, Rf_mkChar(r.first.c_str()));
-    }
-    Rf_setAttrib(out, R_NamesSymbol, names);
-    UNPROTECT(2);
-    return out;
+    return reasonCounts(untranslatedReasons);
 }
 }

@@ -102,6 +102,23 @@ inline void releasedValue(SEXP old) {
     if (frefcnt(old) == 0) incRefcnt(old);
 }
 
+// Binds v through frame cell `cell` when it is an ordinary binding (the
+// value it held is released, see above; the binding no longer missing, as
+// defineVar leaves it): true; false when the caller must use defineVar
+// (no cell, active or locked binding, unbound).
+inline bool storeInCell(SEXP cell, SEXP v) {
+    if (!cell || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) || hdr(cell)->extra ||
+        fcar(cell) == R_UnboundValue)
+        return false;
+    SEXP old = fcar(cell);
+    if (old != v) {
+        SETCAR(cell, v);
+        releasedValue(old);
+    }
+    hdr(cell)->gp &= ~kMissingMask;
+    return true;
+}
+
 // Before an instruction reuses operand x as its result: x must not also be
 // in another operand slot of the frame (those below its own operands).
 inline void guardOperand(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi) {

@@ -92,15 +92,7 @@ inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env, SEXP nil
 // an ordinary binding (the value it held is released: see inplace.h), else as
 // defineVar does (and the cache slot is cleared).
 inline void bindLocal(NodeStackSlot* cache, int k, SEXP cell, SEXP sym, SEXP v, SEXP env) {
-    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
-        fcar(cell) != R_UnboundValue) {
-        SEXP old = fcar(cell);
-        if (old != v) {
-            SETCAR(cell, v);
-            releasedValue(old);
-        }
-        hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
-    } else {
+    if (!storeInCell(cell, v)) {
         Rf_defineVar(sym, v, env);
         cache[k].u.sxpval = R_NilValue;
     }
@@ -957,22 +949,8 @@ L_dollar : {
     Feedback& f = c->feedback[IMM()];
     SEXP x = TOP();
     recordType(f, x);
-    SEXP r = nullptr;
-    if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt) {
-        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
-        if (TYPEOF(names) == STRSXP) {
-            R_xlen_t len = XLENGTH(names);
-            for (R_xlen_t k = 0; k < len; k++)
-                if (STRING_ELT(names, k) == name) {
-                    r = VECTOR_ELT(x, k);
-                    break;
-                }
-        }
-    } else if (ftype(x) == ENVSXP && !fobject(x)) {
-        // GNU R's R_subset3_dflt for environments
-        SYNC();
-        r = envMember(x, nameSym);
-    }
+    SYNC();
+    SEXP r = dollarDefault(x, name, nameSym);
     if (!r) {
         SYNC();
         r = Rf_eval(call, env);

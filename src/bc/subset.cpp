@@ -135,6 +135,20 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
     return r;
 }
 
+SEXP dollarDefault(SEXP x, SEXP name, SEXP sym) {
+    if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt) {
+        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+        if (TYPEOF(names) == STRSXP) {
+            R_xlen_t len = XLENGTH(names);
+            for (R_xlen_t k = 0; k < len; k++)
+                if (STRING_ELT(names, k) == name) return VECTOR_ELT(x, k);
+        }
+        return nullptr;
+    }
+    if (ftype(x) == ENVSXP && !fobject(x)) return envMember(x, sym);  // GNU R's R_subset3_dflt
+    return nullptr;
+}
+
 SEXP envMember(SEXP e, SEXP sym) {
     SEXP r = Rf_findVarInFrame3(e, sym, TRUE);
     if (ftype(r) == PROMSXP) {

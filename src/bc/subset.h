@@ -82,6 +82,11 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
 // that frame only, a promise forced, NULL when unbound.
 SEXP envMember(SEXP e, SEXP sym);
 
+// x$name without dispatch: a plain list's element named `name` (a CHARSXP)
+// or an environment's member `sym`; nullptr when GNU R must evaluate the
+// call (objects, other types, no such element).
+SEXP dollarDefault(SEXP x, SEXP name, SEXP sym);
+
 #pragma GCC visibility pop
 
 }  // namespace rir

@@ -91,17 +91,7 @@ SEXP rirn_force(SEXP v, SEXP sym, SEXP tramp) {
 
 void rirn_stvar(SEXP sym, SEXP v, SEXP env) {
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
-    if (cell && cell != R_NilValue && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
-        hdr(cell)->extra == 0 && fcar(cell) != R_UnboundValue) {
-        SEXP old = fcar(cell);
-        if (old != v) {
-            SETCAR(cell, v);
-            releasedValue(old);
-        }
-        hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
-    } else {
-        Rf_defineVar(sym, v, env);
-    }
+    if (!storeInCell(cell == R_NilValue ? nullptr : cell, v)) Rf_defineVar(sym, v, env);
 }
 
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env) {
@@ -118,37 +108,30 @@ SEXP rirn_mkarg(SEXP code, SEXP env) {
     return mkPromise(code, env);
 }
 
+// GNU R's operator on one or two operands (b: nullptr for unary ones).
+static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep) {
+    keepOperand(a, keep & 1);
+    if (b) keepOperand(b, keep & 2);
+    SEXP prim = primitiveOf(o);
+    SEXP args = PROTECT(consNR(a, b ? consNR(b, R_NilValue) : R_NilValue));
+    setTrampolineExpr(tramp, call);
+    const void* vmax = vmaxget();
+    SEXP r = primFun(prim)(call, prim, args, env);
+    vmaxset(vmax);
+    UNPROTECT(1);
+    return r;
+}
+
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep) {
-    ArithOp o = ArithOp(op);
-    SEXP r = fastBinop(o, a, b);
-    if (!r) {
-        keepOperand(a, keep & 1);
-        keepOperand(b, keep & 2);
-        SEXP prim = primitiveOf(o);
-        SEXP args = PROTECT(consNR(a, consNR(b, R_NilValue)));
-        setTrampolineExpr(tramp, call);
-        const void* vmax = vmaxget();
-        r = primFun(prim)(call, prim, args, env);
-        vmaxset(vmax);
-        UNPROTECT(1);
-    }
+    SEXP r = fastBinop(ArithOp(op), a, b);
+    if (!r) r = arithByGnuR(ArithOp(op), a, b, call, env, tramp, keep);
     R_Visible = TRUE;
     return r;
 }
 
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep) {
-    ArithOp o = ArithOp(op);
-    SEXP r = fastUnop(o, a);
-    if (!r) {
-        keepOperand(a, keep & 1);
-        SEXP prim = primitiveOf(o);
-        SEXP args = PROTECT(consNR(a, R_NilValue));
-        setTrampolineExpr(tramp, call);
-        const void* vmax = vmaxget();
-        r = primFun(prim)(call, prim, args, env);
-        vmaxset(vmax);
-        UNPROTECT(1);
-    }
+    SEXP r = fastUnop(ArithOp(op), a);
+    if (!r) r = arithByGnuR(ArithOp(op), a, nullptr, call, env, tramp, keep);
     R_Visible = TRUE;
     return r;
 }
@@ -235,21 +218,7 @@ void rirn_count(SEXP v) {
 }
 
 SEXP rirn_dollar(SEXP x, SEXP nameSym, SEXP call, SEXP env) {
-    SEXP r = nullptr;
-    if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt) {
-        SEXP name = PRINTNAME(nameSym);
-        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
-        if (TYPEOF(names) == STRSXP) {
-            R_xlen_t len = XLENGTH(names);
-            for (R_xlen_t k = 0; k < len; k++)
-                if (STRING_ELT(names, k) == name) {
-                    r = VECTOR_ELT(x, k);
-                    break;
-                }
-        }
-    } else if (ftype(x) == ENVSXP && !fobject(x)) {
-        r = envMember(x, nameSym);
-    }
+    SEXP r = dollarDefault(x, PRINTNAME(nameSym), nameSym);
     // anything else: GNU R evaluates x$name (x is a variable: see the
     // compiler's dollar)
     if (!r) r = Rf_eval(call, env);
@@ -419,20 +388,15 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
                 // (counted by rirn_forseq; the interpreter releases it)
                 loopSlots = k + 1;
                 break;
-            case SlotKind::LoopLen: {
-                int step, first;
-                loopRange(stack[k - 1], &step, &first);
-                slots[k].tag = INTSXP;
-                slots[k].flags = step;
-                slots[k].u.ival = INTEGER(stack[k])[0];
-                loopSlots = k + 1;
-                break;
-            }
+            case SlotKind::LoopLen:
             case SlotKind::LoopCtr: {
+                // raw integers (the length, the counter) whose flags hold
+                // the step / first value of a compact range (forInit)
+                bool len = SlotKind(kinds[k]) == SlotKind::LoopLen;
                 int step, first;
-                loopRange(stack[k - 2], &step, &first);
+                loopRange(stack[k - (len ? 1 : 2)], &step, &first);
                 slots[k].tag = INTSXP;
-                slots[k].flags = first;
+                slots[k].flags = len ? step : first;
                 slots[k].u.ival = INTEGER(stack[k])[0];
                 loopSlots = k + 1;
                 break;
