@@ -111,7 +111,8 @@ known_configs <- list(
   "gnur-ast" = list(env = c(R_ENABLE_JIT = "0"), rir = FALSE),
   "gnur-bc" = list(env = c(R_ENABLE_JIT = "3"), rir = FALSE),
   "rir" = list(env = character(), rir = TRUE),
-  "rir-baseline" = list(env = c(RIR_OPT_THRESHOLD = "1000000000"), rir = TRUE)
+  "rir-baseline" = list(env = c(RIR_OPT_THRESHOLD = "1000000000"), rir = TRUE),
+  "rir-native" = list(env = c(RIR_NATIVE = "1", RIR_OPT_THRESHOLD = "2"), rir = TRUE)
 )
 
 select_configs <- function(names) {
