@@ -828,19 +828,7 @@ L_subset : {
     SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
     if (n == 1 && cs.args[0].tag == R_NilValue) {
-        r = fastSubset(kind, x, TOP(), scr);
-        int t = ftype(x);
-        if (!r && kind == 2 && t == ENVSXP && !hdr(x)->obj && simpleScalar(TOP(), STRSXP) &&
-            STRING_ELT(TOP(), 0) != NA_STRING) {
-            // e[["name"]] (as GNU R's [[ for environments)
-            r = envMember(x, Rf_installTrChar(STRING_ELT(TOP(), 0)));
-        }
-        if (!r && kind == 2 && !hdr(x)->obj && !hdr(x)->alt &&
-            (t == VECSXP || t == INTSXP || t == REALSXP || t == LGLSXP || t == STRSXP)) {
-            // x[["name"]]
-            R_xlen_t k = nameIndex(x, TOP());
-            if (k >= 0) r = ftype(x) == VECSXP ? VECTOR_ELT(x, k) : elementOf(x, k);
-        }
+        r = subsetQuick(kind, x, TOP(), scr);
     } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
         r = fastMatrixSubset(x, AT(1), TOP(), scr);
     if (r) KEEP_SCRATCH(cs, r, scr);
@@ -1204,11 +1192,7 @@ L_lgl_second : {
     SEXP a = AT(1), b = TOP();
     SEXP r;
     if (simpleScalar(b, LGLSXP)) {
-        int x1 = fival(a), x2 = fival(b), ans;
-        if (kind == 1)
-            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || x2) ? NA_LOGICAL : x2) : x2;
-        else
-            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || !x2) ? NA_LOGICAL : x2) : x2;
+        int ans = lglCombine(kind, fival(a), fival(b));
         // an if/while condition: branch at once (see binop)
         const int32_t* nx = *pc == int32_t(Op::br) ? start + pc[1] : pc;
         if (ans != NA_LOGICAL && *nx == int32_t(Op::brfalse) && nx[2] >= 0) {

@@ -5,6 +5,7 @@
 #include "../runtime/r_messages.h"
 #include "../runtime/trampoline.h"
 #include "calls.h"
+#include "for_loop.h"
 #include "promises.h"
 
 namespace rir {
@@ -133,6 +134,20 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
     vmaxset(vmax);
     UNPROTECT(3);
     return r;
+}
+
+SEXP subsetQuick(int kind, SEXP x, SEXP i, SEXP scr) {
+    SEXP r = fastSubset(kind, x, i, scr);
+    if (r || kind != 2 || hdr(x)->obj) return r;
+    int t = ftype(x);
+    if (t == ENVSXP && simpleScalar(i, STRSXP) && STRING_ELT(i, 0) != NA_STRING)
+        return envMember(x, Rf_installTrChar(STRING_ELT(i, 0)));  // e[["name"]]
+    if (!hdr(x)->alt &&
+        (t == VECSXP || t == INTSXP || t == REALSXP || t == LGLSXP || t == STRSXP)) {
+        R_xlen_t k = nameIndex(x, i);  // x[["name"]]
+        if (k >= 0) return t == VECSXP ? VECTOR_ELT(x, k) : elementOf(x, k);
+    }
+    return nullptr;
 }
 
 SEXP dollarDefault(SEXP x, SEXP name, SEXP sym) {

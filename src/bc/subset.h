@@ -82,6 +82,20 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
 // that frame only, a promise forced, NULL when unbound.
 SEXP envMember(SEXP e, SEXP sym);
 
+// && (kind 1) / || (2) of two logical scalars (NA_LOGICAL for NA) whose
+// first did not decide: the second, or NA when either is NA and the
+// second does not decide.
+inline int lglCombine(int kind, int x1, int x2) {
+    if (x1 != NA_LOGICAL) return x2;
+    bool decides = kind == 1 ? x2 == FALSE : x2 == TRUE;
+    return decides ? x2 : NA_LOGICAL;
+}
+
+// x[i] / x[[i]] (kind 1 / 2) with one unnamed index, without GNU R's
+// primitive: plain vectors (fastSubset, scr as there), e[["name"]] on an
+// environment, x[["name"]]; nullptr when GNU R's `[` / `[[` must run.
+SEXP subsetQuick(int kind, SEXP x, SEXP i, SEXP scr = nullptr);
+
 // x$name without dispatch: a plain list's element named `name` (a CHARSXP)
 // or an environment's member `sym`; nullptr when GNU R must evaluate the
 // call (objects, other types, no such element).

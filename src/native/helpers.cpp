@@ -240,12 +240,7 @@ SEXP rirn_mkcls(SEXP spec, SEXP env) {
 SEXP rirn_lgl_combine(int kind, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp) {
     SEXP r;
     if (simpleScalar(b, LGLSXP)) {
-        int x1 = fival(a), x2 = fival(b), ans;
-        if (kind == 1)
-            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || x2) ? NA_LOGICAL : x2) : x2;
-        else
-            ans = x1 == NA_LOGICAL ? ((x2 == NA_LOGICAL || !x2) ? NA_LOGICAL : x2) : x2;
-        r = lglScalar(ans);
+        r = lglScalar(lglCombine(kind, fival(a), fival(b)));
     } else {
         SEXP pa = PROTECT(R_mkEVPROMISE(CADR(call), a));
         SEXP pb = PROTECT(R_mkEVPROMISE(CADDR(call), b));
@@ -269,17 +264,7 @@ SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP e
     SEXP x = args[0];
     SEXP r = nullptr;
     if (n == 1 && cs.args[0].tag == R_NilValue) {
-        SEXP i = args[1];
-        r = fastSubset(kind, x, i);
-        int t = ftype(x);
-        if (!r && kind == 2 && t == ENVSXP && !hdr(x)->obj && simpleScalar(i, STRSXP) &&
-            STRING_ELT(i, 0) != NA_STRING)
-            r = envMember(x, Rf_installTrChar(STRING_ELT(i, 0)));
-        if (!r && kind == 2 && !hdr(x)->obj && !hdr(x)->alt &&
-            (t == VECSXP || t == INTSXP || t == REALSXP || t == LGLSXP || t == STRSXP)) {
-            R_xlen_t k = nameIndex(x, i);
-            if (k >= 0) r = t == VECSXP ? VECTOR_ELT(x, k) : elementOf(x, k);
-        }
+        r = subsetQuick(kind, x, args[1]);
     } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue) {
         r = fastMatrixSubset(x, args[1], args[2]);
     }

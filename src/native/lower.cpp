@@ -144,6 +144,9 @@ class Lowering {
 
     // "" when lowered into `name`, else why not
     std::string run(const std::string& name) {
+        for (auto& b : f.blocks)
+            for (pir::Instruction* i : b->insns)
+                for (pir::Instruction* a : i->args) users[a].push_back(i);
         std::string problem = check();
         if (!problem.empty()) return problem;
         findSiteCalls();
@@ -170,7 +173,6 @@ class Lowering {
         slots = callHelper(reinterpret_cast<void*>(&rirn_enter), sexpT, {i32T},
                            {llvm::ConstantInt::get(i32T, nslots)});
         B.CreateBr(blocks[f.entry]);
-        uses = pir::useCounts(f);
         for (pir::BB* b : order) {
             B.SetInsertPoint(blocks[b]);
             for (pir::Instruction* i : b->insns) {
@@ -206,7 +208,21 @@ class Lowering {
     std::map<std::pair<pir::BB*, pir::BB*>, llvm::BasicBlock*> edgeFrom;
     std::map<pir::BB*, int> rpoIndex;
     std::vector<std::pair<pir::Instruction*, llvm::PHINode*>> pendingPhis;
-    std::vector<int> uses;
+    // every instruction's users, one entry per operand it is
+    std::map<pir::Instruction*, std::vector<pir::Instruction*>> users;
+    size_t useCount(pir::Instruction* v) {
+        auto it = users.find(v);
+        return it == users.end() ? 0 : it->second.size();
+    }
+    // Are all of v's users `ok`?
+    template <class Pred>
+    bool allUsers(pir::Instruction* v, Pred ok) {
+        auto it = users.find(v);
+        if (it == users.end()) return true;
+        for (pir::Instruction* u : it->second)
+            if (!ok(u)) return false;
+        return true;
+    }
     pir::Instruction* ownEnv = nullptr;
     // per frame state: the slot kinds of its stack (kept as long as the code)
     std::map<pir::Instruction*, const unsigned char*> slotKinds;
@@ -286,11 +302,6 @@ class Lowering {
         return !reaches(f.entry, b, d, true) && !reaches(b, b, d, false);
     }
     std::string findCountedArgs() {
-        std::map<pir::Instruction*, int> nonFrameUses;
-        for (auto& b : f.blocks)
-            for (pir::Instruction* i : b->insns)
-                if (i->op != pir::Opcode::FrameState)
-                    for (pir::Instruction* a : i->args) nonFrameUses[a]++;
         for (auto& b : f.blocks)
             for (pir::Instruction* c : b->insns) {
                 if (c->op != pir::Opcode::CallBuiltin) continue;
@@ -300,7 +311,10 @@ class Lowering {
                 for (size_t k = 1; k + 1 < c->args.size(); k++) {
                     pir::Instruction* v = c->args[k];
                     if (v->op == pir::Opcode::LdConst) continue;
-                    if (nonFrameUses[v] != 1 || !countsUntil(v, c) || !boxed(v) ||
+                    size_t nonFrameUses = 0;
+                    for (pir::Instruction* u : users[v])
+                        if (u->op != pir::Opcode::FrameState) nonFrameUses++;
+                    if (nonFrameUses != 1 || !countsUntil(v, c) || !boxed(v) ||
                         v->op == pir::Opcode::CastType)
                         return "a builtin argument that is also used elsewhere";
                     counted.insert(v);
@@ -313,15 +327,11 @@ class Lowering {
     // a missing argument), or "" / why not
     std::set<pir::Instruction*> missokLoads;
     std::string findMissokLoads() {
-        std::map<pir::Instruction*, int> uses;
-        for (auto& b : f.blocks)
-            for (pir::Instruction* i : b->insns)
-                for (pir::Instruction* a : i->args) uses[a]++;
         for (auto& b : f.blocks)
             for (pir::Instruction* i : b->insns) {
                 if (i->op != pir::Opcode::ForceOrMissing) continue;
                 pir::Instruction* v = i->args[0];
-                if (v->op != pir::Opcode::LdVar || uses[v] != 1)
+                if (v->op != pir::Opcode::LdVar || useCount(v) != 1)
                     return "an index value that is not a variable's";
                 missokLoads.insert(v);
             }
@@ -329,21 +339,18 @@ class Lowering {
     }
 
     void findSiteCalls() {
-        std::map<pir::Instruction*, int> otherUses;
         for (auto& b : f.blocks)
-            for (pir::Instruction* i : b->insns) {
-                bool site = i->op == pir::Opcode::Call && matchesSite(i);
-                if (site) siteCalls.insert(i);
-                for (size_t k = 0; k < i->args.size(); k++)
-                    if (!(site && k >= 2)) otherUses[i->args[k]]++;
-            }
+            for (pir::Instruction* i : b->insns)
+                if (i->op == pir::Opcode::Call && matchesSite(i)) siteCalls.insert(i);
+        // (a promise or `...` is a call's argument, never its env or callee)
         for (pir::Instruction* c : siteCalls)
-            for (size_t k = 2; k < c->args.size(); k++)
-                if ((c->args[k]->op == pir::Opcode::MkArg ||
-                     (c->args[k]->op == pir::Opcode::LdVar &&
-                      c->args[k]->symbol == R_DotsSymbol)) &&
-                    !otherUses[c->args[k]])
-                    siteArgs.insert(c->args[k]);
+            for (size_t k = 2; k < c->args.size(); k++) {
+                pir::Instruction* a = c->args[k];
+                if ((a->op == pir::Opcode::MkArg ||
+                     (a->op == pir::Opcode::LdVar && a->symbol == R_DotsSymbol)) &&
+                    allUsers(a, [&](pir::Instruction* u) { return siteCalls.count(u) != 0; }))
+                    siteArgs.insert(a);
+            }
     }
 
     static bool boxed(const pir::Instruction* i) {
@@ -563,18 +570,14 @@ class Lowering {
 
     // Is every use of i an AsTest?
     bool onlyTests(pir::Instruction* i) {
-        for (auto& b : f.blocks)
-            for (pir::Instruction* u : b->insns)
-                for (pir::Instruction* a : u->args)
-                    if (a == i && u->op != pir::Opcode::AsTest) return false;
-        return true;
+        return allUsers(i, [](pir::Instruction* u) { return u->op == pir::Opcode::AsTest; });
     }
 
     // The operation by the helper (boxed operands), not defined as i's value.
     llvm::Value* genericBinopValue(pir::Instruction* i) {
         ArithOp op;
         arithOp(i->op, &op);
-        int keep = (uses[i->args[0]->id] > 1 ? 1 : 0) | (uses[i->args[1]->id] > 1 ? 2 : 0);
+        int keep = (useCount(i->args[0]) > 1 ? 1 : 0) | (useCount(i->args[1]) > 1 ? 2 : 0);
         if (i->args[0] == i->args[1]) keep = 3;
         return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
                           {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
@@ -655,21 +658,14 @@ class Lowering {
             case Opcode::Le:
             case Opcode::Gt:
             case Opcode::Ge: {
-                if (lowerScalar(i)) return "";
-                arithOp(i->op, &op);
-                int keep = (uses[i->args[0]->id] > 1 ? 1 : 0) | (uses[i->args[1]->id] > 1 ? 2 : 0);
-                if (i->args[0] == i->args[1]) keep = 3;
-                define(i, callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
-                                     {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
-                                     {i32(int(op)), a(0), a(1), sexp(i->call), envArg, trampArg,
-                                      i32(keep)}));
+                if (!lowerScalar(i)) define(i, genericBinopValue(i));
                 return "";
             }
             case Opcode::Minus:
             case Opcode::Plus:
             case Opcode::Not: {
                 arithOp(i->op, &op);
-                int keep = uses[i->args[0]->id] > 1 ? 1 : 0;
+                int keep = useCount(i->args[0]) > 1 ? 1 : 0;
                 define(i, callHelper(
                               reinterpret_cast<void*>(&rirn_unop), sexpT,
                               {i32T, sexpT, sexpT, sexpT, sexpT, i32T},
