@@ -94,6 +94,37 @@ void rirn_stvar(SEXP sym, SEXP v, SEXP env) {
     if (!storeInCell(cell == R_NilValue ? nullptr : cell, v)) Rf_defineVar(sym, v, env);
 }
 
+SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache) {
+    SEXP cell = *cache;
+    if (cell == R_NilValue) {
+        R_varloc_t loc = R_findVarLocInFrame(env, sym);
+        if (!loc.cell || loc.cell == R_NilValue) return rirn_ldvar(sym, env, tramp, expr);
+        *cache = cell = loc.cell;
+    }
+    if (!(hdr(cell)->gp & kActiveBinding) && hdr(cell)->extra == 0) {
+        SEXP x = fcar(cell);
+        if (x == R_UnboundValue)
+            *cache = R_NilValue;
+        else if (x != R_MissingArg)
+            return x;
+    }
+    return rirn_ldvar(sym, env, tramp, expr);
+}
+
+void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache) {
+    SEXP cell = *cache;
+    if (cell == R_NilValue) {
+        cell = R_findVarLocInFrame(env, sym).cell;
+        if (cell == R_NilValue) cell = nullptr;
+    }
+    if (storeInCell(cell, v)) {
+        *cache = cell;
+        return;
+    }
+    Rf_defineVar(sym, v, env);
+    *cache = R_NilValue;
+}
+
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env) {
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
     if (!cell || cell == R_NilValue) {
@@ -305,11 +336,40 @@ SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp) {
 }
 
 SEXP rirn_box_real(double x) {
-    return Rf_ScalarReal(x);
+    SEXP r = Rf_allocVector(REALSXP, 1);
+    *static_cast<double*>(fdata(r)) = x;
+    return r;
 }
 
 SEXP rirn_box_int(int x) {
-    return Rf_ScalarInteger(x);
+    SEXP r = Rf_allocVector(INTSXP, 1);
+    *static_cast<int*>(fdata(r)) = x;
+    return r;
+}
+
+SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
+                     const int* live, int nlive) {
+    SEXP cell = *cache;
+    if (cell == R_NilValue) {
+        cell = R_findVarLocInFrame(env, sym).cell;
+        if (cell == R_NilValue) cell = nullptr;
+    }
+    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
+        // inplace.h's rule, the frame's live slots being the operand slots
+        SEXP old = fcar(cell);
+        bool held = false;
+        for (int k = 0; k < nlive && !held; k++) held = frame[live[k]].u.sxpval == old;
+        if (old != R_UnboundValue && simpleScalar(old, REALSXP) && frefcnt(old) == 1 && !held) {
+            *static_cast<double*>(fdata(old)) = x;
+            hdr(cell)->gp &= ~kMissingMask;
+            *cache = cell;
+            return old;
+        }
+    }
+    SEXP v = PROTECT(rirn_box_real(x));
+    rirn_stvar_cell(sym, v, env, cache);
+    UNPROTECT(1);
+    return v;
 }
 
 void rirn_backedge() {
@@ -399,7 +459,8 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_enter),      RIRN_HELPER(rirn_leave),
         RIRN_HELPER(rirn_ldarg),      RIRN_HELPER(rirn_enclos),
         RIRN_HELPER(rirn_ldvar),      RIRN_HELPER(rirn_force),
-        RIRN_HELPER(rirn_stvar),      RIRN_HELPER(rirn_starg_default),
+        RIRN_HELPER(rirn_stvar),      RIRN_HELPER(rirn_ldvar_cell),
+        RIRN_HELPER(rirn_stvar_cell),      RIRN_HELPER(rirn_starg_default),
         RIRN_HELPER(rirn_mkarg),      RIRN_HELPER(rirn_binop),
         RIRN_HELPER(rirn_unop),       RIRN_HELPER(rirn_astest),
         RIRN_HELPER(rirn_istype),     RIRN_HELPER(rirn_eval),
@@ -414,6 +475,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_lgl_slow),   RIRN_HELPER(rirn_subset),
         RIRN_HELPER(rirn_subset_obj), RIRN_HELPER(rirn_ldvar_missok),
         RIRN_HELPER(rirn_box_real),   RIRN_HELPER(rirn_box_int),
+        RIRN_HELPER(rirn_stvar_real),
 #undef RIRN_HELPER
     };
     return all;

@@ -36,6 +36,11 @@ SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp, SEXP expr);
 SEXP rirn_force(SEXP v, SEXP sym, SEXP tramp);
 // x <- v in env (locked and active bindings as GNU R).
 void rirn_stvar(SEXP sym, SEXP v, SEXP env);
+// The same through the binding cell cached in *cache (a node-stack slot of
+// the frame, R_NilValue until found), as the interpreter's binding cache:
+// a removed binding's cell holds R_UnboundValue and is locked.
+SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache);
+void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache);
 // A missing argument bound to the promise of its default.
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env);
 // A promise of `code` (a symbol, or a promise trampoline) in env.
@@ -90,6 +95,12 @@ SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp);
 // New scalars (no error but R's allocation error).
 SEXP rirn_box_real(double x);
 SEXP rirn_box_int(int x);
+// x <- (a double computed unboxed): written into the binding's value when
+// inplace.h allows it (a plain double scalar only this binding counts, in
+// none of the frame's live slots: frame[live[0..nlive)]), else boxed and
+// bound; the value bound.
+SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
+                     const int* live, int nlive);
 // A loop's back edge: polls for interrupts every so many (as RIR does).
 void rirn_backedge();
 // R_Srcref = s (no error).

@@ -153,6 +153,7 @@ class Lowering {
         problem = findCountedArgs();
         if (problem.empty()) problem = findMissokLoads();
         if (!problem.empty()) return problem;
+        findRawValues();
         auto* ft = llvm::FunctionType::get(sexpT, {sexpT, sexpT}, false);
         fn = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, name, M);
         envArg = fn->getArg(0);
@@ -169,6 +170,16 @@ class Lowering {
                 if (boxed(i) && i->op != pir::Opcode::LdConst && i->op != pir::Opcode::MkEnv &&
                     i->op != pir::Opcode::CastType && !siteArgs.count(i) && !missokLoads.count(i))
                     slotOf[i] = nslots++;
+        // binding-cell cache slots: one per variable of the own environment
+        // loaded or stored
+        for (pir::BB* b : order)
+            for (pir::Instruction* i : b->insns) {
+                pir::Instruction* env = i->op == pir::Opcode::LdVar   ? i->args[0]
+                                        : i->op == pir::Opcode::StVar ? i->args[1]
+                                                                      : nullptr;
+                if (env && env == ownEnv && !cellSlot.count(i->symbol))
+                    cellSlot[i->symbol] = nslots++;
+            }
         B.SetInsertPoint(prologue);
         slots = callHelper(reinterpret_cast<void*>(&rirn_enter), sexpT, {i32T},
                            {llvm::ConstantInt::get(i32T, nslots)});
@@ -203,6 +214,11 @@ class Lowering {
     llvm::Value *envArg = nullptr, *trampArg = nullptr, *slots = nullptr;
     std::map<pir::Instruction*, llvm::Value*> vals;
     std::map<pir::Instruction*, int> slotOf;
+    std::map<SEXP, int> cellSlot;
+    llvm::Value* slotAddress(int k) {
+        return B.CreateGEP(llvm::Type::getInt8Ty(C), slots,
+                           llvm::ConstantInt::get(i64T, int64_t(k) * 16 + 8));
+    }
     std::map<pir::BB*, llvm::BasicBlock*> blocks;
     // the LLVM block that branches along each PIR edge (Phi operands)
     std::map<std::pair<pir::BB*, pir::BB*>, llvm::BasicBlock*> edgeFrom;
@@ -456,6 +472,167 @@ class Lowering {
         B.CreateBr(blocks.at(to));
     }
 
+    // Unboxed doubles: results of scalar arithmetic that no user needs
+    // boxed (arithmetic and type tests read the double, a frame state boxes
+    // it when deoptimizing) or that a store to the own environment boxes:
+    // `x <- a op b` writes into x's value in place when inplace.h allows it,
+    // and users after the store (a loop's Phi) take the value bound.
+    std::set<pir::Instruction*> rawOk;
+    std::map<pir::Instruction*, llvm::Value*> rawVals;
+
+    static bool isArith(pir::Opcode op) {
+        return op == pir::Opcode::Add || op == pir::Opcode::Sub || op == pir::Opcode::Mul ||
+               op == pir::Opcode::Div;
+    }
+    static bool isCompare(pir::Opcode op) {
+        using pir::Opcode;
+        return op == Opcode::Eq || op == Opcode::Neq || op == Opcode::Lt || op == Opcode::Le ||
+               op == Opcode::Gt || op == Opcode::Ge;
+    }
+    // Will lowerScalar compute u inline?
+    bool scalarLowerable(pir::Instruction* u) {
+        if (u->args.size() != 2 || !scalarKind(u->args[0]) || !scalarKind(u->args[1]))
+            return false;
+        return isArith(u->op) || (isCompare(u->op) && onlyTests(u));
+    }
+    static bool realScalarType(pir::PirType t) {
+        return t.kinds() == int(pir::Kind::Real) && t.isSimpleScalar();
+    }
+    // Does u read operand v (an unboxed double) without its box?
+    bool rawUse(pir::Instruction* u, int depth) {
+        if (u->op == pir::Opcode::FrameState) return true;
+        if (u->op == pir::Opcode::IsType) return realScalarType(u->carriedType);
+        if (scalarLowerable(u)) return true;
+        if (u->op == pir::Opcode::CastType && depth < 4 && realScalarType(u->carriedType))
+            return allUsers(u, [&](pir::Instruction* x) { return rawUse(x, depth + 1); });
+        return false;
+    }
+    static size_t position(pir::Instruction* i) {
+        auto& in = i->bb->insns;
+        return size_t(std::find(in.begin(), in.end(), i) - in.begin());
+    }
+    bool rawCandidate(pir::Instruction* i) {
+        if (!isArith(i->op) || !scalarLowerable(i) || counted.count(i)) return false;
+        if (scalarKind(i->args[0]) == 'i' && scalarKind(i->args[1]) == 'i' &&
+            i->op != pir::Opcode::Div)
+            return false;  // integer results: boxed (overflow takes GNU R's path)
+        pir::Instruction* store = nullptr;
+        std::vector<pir::Instruction*> boxedUsers;
+        for (pir::Instruction* u : users[i]) {
+            if (u->op == pir::Opcode::StVar && u->args[0] == i && u->args[1] == ownEnv &&
+                (!store || store == u)) {
+                store = u;
+                continue;
+            }
+            if (!rawUse(u, 0)) boxedUsers.push_back(u);
+        }
+        for (pir::Instruction* u : boxedUsers) {
+            if (!store) return false;
+            if (u->op == pir::Opcode::Phi) {
+                for (size_t k = 0; k < u->args.size(); k++)
+                    if (u->args[k] == i && u->phiFrom[k] != store->bb) return false;
+                continue;
+            }
+            if (u->bb != store->bb || position(u) < position(store)) return false;
+        }
+        return true;
+    }
+    void findRawValues() {
+        for (auto& b : f.blocks)
+            for (pir::Instruction* i : b->insns)
+                if (rawCandidate(i)) rawOk.insert(i);
+    }
+
+    // Liveness of the values kept in slots (for the in-place stores): live
+    // at a block's start; an Assume may enter its checkpoint's
+    // deoptimization block.
+    std::map<pir::BB*, std::set<pir::Instruction*>> liveIn;
+    bool livenessDone = false;
+    std::set<pir::Instruction*> liveOutOf(pir::BB* b) {
+        std::set<pir::Instruction*> out;
+        for (pir::BB* s : b->succ) {
+            out.insert(liveIn[s].begin(), liveIn[s].end());
+            for (pir::Instruction* p : s->insns) {
+                if (p->op != pir::Opcode::Phi) break;
+                for (size_t k = 0; k < p->args.size(); k++)
+                    if (p->phiFrom[k] == b && slotOf.count(p->args[k])) out.insert(p->args[k]);
+            }
+        }
+        return out;
+    }
+    // live before instruction `from` of b (all of b's instructions from it on)
+    std::set<pir::Instruction*> liveBefore(pir::BB* b, size_t from) {
+        std::set<pir::Instruction*> live = liveOutOf(b);
+        for (size_t k = b->insns.size(); k-- > from;) {
+            pir::Instruction* i = b->insns[k];
+            live.erase(i);
+            if (i->op != pir::Opcode::Phi)
+                for (pir::Instruction* a : i->args)
+                    if (slotOf.count(a)) live.insert(a);
+            if (i->op == pir::Opcode::Assume) {
+                // (it may enter its checkpoint's deoptimization block)
+                pir::BB* d = i->args[1]->bb->succ[1];
+                live.insert(liveIn[d].begin(), liveIn[d].end());
+            }
+        }
+        return live;
+    }
+    void computeLiveness() {
+        if (livenessDone) return;
+        livenessDone = true;
+        std::vector<pir::BB*> order = f.rpo();
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t k = order.size(); k-- > 0;) {
+                std::set<pir::Instruction*> in = liveBefore(order[k], 0);
+                if (in != liveIn[order[k]]) {
+                    liveIn[order[k]] = std::move(in);
+                    changed = true;
+                }
+            }
+        }
+    }
+    // The slots live after store st (its value's own slot left out: it is
+    // written with the value bound), kept as long as the code.
+    static std::vector<std::unique_ptr<int[]>>& keptSlotLists() {
+        static std::vector<std::unique_ptr<int[]>> all;
+        return all;
+    }
+
+    // x <- v for an unboxed v: v's box is the one bound.
+    void lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
+        computeLiveness();
+        std::set<pir::Instruction*> live = liveBefore(st->bb, position(st) + 1);
+        live.erase(v);
+        auto list = std::make_unique<int[]>(live.size() + 1);
+        int n = 0;
+        for (pir::Instruction* x : live) list[n++] = slotOf.at(x);
+        llvm::Value* box = callHelper(
+            reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
+            {sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT, sexpT, i32T},
+            {sexp(st->symbol), rawVals.at(v), value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
+             slots, constant(list.get()), i32(n)});
+        keptSlotLists().push_back(std::move(list));
+        define(v, box);
+    }
+
+    // v's box (a new one for an unboxed value: frame states)
+    llvm::Value* boxedValue(pir::Instruction* v) {
+        auto r = rawVals.find(v);
+        if (r == rawVals.end()) return value(v);
+        llvm::Value* box = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
+                                      {llvm::Type::getDoubleTy(C)}, {r->second});
+        // (in v's slot: the collector sees it while the others are boxed)
+        B.CreateStore(box, B.CreateBitCast(slotAddress(slotOf.at(v)), sexpT->getPointerTo()));
+        return box;
+    }
+
+    llvm::Value* scalarOperand(pir::Instruction* v, char k) {
+        auto r = rawVals.find(v);
+        if (r != rawVals.end()) return r->second;
+        return loadScalar(value(v), k);
+    }
+
     // Comparisons of plain scalars used only as conditions: their truth
     // value, never boxed.
     std::map<pir::Instruction*, llvm::Value*> rawTests;
@@ -497,8 +674,8 @@ class Lowering {
             return false;
         if (compare && !onlyTests(i)) return false;
         llvm::Type* dT = llvm::Type::getDoubleTy(C);
-        llvm::Value* x = loadScalar(a0(i), ka);
-        llvm::Value* y = loadScalar(a1(i), kb);
+        llvm::Value* x = scalarOperand(i->args[0], ka);
+        llvm::Value* y = scalarOperand(i->args[1], kb);
         if (compare) {
             llvm::Value* t;
             if (intOp) {
@@ -534,7 +711,10 @@ class Lowering {
                              : i->op == Opcode::Mul ? B.CreateFMul(x, y)
                                                     : B.CreateFDiv(x, y);
             setVisible();
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT, {dT}, {r}));
+            if (rawOk.count(i))
+                rawVals[i] = r;
+            else
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT, {dT}, {r}));
             return true;
         }
         llvm::Intrinsic::ID id = i->op == Opcode::Add   ? llvm::Intrinsic::sadd_with_overflow
@@ -563,6 +743,52 @@ class Lowering {
         phi->addIncoming(generic, slowEnd);
         define(i, phi);
         return true;
+    }
+
+    // Is x a plain scalar of the type (the common speculation), read from
+    // its header (as rirn_istype's fast path); nullptr for other types.
+    llvm::Value* inlineTypeTest(llvm::Value* x, pir::PirType want) {
+        using pir::Flag;
+        using pir::Kind;
+        const int shape = int(Flag::NotScalar) | int(Flag::Attrib) | int(Flag::Object) |
+                          int(Flag::Lazy) | int(Flag::Missing);
+        if (want.flags() & shape) return nullptr;
+        int k = want.kinds();
+        int t = k == int(Kind::Real) ? REALSXP
+                : k == int(Kind::Int) ? INTSXP
+                : k == int(Kind::Lgl) ? LGLSXP
+                                      : -1;
+        if (t < 0) return nullptr;
+        llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+        llvm::Value* first = B.CreateLoad(i8T, x);
+        unsigned mask = 0x1f | kHeaderScalarBit | kHeaderAltBit;
+        llvm::Value* ok = B.CreateICmpEQ(B.CreateAnd(first, llvm::ConstantInt::get(i8T, mask)),
+                                         llvm::ConstantInt::get(i8T, t | kHeaderScalarBit));
+        llvm::Value* attrib = B.CreateLoad(
+            sexpT, B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kAttribOffset)),
+                                   sexpT->getPointerTo()));
+        ok = B.CreateAnd(ok, B.CreateICmpEQ(attrib, sexp(R_NilValue)));
+        if (want.may(Flag::NA)) return ok;
+        // not NA: the element, read only once the header said it is there
+        llvm::BasicBlock* from = B.GetInsertBlock();
+        llvm::BasicBlock* elt = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(ok, elt, join);
+        B.SetInsertPoint(elt);
+        llvm::Value* notNA;
+        if (t == REALSXP) {
+            llvm::Value* d = loadScalar(x, 'd');
+            notNA = B.CreateFCmpORD(d, d);
+        } else {
+            notNA = B.CreateICmpNE(loadScalar(x, 'i'), i32(NA_INTEGER));
+        }
+        llvm::BasicBlock* eltEnd = B.GetInsertBlock();
+        B.CreateBr(join);
+        B.SetInsertPoint(join);
+        llvm::PHINode* r = B.CreatePHI(i1T, 2);
+        r->addIncoming(llvm::ConstantInt::getFalse(C), from);
+        r->addIncoming(notNA, eltEnd);
+        return r;
     }
 
     llvm::Value* a0(pir::Instruction* i) { return value(i->args[0]); }
@@ -612,12 +838,31 @@ class Lowering {
             case Opcode::LdVar:
                 if (siteArgs.count(i)) return "";     // `...`: its call site expands it
                 if (missokLoads.count(i)) return "";  // its ForceOrMissing loads it
+                if (i->args[0] == ownEnv) {
+                    define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
+                                         {sexpT, sexpT, sexpT, sexpT, sexpT},
+                                         {sexp(i->symbol), a(0), trampArg,
+                                          i->call ? sexp(i->call) : constant(nullptr),
+                                          slotAddress(cellSlot.at(i->symbol))}));
+                    return "";
+                }
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar), sexpT,
                                      {sexpT, sexpT, sexpT, sexpT},
                                      {sexp(i->symbol), a(0), trampArg,
                                       i->call ? sexp(i->call) : constant(nullptr)}));
                 return "";
             case Opcode::StVar:
+                if (i->args[1] == ownEnv && rawVals.count(i->args[0])) {
+                    lowerRawStore(i, i->args[0]);
+                    return "";
+                }
+                if (i->args[1] == ownEnv) {
+                    callHelper(reinterpret_cast<void*>(&rirn_stvar_cell), llvm::Type::getVoidTy(C),
+                               {sexpT, sexpT, sexpT, sexpT},
+                               {sexp(i->symbol), a(0), a(1), slotAddress(cellSlot.at(i->symbol))});
+                    return "";
+                }
+                [[fallthrough]];
             case Opcode::StArgDefault: {
                 void* h = i->op == Opcode::StVar ? reinterpret_cast<void*>(&rirn_stvar)
                                                  : reinterpret_cast<void*>(&rirn_starg_default);
@@ -685,6 +930,18 @@ class Lowering {
                 return "";
             }
             case Opcode::IsType: {
+                auto raw = rawVals.find(i->args[0]);
+                if (raw != rawVals.end()) {
+                    // (a plain double by construction: only NA to test)
+                    vals[i] = i->carriedType.may(pir::Flag::NA)
+                                  ? llvm::ConstantInt::getTrue(C)
+                                  : B.CreateFCmpORD(raw->second, raw->second);
+                    return "";
+                }
+                if (llvm::Value* t = inlineTypeTest(a(0), i->carriedType)) {
+                    vals[i] = t;
+                    return "";
+                }
                 llvm::Value* r =
                     callHelper(reinterpret_cast<void*>(&rirn_istype), i32T, {sexpT, i32T, i32T},
                                {a(0), i32(i->carriedType.kinds()), i32(i->carriedType.flags())});
@@ -695,7 +952,10 @@ class Lowering {
                 vals[i] = B.CreateICmpEQ(a(0), a(1));
                 return "";
             case Opcode::CastType:
-                vals[i] = a(0);
+                if (rawVals.count(i->args[0]))
+                    rawVals[i] = rawVals.at(i->args[0]);
+                else
+                    vals[i] = a(0);
                 return "";
             case Opcode::EvalAst:
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_eval), sexpT, {sexpT, sexpT},
@@ -878,7 +1138,7 @@ class Lowering {
                     auto* at = llvm::ArrayType::get(sexpT, n);
                     llvm::Value* arr = B.CreateAlloca(at);
                     for (int k = 0; k < n; k++)
-                        B.CreateStore(value(fs->args[k + 1]),
+                        B.CreateStore(boxedValue(fs->args[k + 1]),
                                       B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
                     stack = B.CreateBitCast(arr, sexpT);
                 }

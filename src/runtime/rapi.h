@@ -319,6 +319,14 @@ inline SEXP fattrib(SEXP x) {
 inline bool fobject(SEXP x) {
     return hdr(x)->obj;
 }
+// The header's first byte: type (bits 0-4), scalar (5), object (6), ALTREP
+// (7); native code tests it directly (simpleScalar's test), and the
+// attribute pointer after the first 8 bytes.
+const unsigned kHeaderScalarBit = 1u << 5;
+const unsigned kHeaderObjectBit = 1u << 6;
+const unsigned kHeaderAltBit = 1u << 7;
+const int kAttribOffset = 8;
+static_assert(offsetof(SexpHeader, attrib) == kAttribOffset, "attrib after the 8 header bytes");
 // A plain (non-ALTREP) length-1 vector without attributes.
 inline bool simpleScalar(SEXP x, int type) {
     SexpHeader* h = hdr(x);

@@ -71,3 +71,53 @@ test_that("pir() prints the optimized form, and each pass on request", {
   expect_true(any(out == "== after scope resolution"))
   expect_error(rir::pir(sum), "must be a closure")
 })
+
+test_that("x <- a op b reuses x's value in place only when nothing else can see it", {
+  skip_if_not(native_available(), "built without LLVM")
+  # each function: run in RIR first (feedback: doubles), then natively
+  run <- function(f, ...) {
+    f <- rir::compile(f)
+    ref <- rir:::without_native(f(...))
+    rir:::without_native(f(...))
+    f <- rir::pir.compile(f)
+    expect_identical(f(...), ref)
+    expect_identical(f(...), ref)
+  }
+  # an alias counts: a keeps the old value
+  run(function(n) {
+    x <- n * 1.5
+    a <- x
+    x <- x + 1
+    c(a, x)
+  }, 2)
+  # the old value is still an operand: x + (x <- x + 1)
+  run(function(n) {
+    x <- n * 2
+    y <- x + (x <- x + 1)
+    c(x, y)
+  }, 1)
+  # values kept in a list, a promise, a closure's environment, a loop
+  run(function(n) {
+    x <- n / 4
+    l <- list(x)
+    g <- function(v) function() v
+    h <- g(x)
+    x <- x * 3
+    s <- 0
+    for (i in 1:3) {
+      s <- s + x
+      x <- x - 0.5
+    }
+    list(l, h(), x, s)
+  }, 2)
+  # a while loop whose variables are all rewritten in place
+  run(function(n) {
+    z <- 0
+    s <- 0
+    while (z < n) {
+      s <- s + z * 2
+      z <- z + 1
+    }
+    c(s, z)
+  }, 50)
+})
