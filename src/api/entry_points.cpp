@@ -382,6 +382,7 @@ SEXP rir_set_debug(SEXP flags) {
             if (item == "verify") debugFlags.verify = true;
             if (item == "pir") debugFlags.pir = true;
             if (item == "native") debugFlags.native = true;
+            if (item == "deopt") debugFlags.deopt = true;
             item.clear();
         } else if (f[i] != ' ') {
             item += f[i];

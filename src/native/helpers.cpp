@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "../bc/calls.h"
 #include "../bc/for_loop.h"
@@ -123,6 +124,34 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache) {
     }
     Rf_defineVar(sym, v, env);
     *cache = R_NilValue;
+}
+
+// The cell of own-environment variable sym (cached), or nullptr when it
+// has none or its value is not an ordinary pointer.
+static SEXP plainCell(SEXP sym, SEXP env, SEXP* cache) {
+    SEXP cell = *cache;
+    if (cell == R_NilValue) {
+        cell = R_findVarLocInFrame(env, sym).cell;
+        if (!cell || cell == R_NilValue) return nullptr;
+        *cache = cell;
+    }
+    if ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra) return nullptr;
+    return cell;
+}
+
+int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache) {
+    SEXP cell = plainCell(sym, env, cache);
+    if (!cell) return 0;
+    SEXP x = fcar(cell);
+    // (a double stored in place of the previous one: an equal value)
+    return x == v || (simpleScalar(v, REALSXP) && simpleScalar(x, REALSXP) &&
+                      std::memcmp(fdata(x), fdata(v), sizeof(double)) == 0);
+}
+
+int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
+    SEXP cell = plainCell(sym, env, cache);
+    if (!cell || !simpleScalar(fcar(cell), REALSXP)) return 0;
+    return std::memcmp(fdata(fcar(cell)), &x, sizeof(double)) == 0;
 }
 
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env) {
@@ -415,6 +444,7 @@ SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp) {
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
                 int n, const unsigned char* kinds) {
     stats.deopts++;
+    if (debugFlags.deopt) REprintf("rir: deoptimization to pc %d\n", pc);
     if (++t->deopts >= kMaxDeopts && t->native) {
         t->native = nullptr;
         t->optState = 3;
@@ -475,7 +505,8 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_lgl_slow),   RIRN_HELPER(rirn_subset),
         RIRN_HELPER(rirn_subset_obj), RIRN_HELPER(rirn_ldvar_missok),
         RIRN_HELPER(rirn_box_real),   RIRN_HELPER(rirn_box_int),
-        RIRN_HELPER(rirn_stvar_real),
+        RIRN_HELPER(rirn_stvar_real), RIRN_HELPER(rirn_binding_is),
+        RIRN_HELPER(rirn_binding_is_real),
 #undef RIRN_HELPER
     };
     return all;

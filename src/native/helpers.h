@@ -41,6 +41,10 @@ void rirn_stvar(SEXP sym, SEXP v, SEXP env);
 // a removed binding's cell holds R_UnboundValue and is locked.
 SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache);
 void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache);
+// Does the own environment's binding of sym (cell cached) hold exactly v /
+// a plain double scalar equal to x (bit for bit)? (BindingIs)
+int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache);
+int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
 // A missing argument bound to the promise of its default.
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env);
 // A promise of `code` (a symbol, or a promise trampoline) in env.

@@ -38,6 +38,7 @@
 #ifdef RIR_HAVE_LLVM
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -174,13 +175,16 @@ class Lowering {
         // loaded or stored
         for (pir::BB* b : order)
             for (pir::Instruction* i : b->insns) {
-                pir::Instruction* env = i->op == pir::Opcode::LdVar   ? i->args[0]
+                pir::Instruction* env = i->op == pir::Opcode::LdVar || i->op == pir::Opcode::BindingIs
+                                            ? i->args[0]
                                         : i->op == pir::Opcode::StVar ? i->args[1]
                                                                       : nullptr;
                 if (env && env == ownEnv && !cellSlot.count(i->symbol))
                     cellSlot[i->symbol] = nslots++;
             }
         B.SetInsertPoint(prologue);
+        dirty = B.CreateAlloca(llvm::Type::getInt8Ty(C));
+        B.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), 0), dirty);
         slots = callHelper(reinterpret_cast<void*>(&rirn_enter), sexpT, {i32T},
                            {llvm::ConstantInt::get(i32T, nslots)});
         B.CreateBr(blocks[f.entry]);
@@ -189,6 +193,8 @@ class Lowering {
             for (pir::Instruction* i : b->insns) {
                 problem = lower(i);
                 if (!problem.empty()) return problem;
+                if (writesEnv(i) && i->op != pir::Opcode::Force && !i->isTerminator())
+                    setDirty(1);
             }
         }
         for (auto& p : pendingPhis) {
@@ -215,6 +221,18 @@ class Lowering {
     std::map<pir::Instruction*, llvm::Value*> vals;
     std::map<pir::Instruction*, int> slotOf;
     std::map<SEXP, int> cellSlot;
+    // Set (1) after anything that may have written the own environment
+    // other than its stores, cleared where a checkpoint confirmed what is
+    // known of it: a BindingIs only looks when it is set.
+    llvm::Value* dirty = nullptr;
+    void setDirty(int v) {
+        B.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), v), dirty);
+    }
+    bool writesEnv(pir::Instruction* i) {
+        if (!(i->writes() & pir::OwnEnv)) return false;
+        return !((i->op == pir::Opcode::StVar || i->op == pir::Opcode::StArgDefault) &&
+                 i->args[1] == ownEnv);
+    }
     llvm::Value* slotAddress(int k) {
         return B.CreateGEP(llvm::Type::getInt8Ty(C), slots,
                            llvm::ConstantInt::get(i64T, int64_t(k) * 16 + 8));
@@ -476,7 +494,7 @@ class Lowering {
     // boxed (arithmetic and type tests read the double, a frame state boxes
     // it when deoptimizing) or that a store to the own environment boxes:
     // `x <- a op b` writes into x's value in place when inplace.h allows it,
-    // and users after the store (a loop's Phi) take the value bound.
+    // and users the store dominates (a loop's Phi) take the value bound.
     std::set<pir::Instruction*> rawOk;
     std::map<pir::Instruction*, llvm::Value*> rawVals;
 
@@ -493,14 +511,14 @@ class Lowering {
     bool scalarLowerable(pir::Instruction* u) {
         if (u->args.size() != 2 || !scalarKind(u->args[0]) || !scalarKind(u->args[1]))
             return false;
-        return isArith(u->op) || (isCompare(u->op) && onlyTests(u));
+        return isArith(u->op) || isCompare(u->op);
     }
     static bool realScalarType(pir::PirType t) {
         return t.kinds() == int(pir::Kind::Real) && t.isSimpleScalar();
     }
     // Does u read operand v (an unboxed double) without its box?
     bool rawUse(pir::Instruction* u, int depth) {
-        if (u->op == pir::Opcode::FrameState) return true;
+        if (u->op == pir::Opcode::FrameState || u->op == pir::Opcode::BindingIs) return true;
         if (u->op == pir::Opcode::IsType) return realScalarType(u->carriedType);
         if (scalarLowerable(u)) return true;
         if (u->op == pir::Opcode::CastType && depth < 4 && realScalarType(u->carriedType))
@@ -528,16 +546,14 @@ class Lowering {
         }
         for (pir::Instruction* u : boxedUsers) {
             if (!store) return false;
-            if (u->op == pir::Opcode::Phi) {
-                for (size_t k = 0; k < u->args.size(); k++)
-                    if (u->args[k] == i && u->phiFrom[k] != store->bb) return false;
-                continue;
-            }
-            if (u->bb != store->bb || position(u) < position(store)) return false;
+            for (size_t k = 0; k < u->args.size(); k++)
+                if (u->args[k] == i && !dom->availableAt(store, u, k)) return false;
         }
         return true;
     }
+    std::unique_ptr<pir::Dominators> dom;
     void findRawValues() {
+        dom = std::make_unique<pir::Dominators>(f);
         for (auto& b : f.blocks)
             for (pir::Instruction* i : b->insns)
                 if (rawCandidate(i)) rawOk.insert(i);
@@ -606,20 +622,21 @@ class Lowering {
         live.erase(v);
         auto list = std::make_unique<int[]>(live.size() + 1);
         int n = 0;
-        for (pir::Instruction* x : live) list[n++] = slotOf.at(x);
+        for (pir::Instruction* x : live)
+            if (x->type.isBottom() || x->type.mayBe(pir::Kind::Real)) list[n++] = slotOf.at(x);
         llvm::Value* box = callHelper(
             reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
             {sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT, sexpT, i32T},
             {sexp(st->symbol), rawVals.at(v), value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
              slots, constant(list.get()), i32(n)});
         keptSlotLists().push_back(std::move(list));
-        define(v, box);
+        if (v->op != pir::Opcode::LdConst) define(v, box);
     }
 
     // v's box (a new one for an unboxed value: frame states)
     llvm::Value* boxedValue(pir::Instruction* v) {
         auto r = rawVals.find(v);
-        if (r == rawVals.end()) return value(v);
+        if (r == rawVals.end() || value(v)) return value(v);
         llvm::Value* box = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
                                       {llvm::Type::getDoubleTy(C)}, {r->second});
         // (in v's slot: the collector sees it while the others are boxed)
@@ -672,7 +689,6 @@ class Lowering {
         if (!compare && i->op != Opcode::Add && i->op != Opcode::Sub && i->op != Opcode::Mul &&
             i->op != Opcode::Div)
             return false;
-        if (compare && !onlyTests(i)) return false;
         llvm::Type* dT = llvm::Type::getDoubleTy(C);
         llvm::Value* x = scalarOperand(i->args[0], ka);
         llvm::Value* y = scalarOperand(i->args[1], kb);
@@ -701,6 +717,8 @@ class Lowering {
             }
             setVisible();
             rawTests[i] = t;
+            // (as a value: GNU R's byte code's shared TRUE / FALSE)
+            if (!onlyTests(i)) define(i, B.CreateSelect(t, sexp(R_TrueValue), sexp(R_FalseValue)));
             return true;
         }
         if (!intOp || i->op == Opcode::Div) {
@@ -743,6 +761,77 @@ class Lowering {
         phi->addIncoming(generic, slowEnd);
         define(i, phi);
         return true;
+    }
+
+    llvm::Value* fieldAt(llvm::Value* x, int offset, llvm::Type* t) {
+        llvm::Value* p =
+            B.CreateGEP(llvm::Type::getInt8Ty(C), x, llvm::ConstantInt::get(i64T, offset));
+        return B.CreateLoad(t, B.CreateBitCast(p, t->getPointerTo()));
+    }
+
+    // An own-environment variable's value through its cached binding cell,
+    // inline when the cell holds an ordinary value (as the interpreter's
+    // binding cache); else rirn_ldvar_cell (finds the cell, GNU R's lookup
+    // and errors).
+    llvm::Value* cachedLoad(pir::Instruction* i) {
+        llvm::Value* slotP = slotAddress(cellSlot.at(i->symbol));
+        llvm::Value* cell = B.CreateLoad(sexpT, B.CreateBitCast(slotP, sexpT->getPointerTo()));
+        llvm::BasicBlock* check = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), slow, check);
+        B.SetInsertPoint(check);
+        llvm::Value* word = B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
+        llvm::Value* active = B.CreateAnd(
+            word, llvm::ConstantInt::get(i64T, uint64_t(kActiveBinding) << kGpShift));
+        llvm::Value* bad = B.CreateOr(B.CreateICmpNE(active, llvm::ConstantInt::get(i64T, 0)),
+                                      B.CreateICmpNE(B.CreateAnd(B.CreateLShr(word, kExtraShift),
+                                                                 llvm::ConstantInt::get(i64T, kExtraMask)),
+                                                     llvm::ConstantInt::get(i64T, 0)));
+        llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
+        bad = B.CreateOr(bad, B.CreateOr(B.CreateICmpEQ(x, sexp(R_UnboundValue)),
+                                         B.CreateICmpEQ(x, sexp(R_MissingArg))));
+        B.CreateCondBr(bad, slow, join);
+        B.SetInsertPoint(slow);
+        llvm::Value* r = callHelper(
+            reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT, {sexpT, sexpT, sexpT, sexpT, sexpT},
+            {sexp(i->symbol), value(i->args[0]), trampArg,
+             i->call ? sexp(i->call) : constant(nullptr), slotP});
+        llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+        B.CreateBr(join);
+        B.SetInsertPoint(join);
+        llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
+        phi->addIncoming(x, check);
+        phi->addIncoming(r, slowEnd);
+        return phi;
+    }
+
+    // v's value: v itself unless a promise, an evaluated promise's value
+    // inline; else rirn_force evaluates it.
+    llvm::Value* inlineForce(llvm::Value* v, SEXP sym, bool effects) {
+        llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+        llvm::BasicBlock* from = B.GetInsertBlock();
+        llvm::BasicBlock* prom = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+        llvm::Value* type = B.CreateAnd(B.CreateLoad(i8T, v), llvm::ConstantInt::get(i8T, 0x1f));
+        B.CreateCondBr(B.CreateICmpEQ(type, llvm::ConstantInt::get(i8T, PROMSXP)), prom, join);
+        B.SetInsertPoint(prom);
+        llvm::Value* pv = fieldAt(v, kCarOffset, sexpT);
+        B.CreateCondBr(B.CreateICmpEQ(pv, sexp(R_UnboundValue)), slow, join);
+        B.SetInsertPoint(slow);
+        llvm::Value* r =
+            callHelper(reinterpret_cast<void*>(&rirn_force), sexpT, {sexpT, sexpT, sexpT},
+                       {v, sym ? sexp(sym) : constant(nullptr), trampArg});
+        if (effects) setDirty(1);
+        llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+        B.CreateBr(join);
+        B.SetInsertPoint(join);
+        llvm::PHINode* phi = B.CreatePHI(sexpT, 3);
+        phi->addIncoming(v, from);
+        phi->addIncoming(pv, prom);
+        phi->addIncoming(r, slowEnd);
+        return phi;
     }
 
     // Is x a plain scalar of the type (the common speculation), read from
@@ -794,6 +883,12 @@ class Lowering {
     llvm::Value* a0(pir::Instruction* i) { return value(i->args[0]); }
     llvm::Value* a1(pir::Instruction* i) { return value(i->args[1]); }
 
+    // Is v a plain logical scalar (maybe NA) by its type?
+    static bool plainLgl(const pir::Instruction* v) {
+        return !v->type.isBottom() && v->type.isSimpleScalar() &&
+               v->type.kinds() == int(pir::Kind::Lgl);
+    }
+
     // Is every use of i an AsTest?
     bool onlyTests(pir::Instruction* i) {
         return allUsers(i, [](pir::Instruction* u) { return u->op == pir::Opcode::AsTest; });
@@ -817,6 +912,14 @@ class Lowering {
         switch (i->op) {
             case Opcode::LdConst:
                 vals[i] = sexp(i->constant);
+                // a double constant is also its value: stored into a binding
+                // in place (x <- 0), compared by value
+                if (simpleScalar(i->constant, REALSXP)) {
+                    uint64_t bits;  // (bit for bit: NA is a NaN with its payload)
+                    std::memcpy(&bits, fdata(i->constant), sizeof(bits));
+                    rawVals[i] = llvm::ConstantExpr::getBitCast(
+                        llvm::ConstantInt::get(i64T, bits), llvm::Type::getDoubleTy(C));
+                }
                 return "";
             case Opcode::LdArg: {
                 SEXP formal = R_NilValue;
@@ -839,11 +942,7 @@ class Lowering {
                 if (siteArgs.count(i)) return "";     // `...`: its call site expands it
                 if (missokLoads.count(i)) return "";  // its ForceOrMissing loads it
                 if (i->args[0] == ownEnv) {
-                    define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
-                                         {sexpT, sexpT, sexpT, sexpT, sexpT},
-                                         {sexp(i->symbol), a(0), trampArg,
-                                          i->call ? sexp(i->call) : constant(nullptr),
-                                          slotAddress(cellSlot.at(i->symbol))}));
+                    define(i, cachedLoad(i));
                     return "";
                 }
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar), sexpT,
@@ -885,9 +984,7 @@ class Lowering {
                 SEXP sym = from->op != Opcode::LdVar ? nullptr
                            : from->call              ? from->call
                                                      : from->symbol;
-                define(i, callHelper(reinterpret_cast<void*>(&rirn_force), sexpT,
-                                     {sexpT, sexpT, sexpT},
-                                     {a(0), sym ? sexp(sym) : constant(nullptr), trampArg}));
+                define(i, inlineForce(a(0), sym, writesEnv(i)));
                 return "";
             }
             case Opcode::Add:
@@ -924,6 +1021,25 @@ class Lowering {
                     vals[i] = raw->second;
                     return "";
                 }
+                if (plainLgl(i->args[0])) {
+                    // a plain logical scalar: inline unless NA (the error)
+                    llvm::Value* x = loadScalar(a(0), 'i');
+                    llvm::BasicBlock* from = B.GetInsertBlock();
+                    llvm::BasicBlock* na = llvm::BasicBlock::Create(C, "", fn);
+                    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+                    B.CreateCondBr(B.CreateICmpEQ(x, i32(NA_LOGICAL)), na, join);
+                    B.SetInsertPoint(na);
+                    llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_astest), i32T,
+                                                {sexpT, sexpT}, {a(0), sexp(i->call)});
+                    llvm::BasicBlock* naEnd = B.GetInsertBlock();
+                    B.CreateBr(join);
+                    B.SetInsertPoint(join);
+                    llvm::PHINode* phi = B.CreatePHI(i32T, 2);
+                    phi->addIncoming(x, from);
+                    phi->addIncoming(r, naEnd);
+                    vals[i] = B.CreateICmpNE(phi, i32(0));
+                    return "";
+                }
                 llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_astest), i32T,
                                             {sexpT, sexpT}, {a(0), sexp(i->call)});
                 vals[i] = B.CreateICmpNE(r, i32(0));
@@ -948,14 +1064,44 @@ class Lowering {
                 vals[i] = B.CreateICmpNE(r, i32(0));
                 return "";
             }
+            case Opcode::BindingIs: {
+                if (i->args[0] != ownEnv) return "a binding test of another environment";
+                if (!rawVals.count(i->args[1]) && !value(i->args[1]))
+                    return "a binding test of a value not made";
+                llvm::Value* cache = slotAddress(cellSlot.at(i->symbol));
+                auto raw = rawVals.find(i->args[1]);
+                llvm::BasicBlock* from = B.GetInsertBlock();
+                llvm::BasicBlock* look = llvm::BasicBlock::Create(C, "", fn);
+                llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+                llvm::Value* d = B.CreateLoad(llvm::Type::getInt8Ty(C), dirty);
+                B.CreateCondBr(B.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), 0)), join,
+                               look);
+                B.SetInsertPoint(look);
+                llvm::Value* r =
+                    raw != rawVals.end()
+                        ? callHelper(reinterpret_cast<void*>(&rirn_binding_is_real), i32T,
+                                     {sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT},
+                                     {sexp(i->symbol), envArg, raw->second, cache})
+                        : callHelper(reinterpret_cast<void*>(&rirn_binding_is), i32T,
+                                     {sexpT, sexpT, sexpT, sexpT},
+                                     {sexp(i->symbol), envArg, a(1), cache});
+                llvm::Value* holds = B.CreateICmpNE(r, i32(0));
+                llvm::BasicBlock* lookEnd = B.GetInsertBlock();
+                B.CreateBr(join);
+                B.SetInsertPoint(join);
+                llvm::PHINode* phi = B.CreatePHI(i1T, 2);
+                phi->addIncoming(llvm::ConstantInt::getTrue(C), from);
+                phi->addIncoming(holds, lookEnd);
+                vals[i] = phi;
+                return "";
+            }
             case Opcode::Identical:
                 vals[i] = B.CreateICmpEQ(a(0), a(1));
                 return "";
             case Opcode::CastType:
-                if (rawVals.count(i->args[0]))
-                    rawVals[i] = rawVals.at(i->args[0]);
-                else
-                    vals[i] = a(0);
+                // (an unboxed double's box, when a store dominating here made it)
+                if (rawVals.count(i->args[0])) rawVals[i] = rawVals.at(i->args[0]);
+                if (a(0)) vals[i] = a(0);
                 return "";
             case Opcode::EvalAst:
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_eval), sexpT, {sexpT, sexpT},
@@ -1012,6 +1158,25 @@ class Lowering {
                 return "";
             }
             case Opcode::LglCombine:
+                if (plainLgl(i->args[1])) {
+                    // both plain logical scalars: lglCombine inline
+                    llvm::Value* x1 = loadScalar(a(0), 'i');
+                    auto raw = rawTests.find(i->args[1]);
+                    llvm::Value* x2 = raw != rawTests.end() ? B.CreateZExt(raw->second, i32T)
+                                                            : loadScalar(a(1), 'i');
+                    llvm::Value* decides =
+                        B.CreateICmpEQ(x2, i32(i->index == 1 ? FALSE : TRUE));
+                    llvm::Value* r = B.CreateSelect(
+                        B.CreateOr(B.CreateICmpNE(x1, i32(NA_LOGICAL)), decides), x2,
+                        i32(NA_LOGICAL));
+                    llvm::Value* box = B.CreateSelect(
+                        B.CreateICmpEQ(r, i32(NA_LOGICAL)), sexp(R_LogicalNAValue),
+                        B.CreateSelect(B.CreateICmpNE(r, i32(0)), sexp(R_TrueValue),
+                                       sexp(R_FalseValue)));
+                    setVisible();
+                    define(i, box);
+                    return "";
+                }
                 define(i, callHelper(
                               reinterpret_cast<void*>(&rirn_lgl_combine), sexpT,
                               {i32T, sexpT, sexpT, sexpT, sexpT, sexpT},
@@ -1126,6 +1291,12 @@ class Lowering {
                 }
                 B.CreateCondBr(holds, cont, blocks.at(cp->bb->succ[1]));
                 B.SetInsertPoint(cont);
+                if (i->args[0]->op == Opcode::BindingIs) {
+                    // the last of the checkpoint's confirmations: known again
+                    auto& in = i->bb->insns;
+                    auto next = std::find(in.begin(), in.end(), i) + 1;
+                    if (next == in.end() || (*next)->op != Opcode::BindingIs) setDirty(0);
+                }
                 return "";
             }
             case Opcode::FrameState:

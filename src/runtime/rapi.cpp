@@ -206,7 +206,16 @@ const char* gpBitsSelftest() {
     // NO_SPECIAL_SYMBOLS
     ok = ok && (hdr(Rf_install("if"))->gp & kNoSpecialSymbols) &&
          !(hdr(Rf_install("rir_probe_a"))->gp & kNoSpecialSymbols);
-    UNPROTECT(2);
+    // where native code reads gp and extra in the header's first word
+    uint64_t word;
+    std::memcpy(&word, cb, sizeof(word));
+    ok = ok && ((word >> kGpShift) & kActiveBinding) && ((word >> kExtraShift) & kExtraMask) == hdr(cb)->extra;
+    SEXP probe = PROTECT(Rf_cons(R_NilValue, R_NilValue));
+    hdr(probe)->extra = 5;
+    std::memcpy(&word, probe, sizeof(word));
+    ok = ok && ((word >> kExtraShift) & kExtraMask) == 5;
+    hdr(probe)->extra = 0;
+    UNPROTECT(3);
     if (!ok) return fail("sxpinfo gp bits");
     return nullptr;
 }

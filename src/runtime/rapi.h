@@ -327,6 +327,13 @@ const unsigned kHeaderObjectBit = 1u << 6;
 const unsigned kHeaderAltBit = 1u << 7;
 const int kAttribOffset = 8;
 static_assert(offsetof(SexpHeader, attrib) == kAttribOffset, "attrib after the 8 header bytes");
+// In the header's first 64-bit word: gp from bit 8, extra (immediate
+// binding values' type) in the 13 bits from bit 48; CAR / PRVALUE at byte 32.
+const int kGpShift = 8;
+const int kExtraShift = 48;
+const uint64_t kExtraMask = 0x1fff;
+const int kCarOffset = 32;
+static_assert(offsetof(SexpHeader, f0) == kCarOffset, "CAR after the header and 3 pointers");
 // A plain (non-ALTREP) length-1 vector without attributes.
 inline bool simpleScalar(SEXP x, int type) {
     SexpHeader* h = hdr(x);

@@ -37,6 +37,7 @@ struct DebugFlags {
     bool verify = false;  // "verify": run the bytecode verifier on all compiled code
     bool pir = false;     // "pir": print each function's PIR after translation and each pass
     bool native = false;  // "native": print each optimized function's PIR and LLVM IR
+    bool deopt = false;   // "deopt": print where each deoptimization resumes the RIR code
 };
 extern DebugFlags debugFlags;
 

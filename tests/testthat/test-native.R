@@ -121,3 +121,73 @@ test_that("x <- a op b reuses x's value in place only when nothing else can see 
     c(s, z)
   }, 50)
 })
+
+test_that("variables known across calls and promises see what reflective code changed", {
+  skip_if_not(native_available(), "built without LLVM")
+  run <- function(f, ...) {
+    f <- rir::compile(f)
+    ref <- rir:::without_native(f(...))
+    rir:::without_native(f(...))
+    f <- rir::pir.compile(f)
+    expect_identical(f(...), ref)
+    expect_identical(f(...), ref)
+  }
+  # a callee assigns into its caller's frame in the middle of a loop
+  bump <- function() assign("s", 100, envir = parent.frame())
+  run(function(n) {
+    s <- 0
+    for (i in 1:n) {
+      s <- s + 1
+      if (i == 2) bump()
+    }
+    s
+  }, 4)
+  # forcing an argument's promise assigns into this frame (sys.frames())
+  setz <- function() {
+    fr <- sys.frames()
+    assign("z", 10, envir = fr[[length(fr) - 1]])
+    1
+  }
+  h <- function(p) {
+    z <- 2
+    w <- 0
+    for (i in 1:3) {
+      if (i == 2) w <- w + p
+      w <- w + z * 2
+    }
+    c(w, z)
+  }
+  run(function() h(setz()))
+  # a callee removes a variable, then the loop reads it
+  drop <- function() rm("k", envir = parent.frame())
+  run(function() {
+    k <- 1
+    r <- tryCatch({
+      for (i in 1:3) {
+        if (i == 3) drop()
+        k <- k + 1
+      }
+      k
+    }, error = function(e) conditionMessage(e))
+    r
+  })
+  # `...` (empty here) passed on before and after effects: never loaded as a
+  # value of its own
+  inner <- function(...) nargs()
+  run(function(a, ...) {
+    n <- inner(...)
+    s <- a * 2
+    if (is.null(a)) stop("no")
+    s <- s + a * n
+    c(s, inner(...))
+  }, 1.5)
+  # eval() of an assignment in the function's own environment
+  run(function(n) {
+    x <- 1.5
+    for (i in seq_len(n)) {
+      x <- x * 2
+      if (i == 2) eval(quote(x <- -1))
+    }
+    x
+  }, 4)
+})

@@ -4,7 +4,8 @@
 // no Assume left becomes a Jump (dead code then drops its deoptimization
 // block). Speculation is decided while translating, when a variable's value
 // is still unknown; scope resolution may later find it (a Phi of integer
-// constants, say).
+// constants, say). Uses of a value that a CastType of it dominates take the
+// CastType first, so a type speculated once is known from there on.
 //
 //   before                                   after
 //     %42 = Phi %5 (BB1), %30 (BB5)  int$'-    %42 = Phi %5 (BB1), %30 (BB5)
@@ -14,6 +15,8 @@
 //     %19 = Assume %18, %14, (int$'-)
 //     %20 = CastType %42, (int$'-)
 //     %21 = Gt %20, %13
+#include <map>
+
 #include "pass.h"
 
 namespace rir {
@@ -25,9 +28,38 @@ bool known(const Instruction* v, PirType t) {
     return !v->type.isBottom() && v->type.isSubtypeOf(t);
 }
 
+// Uses of a value where a CastType of it (after its Assume) is available
+// take the CastType: its type is known there.
+bool refineUses(Function& f) {
+    std::vector<Instruction*> casts;
+    std::map<Instruction*, std::vector<std::pair<Instruction*, size_t>>> uses;
+    for (auto& b : f.blocks)
+        for (Instruction* i : b->insns) {
+            if (i->op == Opcode::CastType) casts.push_back(i);
+            for (size_t k = 0; k < i->args.size(); k++) uses[i->args[k]].push_back({i, k});
+        }
+    if (casts.empty()) return false;
+    Dominators dom(f);
+    bool changed = false;
+    for (Instruction* c : casts) {
+        auto it = uses.find(c->args[0]);
+        if (it == uses.end()) continue;
+        for (auto& use : it->second) {
+            Instruction* u = use.first;
+            if (u == c || !u->bb || u->args[use.second] != c->args[0]) continue;
+            if (!dom.availableAt(c, u, use.second)) continue;
+            u->args[use.second] = c;
+            changed = true;
+        }
+    }
+    if (changed) f.inferTypes();
+    return changed;
+}
+
 }  // namespace
 
 bool knownTypes(Function& f) {
+    bool refined = refineUses(f);
     std::vector<Instruction*> dead;
     for (auto& b : f.blocks)
         for (Instruction* i : b->insns) {
@@ -40,7 +72,7 @@ bool knownTypes(Function& f) {
                 dead.push_back(i);
             }
         }
-    bool changed = removeAll(f, dead);
+    bool changed = removeAll(f, dead) || refined;
     std::vector<int> uses = useCounts(f);
     for (auto& b : f.blocks) {
         Instruction* t = b->terminator();

@@ -61,6 +61,23 @@ void removePhiInputsFrom(BB* b, BB* pred);
 // inputs in their successors); true if there were any.
 bool removeUnreachable(Function& f);
 
+// Dominance between the blocks reached from the entry (immediate
+// dominators by Cooper, Harvey and Kennedy's iteration over reverse post
+// order; it computes the predecessors).
+class Dominators {
+  public:
+    explicit Dominators(Function& f);
+    // Does every path from the entry to b pass a (a == b included)?
+    bool dominates(BB* a, BB* b) const;
+    // Is instruction d's value available at operand k of u (u a Phi: at
+    // the end of the block that operand comes from)?
+    bool availableAt(Instruction* d, Instruction* u, size_t k) const;
+
+  private:
+    std::vector<int> index_;  // by block id: reverse post order index, -1 unreached
+    std::vector<int> idom_;   // by rpo index: the immediate dominator's
+};
+
 // The passes (one per file).
 bool scopeResolution(Function& f);   // scope_resolution.cpp
 bool forcedValues(Function& f);      // forced_values.cpp

@@ -18,13 +18,29 @@
 //
 // What the environment holds is tracked forward over the control-flow graph:
 // a variable's value is known after a store or a load of it, and at the
-// start from MkEnv's bindings; it becomes unknown after anything that may
-// write the own environment other than a store to it (a call, forcing a
-// lazy value, dispatch: their effects say so), and where a path on which
-// it is unknown meets others. Where paths that know different values meet,
+// start from MkEnv's bindings; it becomes unknown where a path on which it
+// is unknown meets others. Where paths that know different values meet,
 // the variable's value is a Phi of the block (made only when a load uses
 // it; a Phi of a loop header whose other operands are all the same value is
 // that value, dead code removes it).
+//
+// Anything that may write the own environment other than a store to it (a
+// call, forcing a lazy value, dispatch: their effects say so) makes what
+// is known unconfirmed: loads after it read the environment (and their
+// value is what is known then; a store is known again), until the next
+// Checkpoint, which confirms the rest. There each known binding that some load reads gets an Assume that
+// the environment still binds the value known (BindingIs): only reflective
+// code (a promise assigning into its caller, sys.frame(), ...) changes
+// them, and then the function leaves for RIR there, with what it computed
+// since the effect, none of which used the unconfirmed values. Forcing a
+// variable whose known value is not lazy has no effect.
+//
+//     %20 = Call f, ...                   %20 = Call f, ...
+//     %21 = Checkpoint -> BB5, BB6        %21 = Checkpoint -> BB5, BB6
+//   BB5                                 BB5
+//     %22 = LdVar s, %2                   %30 = BindingIs s, %2, %7
+//     %23 = Force %22                     %31 = Assume %30, %21
+//     %24 = Add %23, %9                   %24 = Add %7, %9
 //
 // When a replaced load makes an instruction after it known not to dispatch
 // (its operand's type is known now), the analysis runs again.
@@ -54,10 +70,16 @@ struct Val {
 };
 
 // Known bindings of the own environment (absent: unknown); `top`: the block
-// was not reached yet (the merge identity).
+// was not reached yet (the merge identity); `unconfirmed`: the known ones
+// something may have changed since (not stored or loaded again since, no
+// checkpoint confirmed them yet).
 struct State {
     bool top = true;
+    std::set<SEXP> unconfirmed;
     std::map<SEXP, Val> known;
+    bool operator!=(const State& o) const {
+        return top != o.top || unconfirmed != o.unconfirmed || known != o.known;
+    }
 };
 
 // The state at the start of block b from its predecessors' end states.
@@ -73,6 +95,7 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
             s = *in;
             continue;
         }
+        s.unconfirmed.insert(in->unconfirmed.begin(), in->unconfirmed.end());
         for (auto it = s.known.begin(); it != s.known.end();) {
             auto o = in->known.find(it->first);
             if (o == in->known.end()) {
@@ -87,6 +110,8 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
         auto o = old.known.find(k.first);
         if (o != old.known.end() && o->second.phiAt == b) k.second = o->second;
     }
+    for (auto it = s.unconfirmed.begin(); it != s.unconfirmed.end();)
+        it = s.known.count(*it) ? std::next(it) : s.unconfirmed.erase(it);
     return s;
 }
 
@@ -100,8 +125,94 @@ struct Resolver {
     // loads already replaced (the states computed before still name them)
     std::map<Instruction*, Instruction*> replaced;
 
+    // variables some load of the own environment reads (only their
+    // bindings are worth confirming)
+    std::set<SEXP> loaded;
+    // values that replaced loads of a value known not to be lazy
+    std::set<Instruction*> eager;
+
     Resolver(Function& f, Instruction* env)
-        : f(f), env(env), in(f.blocks.size()), out(f.blocks.size()) {}
+        : f(f), env(env), in(f.blocks.size()), out(f.blocks.size()) {
+        for (auto& b : f.blocks)
+            for (Instruction* i : b->insns) {
+                // (`...` is expanded by the calls that load it, never a value)
+                if (i->op == Opcode::LdVar && i->args[0] == env && i->symbol != R_DotsSymbol)
+                    loaded.insert(i->symbol);
+                if (i->op == Opcode::ForceOrMissing) indexLoads.insert(i->args[0]);
+            }
+    }
+    // loads of an index that may be missing (ForceOrMissing's operand: one
+    // lookup with it)
+    std::set<Instruction*> indexLoads;
+
+    static bool lazyType(PirType t) {
+        return t.isBottom() || t.may(Flag::Lazy) || t.mayBe(Kind::Prom) || t.may(Flag::Missing);
+    }
+    // May the value be lazy (or missing)? (Phis: any operand; a loop's own
+    // operand does not count)
+    bool mayBeLazy(const Val& v, SEXP sym, std::set<BB*>& seen) {
+        if (v.v) return lazyType(current(v.v)->type);
+        if (!seen.insert(v.phiAt).second) return false;
+        for (BB* p : v.phiAt->preds) {
+            auto it = out[p->id].known.find(sym);
+            if (it == out[p->id].known.end() || mayBeLazy(it->second, sym, seen)) return true;
+        }
+        return false;
+    }
+    bool knownEager(const State& s, SEXP sym) {
+        auto it = s.known.find(sym);
+        std::set<BB*> seen;
+        return it != s.known.end() && !s.unconfirmed.count(sym) &&
+               !mayBeLazy(it->second, sym, seen);
+    }
+
+    // The checkpoint cp confirms what s knows: an Assume per unconfirmed
+    // binding a load reads (with `rewrite`: made in its continuation block,
+    // once); the others are forgotten.
+    void confirm(Instruction* cp, State& s, bool rewrite) {
+        BB* cont = cp->bb->succ[0];
+        for (auto it = s.known.begin(); it != s.known.end();) {
+            if (!s.unconfirmed.count(it->first)) {
+                ++it;
+                continue;
+            }
+            Instruction* v = nullptr;
+            if (loaded.count(it->first)) {
+                if (it->second.v) {
+                    v = current(it->second.v);
+                    if (indexLoads.count(v)) v = nullptr;
+                } else if (rewrite) {
+                    v = value(it->second, it->first);
+                } else {
+                    std::set<BB*> seen;
+                    v = mayBeMissing(it->second, it->first, seen) ? nullptr : env;
+                }
+            }
+            if (!v) {
+                it = s.known.erase(it);
+                continue;
+            }
+            if (rewrite) assumeBinding(cp, cont, it->first, v);
+            ++it;
+        }
+        s.unconfirmed.clear();
+    }
+    void assumeBinding(Instruction* cp, BB* cont, SEXP sym, Instruction* v) {
+        for (Instruction* x : cont->insns)
+            if (x->op == Opcode::BindingIs && x->symbol == sym && x->args[1] == v) return;
+        Instruction* t = f.newInsn(Opcode::BindingIs);
+        t->symbol = sym;
+        t->args = {env, v};
+        t->bb = cont;
+        t->type = t->ruleType();
+        Instruction* a = f.newInsn(Opcode::Assume);
+        a->args = {t, cp};
+        a->carriedType = v->type;
+        a->bb = cont;
+        size_t at = 0;
+        while (at < cont->insns.size() && cont->insns[at]->op == Opcode::Phi) at++;
+        cont->insns.insert(cont->insns.begin() + at, {t, a});
+    }
 
     // The transfer function of one instruction; with `rewrite`, loads with a
     // known value are replaced (their uses), and recorded in `dead`.
@@ -117,28 +228,44 @@ struct Resolver {
             case Opcode::StArgDefault:
                 if (i->args[1] == env) {
                     s.known[i->symbol] = Val{i->args[0], nullptr};
+                    s.unconfirmed.erase(i->symbol);
                     return;
                 }
                 break;
             case Opcode::LdVar:
                 if (i->args[0] == env) {
                     auto it = s.known.find(i->symbol);
-                    Instruction* v = nullptr;
-                    if (it != s.known.end() && rewrite) v = value(it->second, i->symbol);
-                    if (v) {
-                        replaceUses(f, i, v);
-                        replaced[i] = v;
-                        dead->push_back(i);
-                    } else if (it == s.known.end()) {
-                        s.known[i->symbol] = Val{i, nullptr};
+                    if (it != s.known.end() && !s.unconfirmed.count(i->symbol)) {
+                        Instruction* v = rewrite ? value(it->second, i->symbol) : nullptr;
+                        if (v) {
+                            if (knownEager(s, i->symbol)) eager.insert(v);
+                            replaceUses(f, i, v);
+                            replaced[i] = v;
+                            dead->push_back(i);
+                        }
+                        return;
                     }
+                    // (the environment's value is the load's)
+                    s.known[i->symbol] = Val{i, nullptr};
+                    s.unconfirmed.erase(i->symbol);
                     return;
                 }
                 break;
+            case Opcode::Force: {
+                Instruction* a = i->args[0];
+                if (eager.count(a) ||
+                    (a->op == Opcode::LdVar && a->args[0] == env && knownEager(s, a->symbol)))
+                    return;
+                break;
+            }
+            case Opcode::Checkpoint:
+                if (!s.unconfirmed.empty()) confirm(i, s, rewrite);
+                return;
             default:
                 break;
         }
-        if (i->writes() & OwnEnv) s.known.clear();
+        if (i->writes() & OwnEnv)
+            for (auto& k : s.known) s.unconfirmed.insert(k.first);
     }
 
     State run(BB* b, bool rewrite, std::vector<Instruction*>* dead) {
@@ -214,8 +341,10 @@ bool resolveOnce(Function& f) {
     Resolver r(f, env);
     std::vector<BB*> order = f.rpo();
     r.in[f.entry->id].top = false;
-    // to a fixed point
+    // to a fixed point (a bound on the rounds: in doubt, nothing changes)
+    int rounds = 0;
     for (bool changed = true; changed;) {
+        if (++rounds > 100) return false;
         changed = false;
         for (BB* b : order) {
             if (b != f.entry) {
@@ -223,11 +352,11 @@ bool resolveOnce(Function& f) {
                 for (BB* p : b->preds) ins.push_back(&r.out[p->id]);
                 State s = mergeInto(b, r.in[b->id], ins);
                 if (s.top) continue;
-                if (r.in[b->id].top || s.known != r.in[b->id].known) changed = true;
+                if (s != r.in[b->id]) changed = true;
                 r.in[b->id] = std::move(s);
             }
             State o = r.run(b, false, nullptr);
-            if (r.out[b->id].top || o.known != r.out[b->id].known) changed = true;
+            if (o != r.out[b->id]) changed = true;
             r.out[b->id] = std::move(o);
         }
     }

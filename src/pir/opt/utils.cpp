@@ -57,5 +57,53 @@ bool removeUnreachable(Function& f) {
     return changed;
 }
 
+Dominators::Dominators(Function& f) : index_(f.blocks.size(), -1) {
+    f.computePreds();
+    std::vector<BB*> order = f.rpo();
+    for (size_t k = 0; k < order.size(); k++) index_[order[k]->id] = int(k);
+    idom_.assign(order.size(), -1);
+    if (order.empty()) return;
+    idom_[0] = 0;
+    auto intersect = [&](int a, int b) {
+        while (a != b) {
+            while (a > b) a = idom_[a];
+            while (b > a) b = idom_[b];
+        }
+        return a;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = 1; k < order.size(); k++) {
+            int d = -1;
+            for (BB* p : order[k]->preds) {
+                int pi = index_[p->id];
+                if (pi < 0 || idom_[pi] < 0) continue;
+                d = d < 0 ? pi : intersect(pi, d);
+            }
+            if (d != idom_[k]) {
+                idom_[k] = d;
+                changed = true;
+            }
+        }
+    }
+}
+
+bool Dominators::dominates(BB* a, BB* b) const {
+    int ai = index_[a->id], bi = index_[b->id];
+    if (ai < 0 || bi < 0) return false;
+    while (bi > ai) bi = idom_[bi];
+    return bi == ai;
+}
+
+bool Dominators::availableAt(Instruction* d, Instruction* u, size_t k) const {
+    if (u->op == Opcode::Phi) return dominates(d->bb, u->phiFrom[k]);
+    if (d->bb != u->bb) return dominates(d->bb, u->bb);
+    for (Instruction* i : d->bb->insns) {
+        if (i == d) return true;
+        if (i == u) return false;
+    }
+    return false;
+}
+
 }  // namespace pir
 }  // namespace rir
