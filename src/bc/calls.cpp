@@ -133,7 +133,7 @@ static inline bool isFunctionValue(SEXP v) {
 
 // GNU R's findFun3 with the call for errors; uses the global cache once the
 // search reaches the global environment.
-SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp) {
+SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* forced) {
     SEXP rho = env;
     bool viaGlobal = true;
     while (rho != R_EmptyEnv) {
@@ -142,6 +142,7 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp) {
             v = Rf_findVar(sym, R_GlobalEnv);
             if (v != R_UnboundValue) {
                 if (ftype(v) == PROMSXP) {
+                    if (forced && fprvalue(v) == R_UnboundValue) *forced = 1;
                     PROTECT(v);
                     v = Rf_eval(v, R_GlobalEnv);
                     UNPROTECT(1);
@@ -156,6 +157,7 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp) {
         v = Rf_findVarInFrame3(rho, sym, TRUE);
         if (v != R_UnboundValue) {
             if (ftype(v) == PROMSXP) {
+                if (forced && fprvalue(v) == R_UnboundValue) *forced = 1;
                 PROTECT(v);
                 v = Rf_eval(v, rho);
                 UNPROTECT(1);

@@ -27,7 +27,8 @@ bool isMissingArgument(SEXP sym, SEXP env);
 // one holding a value or an evaluated promise, else nullptr (unbound,
 // missing, active, locked-special or unevaluated).
 SEXP frameValue(SEXP env, SEXP sym);
-SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp);
+// (*forced, when given, is set to 1 when a promise was evaluated on the way.)
+SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* forced = nullptr);
 // findFunction(sym, env, ...) == expected (GNU R's BASEGUARD), usually
 // without a lookup.
 bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp);

@@ -12,6 +12,7 @@
 #include "../bc/math_fast.h"
 #include "../bc/ops.h"
 #include "../bc/promises.h"
+#include "../bc/subassign.h"
 #include "../bc/subset.h"
 #include "../bc/verifier.h"
 #include "../pir/ir.h"
@@ -154,6 +155,29 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
     return std::memcmp(fdata(fcar(cell)), &x, sizeof(double)) == 0;
 }
 
+void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter,
+                    SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
+                    int nlive, char* dirty) {
+    // what in-place updates must leave alone: the values of the frame's
+    // live slots (inplace.h's rule, with them as the operand stack)
+    NodeStackSlot* held =
+        nlive ? static_cast<NodeStackSlot*>(alloca(nlive * sizeof(NodeStackSlot))) : nullptr;
+    for (int k = 0; k < nlive; k++) held[k] = frame[live[k]];
+    InPlaceScope scope{held, held + nlive};
+    SEXP cell = *cache;
+    if (cell == R_NilValue) {
+        cell = R_findVarLocInFrame(env, xsym).cell;
+        if (cell == R_NilValue) cell = nullptr;
+        if (cell) *cache = cell;
+    }
+    // (R code runs when x is an unevaluated promise or GNU R's `[<-` does it)
+    if (!cell || ftype(fcar(cell)) == PROMSXP) *dirty = 1;
+    if (fastSubassign(kind, xsym, env, i, j, v, tramp, scope, cell)) return;
+    *dirty = 1;
+    if (!dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call))
+        assignByGnuR(call, v, j ? 2 : 1, i, j, env);
+}
+
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env) {
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
     if (!cell || cell == R_NilValue) {
@@ -182,8 +206,21 @@ static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tra
     return r;
 }
 
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep) {
-    SEXP r = fastBinop(ArithOp(op), a, b);
+// The instruction's previous result (*own) when nothing refers to it any
+// more: not counted, in none of the frame's live slots (the interpreter's
+// scratch rule, inplace.h); else nullptr.
+static SEXP freeScratch(const SEXP* own, const NodeStackSlot* frame, const int* live,
+                        int nlive) {
+    SEXP s = own ? *own : nullptr;
+    if (!s || s == R_NilValue || frefcnt(s) != 0) return nullptr;
+    for (int k = 0; k < nlive; k++)
+        if (frame[live[k]].u.sxpval == s) return nullptr;
+    return s;
+}
+
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep,
+                const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
+    SEXP r = fastBinop(ArithOp(op), a, b, nullptr, freeScratch(own, frame, live, nlive));
     if (!r) r = arithByGnuR(ArithOp(op), a, b, call, env, tramp, keep);
     R_Visible = TRUE;
     return r;
@@ -226,8 +263,8 @@ SEXP rirn_eval(SEXP e, SEXP env) {
     return Rf_eval(e, env);
 }
 
-SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp) {
-    return findFunction(sym, env, call, tramp);
+SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* dirty) {
+    return findFunction(sym, env, call, tramp, dirty);
 }
 
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp) {
@@ -246,8 +283,14 @@ int rirn_chaos() {
 }
 
 SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* args,
-                       int n, int counted) {
+                       int n, int counted, char* dirty) {
     const CallSite& cs = code->calls[site];
+    // R code runs in a builtin only through dispatch on an object argument,
+    // foreign code or S4's standardGeneric
+    bool runsCode = primRow(fun).ppkind == PP_FOREIGN ||
+                    !std::strcmp(primRow(fun).name, "standardGeneric");
+    for (int k = 0; k < n && !runsCode; k++) runsCode = fobject(args[k]);
+    if (runsCode) *dirty = 1;
     for (int k = 0; k < n; k++)
         if (counted & (1 << k)) decRefcnt(args[k]);
     // one unnamed argument: the interpreter's math1 path first (GNU R's
@@ -319,14 +362,16 @@ SEXP rirn_lgl_slow(int kind, SEXP a, SEXP call, SEXP env, SEXP tramp) {
     return r;
 }
 
-SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp) {
+SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp,
+                 const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
     const CallSite& cs = code->calls[site];
     SEXP x = args[0];
     SEXP r = nullptr;
+    SEXP scr = freeScratch(own, frame, live, nlive);
     if (n == 1 && cs.args[0].tag == R_NilValue) {
-        r = subsetQuick(kind, x, args[1]);
+        r = subsetQuick(kind, x, args[1], scr);
     } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue) {
-        r = fastMatrixSubset(x, args[1], args[2]);
+        r = fastMatrixSubset(x, args[1], args[2], scr);
     }
     if (!r) {
         SEXP list = R_NilValue;
@@ -507,6 +552,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_box_real),   RIRN_HELPER(rirn_box_int),
         RIRN_HELPER(rirn_stvar_real), RIRN_HELPER(rirn_binding_is),
         RIRN_HELPER(rirn_binding_is_real),
+        RIRN_HELPER(rirn_subassign),
 #undef RIRN_HELPER
     };
     return all;

@@ -45,14 +45,25 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache);
 // a plain double scalar equal to x (bit for bit)? (BindingIs)
 int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache);
 int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
+// x[i] <- v / x[[i]] <- v / m[i, j] <- v (j nullptr for one index) on the
+// own environment's variable xsym, as the interpreter's subassign: in place
+// where inplace.h allows (the frame's live slots frame[live[0..nlive)]
+// counting as operand slots), else GNU R's `[<-`; *dirty set when R code
+// may have run.
+void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter,
+                    SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
+                    int nlive, char* dirty);
 // A missing argument bound to the promise of its default.
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env);
 // A promise of `code` (a symbol, or a promise trampoline) in env.
 SEXP rirn_mkarg(SEXP code, SEXP env);
 // Arithmetic, comparison and unary operators (ArithOp), as RIR's binop /
 // unop; `keep` bit 0 / 1: operand a / b is used again (GNU R's arithmetic
-// must not write its result into it).
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep);
+// must not write its result into it); the result may be written into the
+// instruction's previous one (*own: its slot) when nothing refers to it any
+// more (not counted, in none of the live slots frame[live[0..nlive)]).
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep,
+                const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive);
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep);
 // The truth value of an if/while condition.
 int rirn_astest(SEXP v, SEXP call);
@@ -60,8 +71,8 @@ int rirn_astest(SEXP v, SEXP call);
 int rirn_istype(SEXP v, int kinds, int flags);
 // GNU R's AST interpreter on e.
 SEXP rirn_eval(SEXP e, SEXP env);
-// The function a call names.
-SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp);
+// The function a call names (*dirty set when a promise was evaluated).
+SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* dirty);
 // The call of RIR call site `site` of `code` to `fun`, its arguments made
 // from the site as the RIR interpreter makes them.
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp);
@@ -77,9 +88,10 @@ SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp);
 // A builtin called at RIR call site `site` of `code` with evaluated
 // arguments (names from the site); bit k of `counted`: argument k was
 // counted as referenced while later ones were computed (rirn_count), and
-// is released before the call, as the interpreter does.
+// is released before the call, as the interpreter does. *dirty is set when
+// R code may run (an object argument, foreign code, standardGeneric).
 SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* args,
-                       int n, int counted);
+                       int n, int counted, char* dirty);
 void rirn_count(SEXP v);  // (no error)
 // x$name as the interpreter's dollar (`call`: the whole x$name).
 SEXP rirn_dollar(SEXP x, SEXP nameSym, SEXP call, SEXP env);
@@ -91,8 +103,9 @@ SEXP rirn_lgl_combine(int kind, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp)
 SEXP rirn_lgl_slow(int kind, SEXP a, SEXP call, SEXP env, SEXP tramp);
 // x[i] / x[[i]] / x[i, j] / x[[i, j]] (kind 1 or 2; args: x and the n
 // indices) at RIR call site `site`, as the interpreter's subset; and the
-// dispatching form for objects (subset_obj).
-SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp);
+// dispatching form for objects (subset_obj); own, frame, live: as binop's.
+SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp,
+                 const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive);
 SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp);
 // A variable an index names: a missing argument is the empty index.
 SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp);

@@ -175,7 +175,9 @@ class Lowering {
         // loaded or stored
         for (pir::BB* b : order)
             for (pir::Instruction* i : b->insns) {
-                pir::Instruction* env = i->op == pir::Opcode::LdVar || i->op == pir::Opcode::BindingIs
+                pir::Instruction* env = i->op == pir::Opcode::LdVar ||
+                                                i->op == pir::Opcode::BindingIs ||
+                                                i->op == pir::Opcode::SubassignVar
                                             ? i->args[0]
                                         : i->op == pir::Opcode::StVar ? i->args[1]
                                                                       : nullptr;
@@ -193,7 +195,10 @@ class Lowering {
             for (pir::Instruction* i : b->insns) {
                 problem = lower(i);
                 if (!problem.empty()) return problem;
-                if (writesEnv(i) && i->op != pir::Opcode::Force && !i->isTerminator())
+                if (writesEnv(i) && i->op != pir::Opcode::Force &&
+                    i->op != pir::Opcode::SubassignVar && i->op != pir::Opcode::LdFun &&
+                    i->op != pir::Opcode::CallBuiltin &&
+                    !i->isTerminator())
                     setDirty(1);
             }
         }
@@ -615,21 +620,46 @@ class Lowering {
         return all;
     }
 
+    // The slots live after instruction i (`except` left out) whose value
+    // may be `kind` (nullptr: any), as a list kept with the code; its length
+    // in *n.
+    const int* liveSlots(pir::Instruction* i, pir::Instruction* except, const pir::Kind* kind,
+                         int* n) {
+        computeLiveness();
+        std::set<pir::Instruction*> live = liveBefore(i->bb, position(i) + 1);
+        live.erase(except);
+        auto list = std::make_unique<int[]>(live.size() + 1);
+        *n = 0;
+        for (pir::Instruction* x : live)
+            if (!kind || x->type.isBottom() || x->type.mayBe(*kind)) list[(*n)++] = slotOf.at(x);
+        keptSlotLists().push_back(std::move(list));
+        return keptSlotLists().back().get();
+    }
+
+    // The slot holding i's previous result (a scratch object its helper
+    // may reuse, *own; null when it has none) and the other slots live
+    // after i.
+    const int* scratchOf(pir::Instruction* i, llvm::Value** own, int* n) {
+        auto s = slotOf.find(i);
+        if (s == slotOf.end() || counted.count(i)) {
+            *own = constant(nullptr);
+            *n = 0;
+            return nullptr;
+        }
+        *own = slotAddress(s->second);
+        return liveSlots(i, i, nullptr, n);
+    }
+
     // x <- v for an unboxed v: v's box is the one bound.
     void lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
-        computeLiveness();
-        std::set<pir::Instruction*> live = liveBefore(st->bb, position(st) + 1);
-        live.erase(v);
-        auto list = std::make_unique<int[]>(live.size() + 1);
-        int n = 0;
-        for (pir::Instruction* x : live)
-            if (x->type.isBottom() || x->type.mayBe(pir::Kind::Real)) list[n++] = slotOf.at(x);
+        int n;
+        const pir::Kind real = pir::Kind::Real;
+        const int* list = liveSlots(st, v, &real, &n);
         llvm::Value* box = callHelper(
             reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
             {sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT, sexpT, i32T},
             {sexp(st->symbol), rawVals.at(v), value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
-             slots, constant(list.get()), i32(n)});
-        keptSlotLists().push_back(std::move(list));
+             slots, constant(list), i32(n)});
         if (v->op != pir::Opcode::LdConst) define(v, box);
     }
 
@@ -900,9 +930,13 @@ class Lowering {
         arithOp(i->op, &op);
         int keep = (useCount(i->args[0]) > 1 ? 1 : 0) | (useCount(i->args[1]) > 1 ? 2 : 0);
         if (i->args[0] == i->args[1]) keep = 3;
+        llvm::Value* own;
+        int n = 0;
+        const int* live = scratchOf(i, &own, &n);
         return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
-                          {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
-                          {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep)});
+                          {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T},
+                          {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep),
+                           own, slots, constant(live), i32(n)});
     }
 
     std::string lower(pir::Instruction* i) {
@@ -1064,6 +1098,22 @@ class Lowering {
                 vals[i] = B.CreateICmpNE(r, i32(0));
                 return "";
             }
+            case Opcode::SubassignVar: {
+                if (i->args[0] != ownEnv) return "a subassign in another environment";
+                // (any vector the variable may hold: every live boxed value)
+                int n;
+                const int* live = liveSlots(i, nullptr, nullptr, &n);
+                bool two = i->args.size() == 4;
+                callHelper(reinterpret_cast<void*>(&rirn_subassign), llvm::Type::getVoidTy(C),
+                           {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
+                            sexpT, sexpT, i32T, sexpT},
+                           {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]),
+                            a(2), two ? a(3) : constant(nullptr), sexp(i->constant),
+                            sexp(i->call), trampArg, slotAddress(cellSlot.at(i->symbol)), slots,
+                            constant(live), i32(n),
+                            B.CreateBitCast(dirty, sexpT)});
+                return "";
+            }
             case Opcode::BindingIs: {
                 if (i->args[0] != ownEnv) return "a binding test of another environment";
                 if (!rawVals.count(i->args[1]) && !value(i->args[1]))
@@ -1127,10 +1177,12 @@ class Lowering {
                     }
                     args = B.CreateBitCast(arr, sexpT);
                 }
+                // (sets the dirty flag when R code may run)
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
-                                     {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T},
+                                     {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
                                      {constant(i->code), i32(i->index), sexp(i->constant), envArg,
-                                      trampArg, args, i32(n), i32(mask)}));
+                                      trampArg, args, i32(n), i32(mask),
+                                      B.CreateBitCast(dirty, sexpT)}));
                 return "";
             }
             case Opcode::Dollar:
@@ -1198,10 +1250,15 @@ class Lowering {
                 llvm::Value* arr = B.CreateAlloca(at);
                 for (int k = 0; k < n; k++)
                     B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+                llvm::Value* own;
+                int nlive = 0;
+                const int* live = scratchOf(i, &own, &nlive);
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_subset), sexpT,
-                                     {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT},
+                                     {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT,
+                                      sexpT, i32T},
                                      {constant(i->code), i32(i->index), i32(kind),
-                                      B.CreateBitCast(arr, sexpT), i32(n - 1), envArg, trampArg}));
+                                      B.CreateBitCast(arr, sexpT), i32(n - 1), envArg, trampArg,
+                                      own, slots, constant(live), i32(nlive)}));
                 return "";
             }
             case Opcode::ExtractDispatch:
@@ -1231,9 +1288,11 @@ class Lowering {
                                      {a(0), a(1), sexp(i->constant), envArg, trampArg}));
                 return "";
             case Opcode::LdFun:
+                // (sets the dirty flag when it evaluates a promise)
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_ldfun), sexpT,
-                                     {sexpT, sexpT, sexpT, sexpT},
-                                     {sexp(i->symbol), a(0), sexp(i->call), trampArg}));
+                                     {sexpT, sexpT, sexpT, sexpT, sexpT},
+                                     {sexp(i->symbol), a(0), sexp(i->call), trampArg,
+                                      B.CreateBitCast(dirty, sexpT)}));
                 return "";
             case Opcode::Visible:
             case Opcode::Invisible:

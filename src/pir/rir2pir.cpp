@@ -29,6 +29,7 @@
 
 #include "../bc/insns.h"
 #include "../bc/ops.h"
+#include "../bc/subassign.h"
 #include "../bc/verifier.h"
 #include "builder.h"
 
@@ -474,6 +475,23 @@ class Translator {
                 d->index = imm[0];
                 d->constant = pool(imm[1]);
                 stack.push_back(d);
+                return "";
+            }
+            case Op::subassign: {
+                // x[i] <- v etc. on a local variable: one instruction doing
+                // what the interpreter's does (v below the indices)
+                int kind = imm[0], nidx = imm[4];
+                if (kind & (kPushedX | kSuperAssign))
+                    return "subassign of a value pushed before or of <<- not translated yet";
+                if (nidx < 1 || nidx > 2) return "subassign with more than two indices";
+                std::vector<Instruction*> ops{env_};
+                ops.insert(ops.end(), stack.end() - nidx - 1, stack.end());
+                stack.resize(stack.size() - nidx - 1);
+                Instruction* a = b_.add(Opcode::SubassignVar, ops);
+                a->symbol = pool(imm[1]);
+                a->index = kind;
+                a->call = pool(imm[3]);
+                a->constant = pool(imm[5]);
                 return "";
             }
             case Op::subset: {

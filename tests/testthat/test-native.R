@@ -191,3 +191,62 @@ test_that("variables known across calls and promises see what reflective code ch
     x
   }, 4)
 })
+
+test_that("x[i] <- v in native code: in place only where nothing else sees x", {
+  skip_if_not(native_available(), "built without LLVM")
+  run <- function(f, ...) {
+    f <- rir::compile(f)
+    ref <- rir:::without_native(tryCatch(f(...), error = conditionMessage))
+    rir:::without_native(tryCatch(f(...), error = conditionMessage))
+    f <- rir::pir.compile(f)
+    expect_identical(tryCatch(f(...), error = conditionMessage), ref)
+    expect_identical(tryCatch(f(...), error = conditionMessage), ref)
+  }
+  run(function(n) {
+    x <- numeric(n)
+    y <- x
+    for (i in seq_len(n)) x[i] <- i * 1.5
+    list(x, y)
+  }, 5)
+  run(function(n) {
+    m <- matrix(0, n, n)
+    for (i in seq_len(n)) for (j in seq_len(n)) m[i, j] <- i * 10 + j
+    m
+  }, 3)
+  run(function(n) {
+    x <- integer(2)
+    x[1] <- 2L
+    x[2] <- 0.5 # the type changes
+    x[n] <- 7L # grows
+    names(x) <- letters[seq_along(x)]
+    x[["b"]] <- 9
+    x
+  }, 5)
+  run(function(n) {
+    l <- list(a = 1, b = "x")
+    for (i in 1:n) l[[i]] <- i
+    l[] <- lapply(l, function(v) v * 2)
+    l
+  }, 3)
+  run(function(n) {
+    d <- data.frame(a = 1:3)
+    d[2, "a"] <- n
+    d
+  }, 10L)
+  run(function(n) {
+    a <- 1:3
+    a[length(a) + 1L] <- integer(0)
+    a
+  }, 1)
+  # the old value is still in use when the element is stored
+  run(function(n) {
+    x <- c(1, 2, 3)
+    s <- 0
+    for (i in 1:n) {
+      old <- x
+      x[i] <- x[i] * 10
+      s <- s + sum(old)
+    }
+    list(x, s)
+  }, 3)
+})

@@ -261,6 +261,13 @@ struct Resolver {
             case Opcode::Checkpoint:
                 if (!s.unconfirmed.empty()) confirm(i, s, rewrite);
                 return;
+            case Opcode::SubassignVar:
+                // (x's value changes, or x is bound to a copy)
+                if (i->args[0] == env) {
+                    s.known.erase(i->symbol);
+                    s.unconfirmed.erase(i->symbol);
+                }
+                break;
             default:
                 break;
         }
