@@ -185,6 +185,7 @@ class Lowering {
                     cellSlot[i->symbol] = nslots++;
             }
         B.SetInsertPoint(prologue);
+        prologueBlock = prologue;
         dirty = B.CreateAlloca(llvm::Type::getInt8Ty(C));
         B.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), 0), dirty);
         slots = callHelper(reinterpret_cast<void*>(&rirn_enter), sexpT, {i32T},
@@ -226,6 +227,13 @@ class Lowering {
     std::map<pir::Instruction*, llvm::Value*> vals;
     std::map<pir::Instruction*, int> slotOf;
     std::map<SEXP, int> cellSlot;
+    // Stack memory for argument arrays: allocated once, in the prologue (an
+    // alloca in a loop would grow the C stack at each iteration).
+    llvm::BasicBlock* prologueBlock = nullptr;
+    llvm::Value* entryAlloca(llvm::Type* t) {
+        llvm::IRBuilder<> at(prologueBlock, prologueBlock->begin());
+        return at.CreateAlloca(t);
+    }
     // Set (1) after anything that may have written the own environment
     // other than its stores, cleared where a checkpoint confirmed what is
     // known of it: a BindingIs only looks when it is set.
@@ -514,9 +522,8 @@ class Lowering {
     }
     // Will lowerScalar compute u inline?
     bool scalarLowerable(pir::Instruction* u) {
-        if (u->args.size() != 2 || !scalarKind(u->args[0]) || !scalarKind(u->args[1]))
-            return false;
-        return isArith(u->op) || isCompare(u->op);
+        char ka, kb;
+        return inlineKinds(u, &ka, &kb);
     }
     static bool realScalarType(pir::PirType t) {
         return t.kinds() == int(pir::Kind::Real) && t.isSimpleScalar();
@@ -535,9 +542,9 @@ class Lowering {
         return size_t(std::find(in.begin(), in.end(), i) - in.begin());
     }
     bool rawCandidate(pir::Instruction* i) {
-        if (!isArith(i->op) || !scalarLowerable(i) || counted.count(i)) return false;
-        if (scalarKind(i->args[0]) == 'i' && scalarKind(i->args[1]) == 'i' &&
-            i->op != pir::Opcode::Div)
+        char ka, kb;
+        if (!isArith(i->op) || !inlineKinds(i, &ka, &kb) || counted.count(i)) return false;
+        if (ka == 'i' && kb == 'i' && i->op != pir::Opcode::Div)
             return false;  // integer results: boxed (overflow takes GNU R's path)
         pir::Instruction* store = nullptr;
         std::vector<pir::Instruction*> boxedUsers;
@@ -693,6 +700,22 @@ class Lowering {
         if (t.isA(pir::Kind::Int)) return 'i';
         return 0;
     }
+    // As scalarKind, for an operand of + - * /: a double may also be NA
+    // (GNU R's double arithmetic is the machine's, NA and NaN included).
+    static char arithKind(const pir::Instruction* v) {
+        pir::PirType t = v->type;
+        if (!t.isBottom() && t.isSimpleScalar() && t.isA(pir::Kind::Real)) return 'd';
+        return scalarKind(v);
+    }
+    // The kinds of the operands of arithmetic or a comparison computed
+    // inline, or false.
+    static bool inlineKinds(const pir::Instruction* u, char* ka, char* kb) {
+        if (u->args.size() != 2) return false;
+        bool arith = isArith(u->op);
+        *ka = arith ? arithKind(u->args[0]) : scalarKind(u->args[0]);
+        *kb = arith ? arithKind(u->args[1]) : scalarKind(u->args[1]);
+        return *ka && *kb && (arith || isCompare(u->op));
+    }
 
     llvm::Value* loadScalar(llvm::Value* x, char k) {
         llvm::Value* p = B.CreateGEP(llvm::Type::getInt8Ty(C), x,
@@ -711,14 +734,10 @@ class Lowering {
     // not such operands.
     bool lowerScalar(pir::Instruction* i) {
         using pir::Opcode;
-        char ka = scalarKind(i->args[0]), kb = scalarKind(i->args[1]);
-        if (!ka || !kb) return false;
-        bool compare = i->op == Opcode::Eq || i->op == Opcode::Neq || i->op == Opcode::Lt ||
-                       i->op == Opcode::Le || i->op == Opcode::Gt || i->op == Opcode::Ge;
+        char ka, kb;
+        if (!inlineKinds(i, &ka, &kb)) return false;
+        bool compare = isCompare(i->op);
         bool intOp = ka == 'i' && kb == 'i';
-        if (!compare && i->op != Opcode::Add && i->op != Opcode::Sub && i->op != Opcode::Mul &&
-            i->op != Opcode::Div)
-            return false;
         llvm::Type* dT = llvm::Type::getDoubleTy(C);
         llvm::Value* x = scalarOperand(i->args[0], ka);
         llvm::Value* y = scalarOperand(i->args[1], kb);
@@ -871,6 +890,14 @@ class Lowering {
         using pir::Kind;
         const int shape = int(Flag::NotScalar) | int(Flag::Attrib) | int(Flag::Object) |
                           int(Flag::Lazy) | int(Flag::Missing);
+        if (want == pir::PirType::any().without(Flag::Object)) {
+            // anything but an object (a promise is not one: the test is on
+            // values): the header's object bit
+            llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+            llvm::Value* first = B.CreateLoad(i8T, x);
+            return B.CreateICmpEQ(B.CreateAnd(first, llvm::ConstantInt::get(i8T, kHeaderObjectBit)),
+                                  llvm::ConstantInt::get(i8T, 0));
+        }
         if (want.flags() & shape) return nullptr;
         int k = want.kinds();
         int t = k == int(Kind::Real) ? REALSXP
@@ -1170,7 +1197,7 @@ class Lowering {
                 llvm::Value* args = constant(nullptr);
                 if (n > 0) {
                     auto* at = llvm::ArrayType::get(sexpT, n);
-                    llvm::Value* arr = B.CreateAlloca(at);
+                    llvm::Value* arr = entryAlloca(at);
                     for (int k = 0; k < n; k++) {
                         B.CreateStore(a(k + 1), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
                         if (counted.count(i->args[k + 1])) mask |= 1 << k;
@@ -1247,7 +1274,7 @@ class Lowering {
                 int kind = i->op == Opcode::Extract2_1D || i->op == Opcode::Extract2_2D ? 2 : 1;
                 int n = int(i->args.size());
                 auto* at = llvm::ArrayType::get(sexpT, n);
-                llvm::Value* arr = B.CreateAlloca(at);
+                llvm::Value* arr = entryAlloca(at);
                 for (int k = 0; k < n; k++)
                     B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
                 llvm::Value* own;
@@ -1366,7 +1393,7 @@ class Lowering {
                 llvm::Value* stack = constant(nullptr);
                 if (n > 0) {
                     auto* at = llvm::ArrayType::get(sexpT, n);
-                    llvm::Value* arr = B.CreateAlloca(at);
+                    llvm::Value* arr = entryAlloca(at);
                     for (int k = 0; k < n; k++)
                         B.CreateStore(boxedValue(fs->args[k + 1]),
                                       B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));

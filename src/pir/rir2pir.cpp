@@ -32,6 +32,7 @@
 #include "../bc/subassign.h"
 #include "../bc/verifier.h"
 #include "builder.h"
+#include "opt/pass.h"
 
 namespace rir {
 namespace pir {
@@ -201,6 +202,9 @@ class Translator {
                     phis[k]->args.push_back(edge.second[k]);
                 }
         }
+        // (speculation can leave code no path reaches: an object's path)
+        fn_->computePreds();
+        removeUnreachable(*fn_);
         fn_->inferTypes();
         return "";
     }
@@ -359,6 +363,18 @@ class Translator {
                     // the object test of subsetting: an object is popped and
                     // goes to the label, anything else stays and falls through
                     PirType notObject = PirType::any().without(Flag::Object);
+                    const Feedback& fb = code_->feedback[imm[2]];
+                    if (fb.taken == 0) {
+                        // never an object so far (or never reached: the
+                        // subset_var quick path before it took plain
+                        // vectors): speculated, leaving resumes at the test
+                        Instruction* cp = checkpoint(pc, stack);
+                        Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
+                        b_.withType(Opcode::Assume, notObject, {t, cp});
+                        jumpTo(next, stack, blocks);
+                        *open = false;
+                        return "";
+                    }
                     Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
                     if (next == imm[0]) return "a branch whose two targets are the same";
                     edge(next, stack);
@@ -511,6 +527,20 @@ class Translator {
                 Instruction* x = b_.add(o, ops);
                 x->code = code_;  // its call site (the call GNU R's `[` gets)
                 x->index = imm[2];
+                // speculation: an element of a plain double / integer vector
+                // (or matrix) seen so far is a scalar of its type; leaving
+                // resumes after the subset with its value
+                uint32_t t = code_->feedback[imm[3]].types;
+                Kind k = (t & 0x7f) == TB_REAL ? Kind::Real : Kind::Nil;
+                if ((t & 0x7f) == TB_INT) k = Kind::Int;
+                if (k != Kind::Nil && !(t & TB_OBJECT) && (n == 2 || !(t & TB_ATTRIB))) {
+                    std::vector<Instruction*> after = stack;
+                    after.push_back(x);
+                    Instruction* cp = checkpoint(next, after);
+                    PirType rt = PirType::scalar(k);
+                    b_.withType(Opcode::Assume, rt, {b_.withType(Opcode::IsType, rt, {x}), cp});
+                    x = b_.withType(Opcode::CastType, rt, {x});
+                }
                 stack.push_back(x);
                 return "";
             }

@@ -250,3 +250,41 @@ test_that("x[i] <- v in native code: in place only where nothing else sees x", {
     list(x, s)
   }, 3)
 })
+
+test_that("native loops calling builtins and subsetting run long without growing the C stack", {
+  skip_if_not(native_available(), "built without LLVM")
+  f <- rir::compile(function(n, v) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + sqrt(v[(i %% 3L) + 1L]) + abs(-1)
+    s
+  })
+  ref <- rir:::without_native(f(3e5, c(1, 4, 9)))
+  rir:::without_native(f(10, c(1, 4, 9)))
+  f <- rir::pir.compile(f)
+  # (each iteration used to take stack memory for the builtin's arguments)
+  expect_identical(f(3e5, c(1, 4, 9)), ref)
+})
+
+test_that("subsetting speculated on a plain vector leaves for objects and other types", {
+  skip_if_not(native_available(), "built without LLVM")
+  f <- rir::compile(function(x, n) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + x[i] * 2
+    s
+  })
+  for (k in 1:3) rir:::without_native(f(c(1.5, 2.5, 3.5), 3))
+  g <- function(x, n) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + x[i] * 2
+    s
+  }
+  f <- rir::pir.compile(f)
+  expect_identical(f(c(1.5, 2.5, 3.5), 3), 15)
+  # integers, names, an object, NA, out of range: what the byte code gives
+  for (args in list(list(1:3, 3), list(c(a = 1, b = 2), 2),
+                    list(structure(c(1, 2), class = "myvec"), 2), list(c(1, NA), 2),
+                    list(c(1, 2), 3))) {
+    expect_identical(do.call(f, args), rir:::without_native(do.call(g, args)))
+  }
+  expect_error(f(list(1, 2), 1), "non-numeric argument to binary operator")
+})
