@@ -968,30 +968,13 @@ L_subassign : {
     // (x[i] <- v in numeric loops); everything else below.
     if (!(kind & (kSuperAssign | kPushedX)) && nidx == 1) {
         SEXP cell = cache[slot].u.sxpval;
-        if (cell != nil && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
-            hdr(cell)->extra == 0) {
-            SEXP x = fcar(cell);
-            SexpHeader* hx = hdr(x);
-            unsigned char kv = headerByte(v);
-            if (hx->named == 1 && !hx->alt && !hx->obj && fattrib(v) == nil &&
-                ((hx->type == REALSXP &&
-                  (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit))) ||
-                 (hx->type == INTSXP && kv == (INTSXP | kScalarBit)))) {
-                R_xlen_t idx = scalarIndex(i, flength(x));
-                if (idx >= 0 && !scope.heldOnStack(x)) {
-                    if (hx->type == INTSXP) {
-                        static_cast<int*>(fdata(x))[idx] = fival(v);
-                    } else if (kv == (REALSXP | kScalarBit)) {
-                        static_cast<double*>(fdata(x))[idx] = fdval(v);
-                    } else {
-                        int iv = fival(v);
-                        static_cast<double*>(fdata(x))[idx] = iv == NA_INTEGER ? NA_REAL : iv;
-                    }
-                    hdr(cell)->gp &= ~15u;  // as defineVar: no longer missing
-                    sp -= 2;
-                    NEXT();
-                }
-            }
+        unsigned char kv = headerByte(v);
+        if (cell != nil && fattrib(v) == nil &&
+            (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit)) &&
+            storeScalarElement(cell, i, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
+                               kv == (INTSXP | kScalarBit) ? fival(v) : 0, scope)) {
+            sp -= 2;
+            NEXT();
         }
     }
     if (pushedX) {

@@ -64,6 +64,32 @@ void storeAt(int kind, SEXP x, R_xlen_t idx, SEXP v);
 bool storeField(SEXP el, SEXP field, SEXP v, SEXP cell, SEXP parent, R_xlen_t k,
                 const InPlaceScope& s);
 
+// The common element store, in place: x[i] <- v for a double or integer
+// scalar v (its header byte kv, REALSXP or INTSXP with kScalarBit, and its
+// value d or n; v itself without attributes) at an in-range scalar index i
+// of the double / integer vector x (not an object) that ordinary binding
+// `cell` holds, when only that binding counts x and no operand slot holds
+// it. False: nothing was done.
+inline bool storeScalarElement(SEXP cell, SEXP i, unsigned char kv, double d, int n,
+                               const InPlaceScope& s) {
+    if ((hdr(cell)->gp & (kActiveBinding | kBindingLock)) || hdr(cell)->extra != 0) return false;
+    SEXP x = fcar(cell);
+    SexpHeader* hx = hdr(x);
+    if (hx->named != 1 || hx->alt || hx->obj) return false;  // (x's own attributes stay)
+    const unsigned char kReal = REALSXP | 0x20, kInt = INTSXP | 0x20;  // type, scalar bit
+    if (!((hx->type == REALSXP && (kv == kReal || kv == kInt)) ||
+          (hx->type == INTSXP && kv == kInt)))
+        return false;
+    R_xlen_t idx = scalarIndex(i, flength(x));
+    if (idx < 0 || s.heldOnStack(x)) return false;
+    if (hx->type == INTSXP)
+        static_cast<int*>(fdata(x))[idx] = n;
+    else
+        static_cast<double*>(fdata(x))[idx] = kv == kReal ? d : n == NA_INTEGER ? NA_REAL : n;
+    hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
+    return true;
+}
+
 // Stores into the value of an ordinary binding, copying it first if shared.
 bool storeIntoBinding(int kind, SEXP cell, SEXP i, SEXP j, SEXP v, const InPlaceScope& s);
 

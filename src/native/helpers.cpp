@@ -170,12 +170,45 @@ void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP 
         if (cell == R_NilValue) cell = nullptr;
         if (cell) *cache = cell;
     }
+    // the common case first (as the interpreter's subassign)
+    unsigned char kv = headerByte(v);
+    if (cell && !j && fattrib(v) == R_NilValue &&
+        (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit)) &&
+        storeScalarElement(cell, i, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
+                           kv == (INTSXP | kScalarBit) ? fival(v) : 0, scope))
+        return;
     // (R code runs when x is an unevaluated promise or GNU R's `[<-` does it)
     if (!cell || ftype(fcar(cell)) == PROMSXP) *dirty = 1;
     if (fastSubassign(kind, xsym, env, i, j, v, tramp, scope, cell)) return;
     *dirty = 1;
     if (!dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call))
         assignByGnuR(call, v, j ? 2 : 1, i, j, env);
+}
+
+void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
+                         SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame,
+                         const int* live, int nlive, char* dirty) {
+    if (!j) {
+        SEXP cell = *cache;
+        if (cell == R_NilValue) {
+            cell = R_findVarLocInFrame(env, xsym).cell;
+            if (cell == R_NilValue) cell = nullptr;
+            if (cell) *cache = cell;
+        }
+        if (cell) {
+            NodeStackSlot* held = nlive ? static_cast<NodeStackSlot*>(
+                                              alloca(nlive * sizeof(NodeStackSlot)))
+                                        : nullptr;
+            for (int k = 0; k < nlive; k++) held[k] = frame[live[k]];
+            if (storeScalarElement(cell, i, REALSXP | kScalarBit, v, 0,
+                                   InPlaceScope{held, held + nlive}))
+                return;
+        }
+    }
+    SEXP boxed = PROTECT(rirn_box_real(v));
+    rirn_subassign(kind, xsym, env, boxed, i, j, setter, call, tramp, cache, frame, live, nlive,
+                   dirty);
+    UNPROTECT(1);
 }
 
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env) {
@@ -552,7 +585,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_box_real),   RIRN_HELPER(rirn_box_int),
         RIRN_HELPER(rirn_stvar_real), RIRN_HELPER(rirn_binding_is),
         RIRN_HELPER(rirn_binding_is_real),
-        RIRN_HELPER(rirn_subassign),
+        RIRN_HELPER(rirn_subassign),  RIRN_HELPER(rirn_subassign_real),
 #undef RIRN_HELPER
     };
     return all;

@@ -53,6 +53,11 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
 void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter,
                     SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
                     int nlive, char* dirty);
+// The same for a double computed unboxed (boxed only when the element
+// store is not the in-place one).
+void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
+                         SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame,
+                         const int* live, int nlive, char* dirty);
 // A missing argument bound to the promise of its default.
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env);
 // A promise of `code` (a symbol, or a promise trampoline) in env.

@@ -554,7 +554,10 @@ class Lowering {
                 store = u;
                 continue;
             }
-            if (!rawUse(u, 0)) boxedUsers.push_back(u);
+            // (the value an element store stores: its helper takes the double)
+            bool storedValue = u->op == pir::Opcode::SubassignVar && u->args[1] == i &&
+                               u->args[2] != i && (u->args.size() < 4 || u->args[3] != i);
+            if (!storedValue && !rawUse(u, 0)) boxedUsers.push_back(u);
         }
         for (pir::Instruction* u : boxedUsers) {
             if (!store) return false;
@@ -674,10 +677,33 @@ class Lowering {
     llvm::Value* boxedValue(pir::Instruction* v) {
         auto r = rawVals.find(v);
         if (r == rawVals.end() || value(v)) return value(v);
+        auto e = elementBox.find(v);
+        if (e != elementBox.end()) {
+            // the general path's value, or a box of the element read inline
+            llvm::BasicBlock* from = B.GetInsertBlock();
+            llvm::BasicBlock* make = llvm::BasicBlock::Create(C, "", fn);
+            llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+            B.CreateCondBr(B.CreateICmpEQ(e->second, sexp(R_NilValue)), make, join);
+            B.SetInsertPoint(make);
+            llvm::Value* made = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
+                                           {llvm::Type::getDoubleTy(C)}, {r->second});
+            B.CreateStore(made, B.CreateBitCast(slotAddress(slotOf.at(v)), sexpT->getPointerTo()));
+            llvm::BasicBlock* makeEnd = B.GetInsertBlock();
+            B.CreateBr(join);
+            B.SetInsertPoint(join);
+            llvm::PHINode* p = B.CreatePHI(sexpT, 2);
+            p->addIncoming(e->second, from);
+            p->addIncoming(made, makeEnd);
+            return p;
+        }
         llvm::Value* box = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
                                       {llvm::Type::getDoubleTy(C)}, {r->second});
-        // (in v's slot: the collector sees it while the others are boxed)
-        B.CreateStore(box, B.CreateBitCast(slotAddress(slotOf.at(v)), sexpT->getPointerTo()));
+        // (in the slot of v, or of the value a CastType v is of: the
+        // collector sees it while the others are boxed)
+        pir::Instruction* owner = v;
+        while (!slotOf.count(owner) && owner->op == pir::Opcode::CastType) owner = owner->args[0];
+        B.CreateStore(box,
+                      B.CreateBitCast(slotAddress(slotOf.at(owner)), sexpT->getPointerTo()));
         return box;
     }
 
@@ -685,6 +711,130 @@ class Lowering {
         auto r = rawVals.find(v);
         if (r != rawVals.end()) return r->second;
         return loadScalar(value(v), k);
+    }
+
+    // Elements of double vectors read inline (x[i] / x[[i]] speculated to be
+    // a double scalar, every user reading it unboxed or deoptimizing): the
+    // double (rawVals), whether the value is a plain double scalar (its
+    // type test), and the box the general path made (R_NilValue when the
+    // inline path read it).
+    std::map<pir::Instruction*, llvm::Value*> elementOk, elementBox;
+
+    bool inlineExtract(pir::Instruction* i) {
+        using pir::Opcode;
+        if (i->op != Opcode::Extract1_1D && i->op != Opcode::Extract2_1D) return false;
+        const CallSite& cs = i->code->calls[i->index];
+        if (cs.args.empty() || cs.args[0].tag != R_NilValue || counted.count(i)) return false;
+        if (!allUsers(i, [&](pir::Instruction* u) { return rawUse(u, 0); })) return false;
+        bool single = i->op == Opcode::Extract1_1D;  // `[` keeps names: x without attributes
+        llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+        llvm::Type* dT = llvm::Type::getDoubleTy(C);
+        auto byteIs = [&](llvm::Value* v, unsigned mask, unsigned want) {
+            return B.CreateICmpEQ(B.CreateAnd(B.CreateLoad(i8T, v), llvm::ConstantInt::get(i8T, mask)),
+                                  llvm::ConstantInt::get(i8T, want));
+        };
+        auto nilAttrib = [&](llvm::Value* v) {
+            return B.CreateICmpEQ(fieldAt(v, kAttribOffset, sexpT), sexp(R_NilValue));
+        };
+        llvm::Value* x = a0(i);
+        llvm::Value* idx = a1(i);
+        const unsigned typeAltObj = 0x1f | kHeaderAltBit | kHeaderObjectBit;
+        const unsigned typeScalarAlt = 0x1f | kHeaderScalarBit | kHeaderAltBit;
+        llvm::Value* ok = byteIs(x, typeAltObj, REALSXP);
+        if (single) ok = B.CreateAnd(ok, nilAttrib(x));
+        llvm::Value* idxOk = nilAttrib(idx);
+        llvm::BasicBlock* from = B.GetInsertBlock();
+        llvm::BasicBlock* intIdx = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* notInt = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* realIdx = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* haveK = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* load = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* slowOk = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(B.CreateAnd(ok, idxOk), intIdx, slow);
+        (void)from;
+        // the index: an int or double scalar >= 1 (as scalarIndex)
+        B.SetInsertPoint(intIdx);
+        llvm::Value* isInt = byteIs(idx, typeScalarAlt, INTSXP | kHeaderScalarBit);
+        llvm::BasicBlock* intLoad = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(isInt, intLoad, notInt);
+        B.SetInsertPoint(intLoad);
+        llvm::Value* iv = loadScalar(idx, 'i');
+        llvm::Value* kInt = B.CreateSub(B.CreateSExt(iv, i64T), llvm::ConstantInt::get(i64T, 1));
+        llvm::Value* intGood = B.CreateICmpSGE(iv, i32(1));  // (NA is the smallest int)
+        B.CreateBr(haveK);
+        B.SetInsertPoint(notInt);
+        B.CreateCondBr(byteIs(idx, typeScalarAlt, REALSXP | kHeaderScalarBit), realIdx, slow);
+        B.SetInsertPoint(realIdx);
+        llvm::Value* dv = loadScalar(idx, 'd');
+        llvm::Value* realGood =
+            B.CreateAnd(B.CreateFCmpOGE(dv, llvm::ConstantFP::get(dT, 1.0)),
+                        B.CreateFCmpOLT(dv, llvm::ConstantFP::get(dT, 4503599627370496.0)));
+        llvm::Value* kReal =
+            B.CreateSub(B.CreateFPToSI(B.CreateSelect(realGood, dv, llvm::ConstantFP::get(dT, 1.0)),
+                                       i64T),
+                        llvm::ConstantInt::get(i64T, 1));
+        B.CreateBr(haveK);
+        B.SetInsertPoint(haveK);
+        llvm::PHINode* k = B.CreatePHI(i64T, 2);
+        k->addIncoming(kInt, intLoad);
+        k->addIncoming(kReal, realIdx);
+        llvm::PHINode* good = B.CreatePHI(i1T, 2);
+        good->addIncoming(intGood, intLoad);
+        good->addIncoming(realGood, realIdx);
+        llvm::Value* len = fieldAt(x, kCarOffset, i64T);
+        B.CreateCondBr(B.CreateAnd(good, B.CreateICmpSLT(k, len)), load, slow);
+        B.SetInsertPoint(load);
+        llvm::Value* elt = B.CreateLoad(
+            dT, B.CreateGEP(dT,
+                            B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(
+                                                                     i64T, kVectorDataOffset)),
+                                            dT->getPointerTo()),
+                            k));
+        B.CreateBr(join);
+        // anything else: the general path, its value tested and read
+        B.SetInsertPoint(slow);
+        int kind = i->op == Opcode::Extract2_1D ? 2 : 1;
+        auto* at = llvm::ArrayType::get(sexpT, 2);
+        llvm::Value* arr = entryAlloca(at);
+        B.CreateStore(x, B.CreateConstGEP2_32(at, arr, 0, 0));
+        B.CreateStore(idx, B.CreateConstGEP2_32(at, arr, 0, 1));
+        llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_subset), sexpT,
+                                    {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT,
+                                     sexpT, i32T},
+                                    {constant(i->code), i32(i->index), i32(kind),
+                                     B.CreateBitCast(arr, sexpT), i32(1), envArg, trampArg,
+                                     constant(nullptr), slots, constant(nullptr), i32(0)});
+        llvm::Value* rScalar =
+            B.CreateAnd(byteIs(r, typeScalarAlt, REALSXP | kHeaderScalarBit), nilAttrib(r));
+        llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+        B.CreateCondBr(rScalar, slowOk, join);
+        B.SetInsertPoint(slowOk);
+        llvm::Value* rd = loadScalar(r, 'd');
+        B.CreateBr(join);
+        B.SetInsertPoint(join);
+        llvm::PHINode* raw = B.CreatePHI(dT, 3);
+        raw->addIncoming(elt, load);
+        raw->addIncoming(llvm::ConstantFP::get(dT, 0.0), slowEnd);
+        raw->addIncoming(rd, slowOk);
+        llvm::PHINode* flag = B.CreatePHI(i1T, 3);
+        flag->addIncoming(llvm::ConstantInt::getTrue(C), load);
+        flag->addIncoming(llvm::ConstantInt::getFalse(C), slowEnd);
+        flag->addIncoming(llvm::ConstantInt::getTrue(C), slowOk);
+        llvm::PHINode* box = B.CreatePHI(sexpT, 3);
+        box->addIncoming(sexp(R_NilValue), load);
+        box->addIncoming(r, slowEnd);
+        box->addIncoming(r, slowOk);
+        setVisible();
+        rawVals[i] = raw;
+        elementOk[i] = flag;
+        elementBox[i] = box;
+        // (the general path's box in i's slot, where the collector sees it)
+        auto s = slotOf.find(i);
+        if (s != slotOf.end())
+            B.CreateStore(box, B.CreateBitCast(slotAddress(s->second), sexpT->getPointerTo()));
+        return true;
     }
 
     // Comparisons of plain scalars used only as conditions: their truth
@@ -1109,10 +1259,13 @@ class Lowering {
             case Opcode::IsType: {
                 auto raw = rawVals.find(i->args[0]);
                 if (raw != rawVals.end()) {
-                    // (a plain double by construction: only NA to test)
-                    vals[i] = i->carriedType.may(pir::Flag::NA)
-                                  ? llvm::ConstantInt::getTrue(C)
-                                  : B.CreateFCmpORD(raw->second, raw->second);
+                    // (a plain double by construction, or an element read
+                    // inline with its flag: only NA to test)
+                    llvm::Value* t = i->carriedType.may(pir::Flag::NA)
+                                         ? llvm::ConstantInt::getTrue(C)
+                                         : B.CreateFCmpORD(raw->second, raw->second);
+                    auto e = elementOk.find(i->args[0]);
+                    vals[i] = e == elementOk.end() ? t : B.CreateAnd(e->second, t);
                     return "";
                 }
                 if (llvm::Value* t = inlineTypeTest(a(0), i->carriedType)) {
@@ -1131,6 +1284,19 @@ class Lowering {
                 int n;
                 const int* live = liveSlots(i, nullptr, nullptr, &n);
                 bool two = i->args.size() == 4;
+                auto raw = rawVals.find(i->args[1]);
+                if (raw != rawVals.end() && i->args[2] != i->args[1] &&
+                    (!two || i->args[3] != i->args[1])) {
+                    callHelper(reinterpret_cast<void*>(&rirn_subassign_real),
+                               llvm::Type::getVoidTy(C),
+                               {i32T, sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT,
+                                sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
+                               {i32(i->index), sexp(i->symbol), envArg, raw->second, a(2),
+                                two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
+                                trampArg, slotAddress(cellSlot.at(i->symbol)), slots,
+                                constant(live), i32(n), B.CreateBitCast(dirty, sexpT)});
+                    return "";
+                }
                 callHelper(reinterpret_cast<void*>(&rirn_subassign), llvm::Type::getVoidTy(C),
                            {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
                             sexpT, sexpT, i32T, sexpT},
@@ -1271,6 +1437,7 @@ class Lowering {
             case Opcode::Extract1_2D:
             case Opcode::Extract2_2D: {
                 if (!i->code) return "a subset without its call site";
+                if (inlineExtract(i)) return "";
                 int kind = i->op == Opcode::Extract2_1D || i->op == Opcode::Extract2_2D ? 2 : 1;
                 int n = int(i->args.size());
                 auto* at = llvm::ArrayType::get(sexpT, n);
@@ -1437,8 +1604,14 @@ DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::stri
     std::string name = "rirn_fun" + std::to_string(j.modules++);
     std::string problem;
     {
-        Lowering l(*ctx, *mod, f, t);
-        problem = l.run(name);
+        // (the lowering makes no R call; a lookup it did not expect to fail
+        // is a refusal, not a crash)
+        try {
+            Lowering l(*ctx, *mod, f, t);
+            problem = l.run(name);
+        } catch (const std::exception& e) {
+            problem = std::string("internal error in the lowering: ") + e.what();
+        }
     }
     if (!problem.empty()) {
         *why = problem;

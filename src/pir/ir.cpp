@@ -162,7 +162,14 @@ uint8_t Instruction::writes() const {
 bool Instruction::mayCallR() const {
     if (has(CallsR)) return true;
     if (has(Forces) && anyOperand(this, lazy)) return true;
-    if (has(Dispatches) && anyOperand(this, object)) return true;
+    if (has(Dispatches)) {
+        // subsetting, `$`, length() and as.logical() dispatch on their
+        // first operand only (an object index is GNU R's default code's)
+        bool firstOnly = op == Opcode::Extract1_1D || op == Opcode::Extract2_1D ||
+                         op == Opcode::Extract1_2D || op == Opcode::Extract2_2D ||
+                         op == Opcode::Dollar || op == Opcode::Length || op == Opcode::AsLogical;
+        if (firstOnly ? object(args[0]->type) : anyOperand(this, object)) return true;
+    }
     return false;
 }
 

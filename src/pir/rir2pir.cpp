@@ -26,6 +26,7 @@
 #include "rir2pir.h"
 
 #include <map>
+#include <set>
 
 #include "../bc/insns.h"
 #include "../bc/ops.h"
@@ -136,6 +137,7 @@ class Translator {
                     leader(next);
                 }
             if (op == Op::ret) leader(next);
+            if (op == Op::br_back) loopHeaders_.insert(bc[pc + 1]);
             pc = size_t(next);
         }
         // prologue: the arguments bound in a new environment
@@ -217,6 +219,7 @@ class Translator {
     Instruction* env_ = nullptr;
     SEXP one_, minusOne_;  // 1L and -1L
     std::map<int, std::vector<Instruction*>> phis_;
+    std::set<int> loopHeaders_;  // targets of backward jumps
     std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
 
     SEXP pool(int i) const { return code_->poolAt(i); }
@@ -224,8 +227,12 @@ class Translator {
     void edge(int target, const std::vector<Instruction*>& stack) {
         incoming_[target].push_back({b_.bb, stack});
     }
+    // Entering a loop (not by its back edge) passes a checkpoint at its
+    // header: what an effect before it left unconfirmed is confirmed there
+    // once (scope resolution), not in each iteration.
     void jumpTo(int target, const std::vector<Instruction*>& stack,
-                const std::map<int, BB*>& blocks) {
+                const std::map<int, BB*>& blocks, bool back = false) {
+        if (!back && target != 0 && loopHeaders_.count(target)) checkpoint(target, stack);
         edge(target, stack);
         b_.jump(blocks.at(target));
     }
@@ -355,7 +362,7 @@ class Translator {
             }
             case Op::br:
             case Op::br_back:
-                jumpTo(imm[0], stack, blocks);
+                jumpTo(imm[0], stack, blocks, op == Op::br_back);
                 *open = false;
                 return "";
             case Op::brfalse: {
@@ -371,6 +378,10 @@ class Translator {
                         Instruction* cp = checkpoint(pc, stack);
                         Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
                         b_.withType(Opcode::Assume, notObject, {t, cp});
+                        // (x is a variable's forced value)
+                        stack.back() = b_.withType(Opcode::CastType,
+                                                   PirType::val().without(Flag::Object),
+                                                   {stack.back()});
                         jumpTo(next, stack, blocks);
                         *open = false;
                         return "";

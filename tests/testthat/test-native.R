@@ -288,3 +288,28 @@ test_that("subsetting speculated on a plain vector leaves for objects and other 
   }
   expect_error(f(list(1, 2), 1), "non-numeric argument to binary operator")
 })
+
+test_that("elements of double vectors read inline give what subsetting gives", {
+  skip_if_not(native_available(), "built without LLVM")
+  body <- function(x, idx) {
+    s <- 0
+    for (k in seq_along(idx)) s <- s + x[[idx[[k]]]] * 2 + x[idx[[k]]]
+    s
+  }
+  f <- rir::compile(body)
+  for (k in 1:3) rir:::without_native(f(c(1.5, 2.5, 3.5), c(1L, 3L)))
+  f <- rir::pir.compile(f)
+  cases <- list(
+    list(c(1.5, 2.5, 3.5), c(1L, 3L)), list(c(1.5, 2.5, 3.5), c(2.7, 1)),
+    list(c(a = 1, b = 2), c(2L, 1L)), list(c(1, NA, 3), 2L), list(1:3, 2L),
+    list(c(1, 2), 3L), list(c(1, 2), NA_integer_), list(c(1, 2), 0L), list(c(1, 2), -1L),
+    list(matrix(c(1, 2, 3, 4), 2), 4L), list(structure(c(1, 2), class = "myvec"), 1L),
+    list(c(1, 2), "a")
+  )
+  for (args in cases) {
+    expect_identical(
+      tryCatch(do.call(f, args), error = conditionMessage),
+      rir:::without_native(tryCatch(do.call(body, args), error = conditionMessage))
+    )
+  }
+})

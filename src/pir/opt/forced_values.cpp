@@ -1,6 +1,7 @@
 // forced_values.cpp — forcing a value that is not lazy (not an unforced
 // promise, not a promise object, not the missing marker) gives the value
-// itself: such a Force goes and its uses take the operand. (The first part
+// itself: such a Force (or ForceOrMissing) goes and its uses take the
+// operand. (The first part
 // of force dominance; promise inlining comes later.)
 //
 //   before                          after
@@ -17,7 +18,8 @@ bool forcedValues(Function& f) {
     std::vector<Instruction*> dead;
     for (auto& b : f.blocks)
         for (Instruction* i : b->insns) {
-            if (i->op != Opcode::Force) continue;
+            // (ForceOrMissing too: its operand is a value, not missing)
+            if (i->op != Opcode::Force && i->op != Opcode::ForceOrMissing) continue;
             PirType t = i->args[0]->type;
             if (t.isBottom() || t.may(Flag::Lazy) || t.mayBe(Kind::Prom) || t.may(Flag::Missing))
                 continue;
