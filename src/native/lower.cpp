@@ -238,6 +238,7 @@ class Lowering {
     // other than its stores, cleared where a checkpoint confirmed what is
     // known of it: a BindingIs only looks when it is set.
     llvm::Value* dirty = nullptr;
+    llvm::BasicBlock* fastConfirm = nullptr;  // (BindingIs: the inline answer's block)
     void setDirty(int v) {
         B.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), v), dirty);
     }
@@ -720,6 +721,111 @@ class Lowering {
     // inline path read it).
     std::map<pir::Instruction*, llvm::Value*> elementOk, elementBox;
 
+    // The 0-based offset of scalar index idx into vector x (as
+    // scalarIndex: an int or double scalar without attributes, >= 1 and
+    // below x's length), computed when `ok`; else (or out of range) to
+    // `fail`. Continues in a new block where the offset is valid.
+    llvm::Value* scalarIndex(llvm::Value* x, llvm::Value* idx, llvm::Value* ok,
+                             llvm::BasicBlock* fail) {
+        llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+        llvm::Type* dT = llvm::Type::getDoubleTy(C);
+        auto byteIs = [&](llvm::Value* v, unsigned mask, unsigned want) {
+            return B.CreateICmpEQ(B.CreateAnd(B.CreateLoad(i8T, v), llvm::ConstantInt::get(i8T, mask)),
+                                  llvm::ConstantInt::get(i8T, want));
+        };
+        const unsigned typeScalarAlt = 0x1f | kHeaderScalarBit | kHeaderAltBit;
+        llvm::Value* idxOk = B.CreateICmpEQ(fieldAt(idx, kAttribOffset, sexpT), sexp(R_NilValue));
+        llvm::BasicBlock* intIdx = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* notInt = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* realIdx = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* haveK = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* inRange = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(B.CreateAnd(ok, idxOk), intIdx, fail);
+        B.SetInsertPoint(intIdx);
+        llvm::Value* isInt = byteIs(idx, typeScalarAlt, INTSXP | kHeaderScalarBit);
+        llvm::BasicBlock* intLoad = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(isInt, intLoad, notInt);
+        B.SetInsertPoint(intLoad);
+        llvm::Value* iv = loadScalar(idx, 'i');
+        llvm::Value* kInt = B.CreateSub(B.CreateSExt(iv, i64T), llvm::ConstantInt::get(i64T, 1));
+        llvm::Value* intGood = B.CreateICmpSGE(iv, i32(1));  // (NA is the smallest int)
+        B.CreateBr(haveK);
+        B.SetInsertPoint(notInt);
+        B.CreateCondBr(byteIs(idx, typeScalarAlt, REALSXP | kHeaderScalarBit), realIdx, fail);
+        B.SetInsertPoint(realIdx);
+        llvm::Value* dv = loadScalar(idx, 'd');
+        llvm::Value* realGood =
+            B.CreateAnd(B.CreateFCmpOGE(dv, llvm::ConstantFP::get(dT, 1.0)),
+                        B.CreateFCmpOLT(dv, llvm::ConstantFP::get(dT, 4503599627370496.0)));
+        llvm::Value* kReal = B.CreateSub(
+            B.CreateFPToSI(B.CreateSelect(realGood, dv, llvm::ConstantFP::get(dT, 1.0)), i64T),
+            llvm::ConstantInt::get(i64T, 1));
+        B.CreateBr(haveK);
+        B.SetInsertPoint(haveK);
+        llvm::PHINode* k = B.CreatePHI(i64T, 2);
+        k->addIncoming(kInt, intLoad);
+        k->addIncoming(kReal, realIdx);
+        llvm::PHINode* good = B.CreatePHI(i1T, 2);
+        good->addIncoming(intGood, intLoad);
+        good->addIncoming(realGood, realIdx);
+        llvm::Value* len = fieldAt(x, kCarOffset, i64T);
+        B.CreateCondBr(B.CreateAnd(good, B.CreateICmpSLT(k, len)), inRange, fail);
+        B.SetInsertPoint(inRange);
+        return k;
+    }
+
+    // x[i] <- v (one index) for an unboxed double v, inline when x's
+    // binding (cached cell) holds a double vector only it counts, in no
+    // live slot, and i is an in-range scalar index (storeScalarElement's
+    // case); else to `fail`. Continues after the store.
+    void inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live, int nlive,
+                            llvm::BasicBlock* fail) {
+        llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+        llvm::Type* dT = llvm::Type::getDoubleTy(C);
+        llvm::Value* cacheP = slotAddress(cellSlot.at(st->symbol));
+        llvm::Value* cell = B.CreateLoad(sexpT, B.CreateBitCast(cacheP, sexpT->getPointerTo()));
+        llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), fail, haveCell);
+        B.SetInsertPoint(haveCell);
+        llvm::Value* cellWord = B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
+        llvm::Value* locked = llvm::ConstantInt::get(
+            i64T, uint64_t(kActiveBinding | kBindingLock) << kGpShift);
+        llvm::Value* plainCell = B.CreateICmpEQ(
+            B.CreateOr(B.CreateAnd(cellWord, locked),
+                       B.CreateAnd(B.CreateLShr(cellWord, kExtraShift),
+                                   llvm::ConstantInt::get(i64T, kExtraMask))),
+            llvm::ConstantInt::get(i64T, 0));
+        llvm::BasicBlock* haveX = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(plainCell, haveX, fail);
+        B.SetInsertPoint(haveX);
+        llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
+        llvm::Value* xWord = B.CreateLoad(i64T, B.CreateBitCast(x, i64T->getPointerTo()));
+        const unsigned typeAltObj = 0x1f | kHeaderAltBit | kHeaderObjectBit;
+        llvm::Value* ok = B.CreateICmpEQ(
+            B.CreateAnd(B.CreateTrunc(xWord, i8T), llvm::ConstantInt::get(i8T, typeAltObj)),
+            llvm::ConstantInt::get(i8T, REALSXP));
+        // counted by the binding only (the header's named field, bits 32-47)
+        ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(B.CreateLShr(xWord, 32),
+                                                        llvm::ConstantInt::get(i64T, 0xffff)),
+                                            llvm::ConstantInt::get(i64T, 1)));
+        for (int n = 0; n < nlive; n++)
+            ok = B.CreateAnd(ok, B.CreateICmpNE(B.CreateLoad(sexpT, B.CreateBitCast(
+                                                                  slotAddress(live[n]),
+                                                                  sexpT->getPointerTo())),
+                                                x));
+        llvm::Value* k = scalarIndex(x, value(st->args[2]), ok, fail);
+        B.CreateStore(v, B.CreateGEP(dT,
+                                     B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(
+                                                                             i64T, kVectorDataOffset)),
+                                                     dT->getPointerTo()),
+                                     k));
+        // as defineVar: the binding is no longer missing
+        llvm::Value* newWord = B.CreateAnd(
+            B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo())),
+            llvm::ConstantInt::get(i64T, ~(uint64_t(kMissingMask) << kGpShift)));
+        B.CreateStore(newWord, B.CreateBitCast(cell, i64T->getPointerTo()));
+    }
+
     bool inlineExtract(pir::Instruction* i) {
         using pir::Opcode;
         if (i->op != Opcode::Extract1_1D && i->op != Opcode::Extract2_1D) return false;
@@ -742,49 +848,12 @@ class Lowering {
         const unsigned typeScalarAlt = 0x1f | kHeaderScalarBit | kHeaderAltBit;
         llvm::Value* ok = byteIs(x, typeAltObj, REALSXP);
         if (single) ok = B.CreateAnd(ok, nilAttrib(x));
-        llvm::Value* idxOk = nilAttrib(idx);
-        llvm::BasicBlock* from = B.GetInsertBlock();
-        llvm::BasicBlock* intIdx = llvm::BasicBlock::Create(C, "", fn);
-        llvm::BasicBlock* notInt = llvm::BasicBlock::Create(C, "", fn);
-        llvm::BasicBlock* realIdx = llvm::BasicBlock::Create(C, "", fn);
-        llvm::BasicBlock* haveK = llvm::BasicBlock::Create(C, "", fn);
         llvm::BasicBlock* load = llvm::BasicBlock::Create(C, "", fn);
         llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
         llvm::BasicBlock* slowOk = llvm::BasicBlock::Create(C, "", fn);
         llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
-        B.CreateCondBr(B.CreateAnd(ok, idxOk), intIdx, slow);
-        (void)from;
-        // the index: an int or double scalar >= 1 (as scalarIndex)
-        B.SetInsertPoint(intIdx);
-        llvm::Value* isInt = byteIs(idx, typeScalarAlt, INTSXP | kHeaderScalarBit);
-        llvm::BasicBlock* intLoad = llvm::BasicBlock::Create(C, "", fn);
-        B.CreateCondBr(isInt, intLoad, notInt);
-        B.SetInsertPoint(intLoad);
-        llvm::Value* iv = loadScalar(idx, 'i');
-        llvm::Value* kInt = B.CreateSub(B.CreateSExt(iv, i64T), llvm::ConstantInt::get(i64T, 1));
-        llvm::Value* intGood = B.CreateICmpSGE(iv, i32(1));  // (NA is the smallest int)
-        B.CreateBr(haveK);
-        B.SetInsertPoint(notInt);
-        B.CreateCondBr(byteIs(idx, typeScalarAlt, REALSXP | kHeaderScalarBit), realIdx, slow);
-        B.SetInsertPoint(realIdx);
-        llvm::Value* dv = loadScalar(idx, 'd');
-        llvm::Value* realGood =
-            B.CreateAnd(B.CreateFCmpOGE(dv, llvm::ConstantFP::get(dT, 1.0)),
-                        B.CreateFCmpOLT(dv, llvm::ConstantFP::get(dT, 4503599627370496.0)));
-        llvm::Value* kReal =
-            B.CreateSub(B.CreateFPToSI(B.CreateSelect(realGood, dv, llvm::ConstantFP::get(dT, 1.0)),
-                                       i64T),
-                        llvm::ConstantInt::get(i64T, 1));
-        B.CreateBr(haveK);
-        B.SetInsertPoint(haveK);
-        llvm::PHINode* k = B.CreatePHI(i64T, 2);
-        k->addIncoming(kInt, intLoad);
-        k->addIncoming(kReal, realIdx);
-        llvm::PHINode* good = B.CreatePHI(i1T, 2);
-        good->addIncoming(intGood, intLoad);
-        good->addIncoming(realGood, realIdx);
-        llvm::Value* len = fieldAt(x, kCarOffset, i64T);
-        B.CreateCondBr(B.CreateAnd(good, B.CreateICmpSLT(k, len)), load, slow);
+        llvm::Value* k = scalarIndex(x, idx, ok, slow);
+        B.CreateBr(load);
         B.SetInsertPoint(load);
         llvm::Value* elt = B.CreateLoad(
             dT, B.CreateGEP(dT,
@@ -1280,6 +1349,8 @@ class Lowering {
             }
             case Opcode::SubassignVar: {
                 if (i->args[0] != ownEnv) return "a subassign in another environment";
+                for (size_t k = 2; k < i->args.size(); k++)
+                    if (!value(i->args[k])) return "an element store's index kept unboxed";
                 // (any vector the variable may hold: every live boxed value)
                 int n;
                 const int* live = liveSlots(i, nullptr, nullptr, &n);
@@ -1287,6 +1358,15 @@ class Lowering {
                 auto raw = rawVals.find(i->args[1]);
                 if (raw != rawVals.end() && i->args[2] != i->args[1] &&
                     (!two || i->args[3] != i->args[1])) {
+                    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+                    llvm::BasicBlock* done = llvm::BasicBlock::Create(C, "", fn);
+                    if (!two) {
+                        inlineElementStore(i, raw->second, live, n, slow);
+                        B.CreateBr(done);
+                    } else {
+                        B.CreateBr(slow);
+                    }
+                    B.SetInsertPoint(slow);
                     callHelper(reinterpret_cast<void*>(&rirn_subassign_real),
                                llvm::Type::getVoidTy(C),
                                {i32T, sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT,
@@ -1295,6 +1375,8 @@ class Lowering {
                                 two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
                                 trampArg, slotAddress(cellSlot.at(i->symbol)), slots,
                                 constant(live), i32(n), B.CreateBitCast(dirty, sexpT)});
+                    B.CreateBr(done);
+                    B.SetInsertPoint(done);
                     return "";
                 }
                 callHelper(reinterpret_cast<void*>(&rirn_subassign), llvm::Type::getVoidTy(C),
@@ -1320,6 +1402,30 @@ class Lowering {
                 B.CreateCondBr(B.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), 0)), join,
                                look);
                 B.SetInsertPoint(look);
+                if (raw == rawVals.end()) {
+                    // the common answer inline: the cached cell holds the value
+                    llvm::Value* cell =
+                        B.CreateLoad(sexpT, B.CreateBitCast(cache, sexpT->getPointerTo()));
+                    llvm::BasicBlock* check = llvm::BasicBlock::Create(C, "", fn);
+                    llvm::BasicBlock* helper = llvm::BasicBlock::Create(C, "", fn);
+                    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), helper, check);
+                    B.SetInsertPoint(check);
+                    llvm::Value* word =
+                        B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
+                    llvm::Value* plain = B.CreateICmpEQ(
+                        B.CreateOr(
+                            B.CreateAnd(word, llvm::ConstantInt::get(
+                                                  i64T, uint64_t(kActiveBinding) << kGpShift)),
+                            B.CreateAnd(B.CreateLShr(word, kExtraShift),
+                                        llvm::ConstantInt::get(i64T, kExtraMask))),
+                        llvm::ConstantInt::get(i64T, 0));
+                    llvm::Value* same = B.CreateAnd(
+                        plain, B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), a(1)));
+                    B.CreateCondBr(same, join, helper);
+                    // (join's Phi gets true from `check`)
+                    fastConfirm = B.GetInsertBlock();
+                    B.SetInsertPoint(helper);
+                }
                 llvm::Value* r =
                     raw != rawVals.end()
                         ? callHelper(reinterpret_cast<void*>(&rirn_binding_is_real), i32T,
@@ -1332,9 +1438,11 @@ class Lowering {
                 llvm::BasicBlock* lookEnd = B.GetInsertBlock();
                 B.CreateBr(join);
                 B.SetInsertPoint(join);
-                llvm::PHINode* phi = B.CreatePHI(i1T, 2);
+                llvm::PHINode* phi = B.CreatePHI(i1T, 3);
                 phi->addIncoming(llvm::ConstantInt::getTrue(C), from);
                 phi->addIncoming(holds, lookEnd);
+                if (fastConfirm) phi->addIncoming(llvm::ConstantInt::getTrue(C), fastConfirm);
+                fastConfirm = nullptr;
                 vals[i] = phi;
                 return "";
             }
