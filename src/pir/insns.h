@@ -77,6 +77,7 @@ enum class Rule : uint8_t {
     Division,         // R's `/` and `^` on operands 0 and 1 (doubles from integers)
     Compare,          // R comparison on operands 0 and 1
     Unary,            // operand 0's type, forced (unary minus and plus)
+    Not,              // `!`: a logical of operand 0's length (a scalar for a plain scalar)
     Phi,              // the join of the operands' types
     Constant,         // the constant's type
     Cast,             // the carried type
@@ -153,7 +154,7 @@ enum class Rule : uint8_t {
       "e1 > e2")                                                                                   \
     X(Ge, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
       "e1 >= e2")                                                                                  \
-    X(Not, "v", Lgl, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "!x")            \
+    X(Not, "v", Not, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "!x")            \
     X(Minus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "-x")        \
     X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "+x")         \
     X(LAnd, "ll", Test, 0, 0, 0, NoFlags, "both tests true (&& after its operands' AsTest)")       \

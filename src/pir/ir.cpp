@@ -207,6 +207,16 @@ PirType Instruction::ruleType() const {
             return PirType::arith(arg(0), arg(1), true);
         case Rule::Compare:
             return PirType::compare(arg(0), arg(1));
+        case Rule::Not: {
+            PirType t = arg(0).forced();
+            if (t.isBottom()) return t;
+            // (!x keeps the length and names of x; objects dispatch)
+            if (t.isSimpleScalar() &&
+                t.isSubtypeOf(PirType::scalar(Kind::Lgl) | PirType::scalar(Kind::Int) |
+                              PirType::scalar(Kind::Real)))
+                return PirType::scalar(Kind::Lgl);
+            return PirType::val();
+        }
         case Rule::Unary: {
             PirType t = arg(0).forced();
             if (t.may(Flag::Object)) return PirType::val();
