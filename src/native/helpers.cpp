@@ -454,6 +454,26 @@ SEXP rirn_box_int(int x) {
     return r;
 }
 
+SEXP rirn_box_real_in(double x, const SEXP* own, const NodeStackSlot* frame, const int* live,
+                      int nlive) {
+    SEXP s = freeScratch(own, frame, live, nlive);
+    if (s && simpleScalar(s, REALSXP)) {
+        *static_cast<double*>(fdata(s)) = x;
+        return s;
+    }
+    return rirn_box_real(x);
+}
+
+SEXP rirn_box_int_in(int x, const SEXP* own, const NodeStackSlot* frame, const int* live,
+                     int nlive) {
+    SEXP s = freeScratch(own, frame, live, nlive);
+    if (s && simpleScalar(s, INTSXP)) {
+        *static_cast<int*>(fdata(s)) = x;
+        return s;
+    }
+    return rirn_box_int(x);
+}
+
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
                      const int* live, int nlive) {
     SEXP cell = *cache;
@@ -583,6 +603,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_lgl_slow),   RIRN_HELPER(rirn_subset),
         RIRN_HELPER(rirn_subset_obj), RIRN_HELPER(rirn_ldvar_missok),
         RIRN_HELPER(rirn_box_real),   RIRN_HELPER(rirn_box_int),
+        RIRN_HELPER(rirn_box_real_in), RIRN_HELPER(rirn_box_int_in),
         RIRN_HELPER(rirn_stvar_real), RIRN_HELPER(rirn_binding_is),
         RIRN_HELPER(rirn_binding_is_real),
         RIRN_HELPER(rirn_subassign),  RIRN_HELPER(rirn_subassign_real),

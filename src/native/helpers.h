@@ -117,6 +117,12 @@ SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp);
 // New scalars (no error but R's allocation error).
 SEXP rirn_box_real(double x);
 SEXP rirn_box_int(int x);
+// The same, written into the instruction's previous result when nothing
+// refers to it any more (own, frame, live: as rirn_binop's).
+SEXP rirn_box_real_in(double x, const SEXP* own, const NodeStackSlot* frame, const int* live,
+                      int nlive);
+SEXP rirn_box_int_in(int x, const SEXP* own, const NodeStackSlot* frame, const int* live,
+                     int nlive);
 // x <- (a double computed unboxed): written into the binding's value when
 // inplace.h allows it (a plain double scalar only this binding counts, in
 // none of the frame's live slots: frame[live[0..nlive)]), else boxed and

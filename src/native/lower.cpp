@@ -632,9 +632,9 @@ class Lowering {
     }
 
     // The slots live after instruction i (`except` left out) whose value
-    // may be `kind` (nullptr: any), as a list kept with the code; its length
-    // in *n.
-    const int* liveSlots(pir::Instruction* i, pir::Instruction* except, const pir::Kind* kind,
+    // may be of a kind of type `kind` (nullptr: any), as a list kept with
+    // the code; its length in *n.
+    const int* liveSlots(pir::Instruction* i, pir::Instruction* except, const pir::PirType* kind,
                          int* n) {
         computeLiveness();
         std::set<pir::Instruction*> live = liveBefore(i->bb, position(i) + 1);
@@ -642,7 +642,9 @@ class Lowering {
         auto list = std::make_unique<int[]>(live.size() + 1);
         *n = 0;
         for (pir::Instruction* x : live)
-            if (!kind || x->type.isBottom() || x->type.mayBe(*kind)) list[(*n)++] = slotOf.at(x);
+            if (!kind || kind->isBottom() || x->type.isBottom() ||
+                (x->type.kinds() & kind->kinds()))
+                list[(*n)++] = slotOf.at(x);
         keptSlotLists().push_back(std::move(list));
         return keptSlotLists().back().get();
     }
@@ -658,13 +660,14 @@ class Lowering {
             return nullptr;
         }
         *own = slotAddress(s->second);
-        return liveSlots(i, i, nullptr, n);
+        // (only values of a kind i's result may have can be that object)
+        return liveSlots(i, i, &i->type, n);
     }
 
     // x <- v for an unboxed v: v's box is the one bound.
     void lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
         int n;
-        const pir::Kind real = pir::Kind::Real;
+        const pir::PirType real = pir::PirType::of(pir::Kind::Real);
         const int* list = liveSlots(st, v, &real, &n);
         llvm::Value* box = callHelper(
             reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
@@ -721,11 +724,11 @@ class Lowering {
     // inline path read it).
     std::map<pir::Instruction*, llvm::Value*> elementOk, elementBox;
 
-    // The 0-based offset of scalar index idx into vector x (as
-    // scalarIndex: an int or double scalar without attributes, >= 1 and
-    // below x's length), computed when `ok`; else (or out of range) to
+    // The 0-based offset of scalar index idx into a vector of length len
+    // (i64) (as scalarIndex: an int or double scalar without attributes,
+    // >= 1 and at most len), computed when `ok`; else (or out of range) to
     // `fail`. Continues in a new block where the offset is valid.
-    llvm::Value* scalarIndex(llvm::Value* x, llvm::Value* idx, llvm::Value* ok,
+    llvm::Value* scalarIndex(llvm::Value* len, llvm::Value* idx, llvm::Value* ok,
                              llvm::BasicBlock* fail) {
         llvm::Type* i8T = llvm::Type::getInt8Ty(C);
         llvm::Type* dT = llvm::Type::getDoubleTy(C);
@@ -768,7 +771,6 @@ class Lowering {
         llvm::PHINode* good = B.CreatePHI(i1T, 2);
         good->addIncoming(intGood, intLoad);
         good->addIncoming(realGood, realIdx);
-        llvm::Value* len = fieldAt(x, kCarOffset, i64T);
         B.CreateCondBr(B.CreateAnd(good, B.CreateICmpSLT(k, len)), inRange, fail);
         B.SetInsertPoint(inRange);
         return k;
@@ -813,7 +815,7 @@ class Lowering {
                                                                   slotAddress(live[n]),
                                                                   sexpT->getPointerTo())),
                                                 x));
-        llvm::Value* k = scalarIndex(x, value(st->args[2]), ok, fail);
+        llvm::Value* k = scalarIndex(fieldAt(x, kCarOffset, i64T), value(st->args[2]), ok, fail);
         B.CreateStore(v, B.CreateGEP(dT,
                                      B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(
                                                                              i64T, kVectorDataOffset)),
@@ -828,9 +830,14 @@ class Lowering {
 
     bool inlineExtract(pir::Instruction* i) {
         using pir::Opcode;
-        if (i->op != Opcode::Extract1_1D && i->op != Opcode::Extract2_1D) return false;
+        bool two = i->op == Opcode::Extract1_2D || i->op == Opcode::Extract2_2D;
+        if (i->op != Opcode::Extract1_1D && i->op != Opcode::Extract2_1D && !two) return false;
         const CallSite& cs = i->code->calls[i->index];
-        if (cs.args.empty() || cs.args[0].tag != R_NilValue || counted.count(i)) return false;
+        if (cs.args.size() < (two ? 2u : 1u) || cs.args[0].tag != R_NilValue ||
+            (two && cs.args[1].tag != R_NilValue) || counted.count(i))
+            return false;
+        auto a = [&](pir::Instruction* in, int k) { return value(in->args[k]); };
+        if (!value(i->args[1]) || (two && !value(i->args[2]))) return false;
         if (!allUsers(i, [&](pir::Instruction* u) { return rawUse(u, 0); })) return false;
         bool single = i->op == Opcode::Extract1_1D;  // `[` keeps names: x without attributes
         llvm::Type* i8T = llvm::Type::getInt8Ty(C);
@@ -847,12 +854,43 @@ class Lowering {
         const unsigned typeAltObj = 0x1f | kHeaderAltBit | kHeaderObjectBit;
         const unsigned typeScalarAlt = 0x1f | kHeaderScalarBit | kHeaderAltBit;
         llvm::Value* ok = byteIs(x, typeAltObj, REALSXP);
-        if (single) ok = B.CreateAnd(ok, nilAttrib(x));
+        if (single && !two) ok = B.CreateAnd(ok, nilAttrib(x));
         llvm::BasicBlock* load = llvm::BasicBlock::Create(C, "", fn);
         llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
         llvm::BasicBlock* slowOk = llvm::BasicBlock::Create(C, "", fn);
         llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
-        llvm::Value* k = scalarIndex(x, idx, ok, slow);
+        llvm::Value* k;
+        if (!two) {
+            k = scalarIndex(fieldAt(x, kCarOffset, i64T), idx, ok, slow);
+        } else {
+            // a plain matrix: its only attribute is dim, two integers
+            llvm::Value* attr = fieldAt(x, kAttribOffset, sexpT);
+            llvm::BasicBlock* hasAttr = llvm::BasicBlock::Create(C, "", fn);
+            llvm::BasicBlock* dimOk = llvm::BasicBlock::Create(C, "", fn);
+            B.CreateCondBr(B.CreateAnd(ok, B.CreateICmpNE(attr, sexp(R_NilValue))), hasAttr, slow);
+            B.SetInsertPoint(hasAttr);
+            llvm::Value* dim = fieldAt(attr, kCarOffset, sexpT);
+            llvm::Value* plain = B.CreateAnd(
+                B.CreateICmpEQ(fieldAt(attr, kTagOffset, sexpT), sexp(R_DimSymbol)),
+                B.CreateICmpEQ(fieldAt(attr, kCdrOffset, sexpT), sexp(R_NilValue)));
+            B.CreateCondBr(plain, dimOk, slow);
+            B.SetInsertPoint(dimOk);
+            llvm::Value* dimType = byteIs(dim, 0x1f | kHeaderAltBit, INTSXP);
+            llvm::Value* two2 =
+                B.CreateICmpEQ(fieldAt(dim, kCarOffset, i64T), llvm::ConstantInt::get(i64T, 2));
+            llvm::BasicBlock* dimsRead = llvm::BasicBlock::Create(C, "", fn);
+            B.CreateCondBr(B.CreateAnd(dimType, two2), dimsRead, slow);
+            B.SetInsertPoint(dimsRead);
+            llvm::Value* dims = B.CreateBitCast(
+                B.CreateGEP(i8T, dim, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                i32T->getPointerTo());
+            llvm::Value* nr = B.CreateSExt(B.CreateLoad(i32T, dims), i64T);
+            llvm::Value* nc = B.CreateSExt(
+                B.CreateLoad(i32T, B.CreateGEP(i32T, dims, llvm::ConstantInt::get(i64T, 1))), i64T);
+            llvm::Value* ki = scalarIndex(nr, idx, llvm::ConstantInt::getTrue(C), slow);
+            llvm::Value* kj = scalarIndex(nc, a(i, 2), llvm::ConstantInt::getTrue(C), slow);
+            k = B.CreateAdd(ki, B.CreateMul(kj, nr));
+        }
         B.CreateBr(load);
         B.SetInsertPoint(load);
         llvm::Value* elt = B.CreateLoad(
@@ -864,17 +902,19 @@ class Lowering {
         B.CreateBr(join);
         // anything else: the general path, its value tested and read
         B.SetInsertPoint(slow);
-        int kind = i->op == Opcode::Extract2_1D ? 2 : 1;
-        auto* at = llvm::ArrayType::get(sexpT, 2);
+        int kind = i->op == Opcode::Extract2_1D || i->op == Opcode::Extract2_2D ? 2 : 1;
+        int nargs = two ? 3 : 2;
+        auto* at = llvm::ArrayType::get(sexpT, nargs);
         llvm::Value* arr = entryAlloca(at);
-        B.CreateStore(x, B.CreateConstGEP2_32(at, arr, 0, 0));
-        B.CreateStore(idx, B.CreateConstGEP2_32(at, arr, 0, 1));
+        for (int k = 0; k < nargs; k++)
+            B.CreateStore(value(i->args[k]), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
         llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_subset), sexpT,
                                     {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT,
                                      sexpT, i32T},
                                     {constant(i->code), i32(i->index), i32(kind),
-                                     B.CreateBitCast(arr, sexpT), i32(1), envArg, trampArg,
-                                     constant(nullptr), slots, constant(nullptr), i32(0)});
+                                     B.CreateBitCast(arr, sexpT), i32(nargs - 1), envArg,
+                                     trampArg, constant(nullptr), slots, constant(nullptr),
+                                     i32(0)});
         llvm::Value* rScalar =
             B.CreateAnd(byteIs(r, typeScalarAlt, REALSXP | kHeaderScalarBit), nilAttrib(r));
         llvm::BasicBlock* slowEnd = B.GetInsertBlock();
@@ -1000,7 +1040,7 @@ class Lowering {
             if (rawOk.count(i))
                 rawVals[i] = r;
             else
-                define(i, callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT, {dT}, {r}));
+                define(i, boxInto(i, r, 'd'));
             return true;
         }
         llvm::Intrinsic::ID id = i->op == Opcode::Add   ? llvm::Intrinsic::sadd_with_overflow
@@ -1016,7 +1056,7 @@ class Lowering {
         B.CreateCondBr(bad, slow, fast);
         B.SetInsertPoint(fast);
         setVisible();
-        llvm::Value* boxed = callHelper(reinterpret_cast<void*>(&rirn_box_int), sexpT, {i32T}, {r});
+        llvm::Value* boxed = boxInto(i, r, 'i');
         llvm::BasicBlock* fastEnd = B.GetInsertBlock();
         B.CreateBr(join);
         B.SetInsertPoint(slow);
@@ -1154,6 +1194,19 @@ class Lowering {
         r->addIncoming(llvm::ConstantInt::getFalse(C), from);
         r->addIncoming(notNA, eltEnd);
         return r;
+    }
+
+    // i's result r (a double 'd' or an int 'i') boxed, into i's previous
+    // box when nothing refers to it any more
+    llvm::Value* boxInto(pir::Instruction* i, llvm::Value* r, char k) {
+        llvm::Value* own;
+        int n = 0;
+        const int* live = scratchOf(i, &own, &n);
+        llvm::Type* t = k == 'd' ? llvm::Type::getDoubleTy(C) : i32T;
+        void* h = k == 'd' ? reinterpret_cast<void*>(&rirn_box_real_in)
+                           : reinterpret_cast<void*>(&rirn_box_int_in);
+        return callHelper(h, sexpT, {t, sexpT, sexpT, sexpT, i32T},
+                          {r, own, slots, constant(live), i32(n)});
     }
 
     llvm::Value* a0(pir::Instruction* i) { return value(i->args[0]); }

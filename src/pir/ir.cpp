@@ -201,8 +201,15 @@ PirType Instruction::ruleType() const {
             return arg(0).forced();
         case Rule::ForcedOrMissing:
             return arg(0).forced() | PirType(0, uint8_t(Flag::Missing));
-        case Rule::Arith:
-            return PirType::arith(arg(0), arg(1), false);
+        case Rule::Arith: {
+            PirType t = PirType::arith(arg(0), arg(1), false);
+            // a for loop's counter (index kLoopCounter): it stays below the
+            // sequence's length, never NA
+            if (op == Opcode::Add && index == kLoopCounter && !t.isBottom() &&
+                !arg(0).may(Flag::NA) && !arg(1).may(Flag::NA))
+                t = t.without(Flag::NA);
+            return t;
+        }
         case Rule::Division:
             return PirType::arith(arg(0), arg(1), true);
         case Rule::Compare:

@@ -41,7 +41,8 @@ struct Instruction {
     SEXP constant = nullptr;  // HasConstant: value, callee, builtin, call
     SEXP call = nullptr;      // HasCall: the call errors name (may be absent)
     PirType carriedType;      // HasType
-    int index = 0;            // HasIndex: argument index, pc, promise code; Call: call site
+    int index = 0;            // HasIndex: argument index, pc, promise code; Call: call site;
+                              // Add: kLoopCounter for a for loop's counter
     // FrameState: the RIR code resumed; Call, CallBuiltin, Extract*: the code
     // of their RIR call site (`index`)
     const Code* code = nullptr;
@@ -61,6 +62,10 @@ struct Instruction {
     // The result type the table's rule gives for the current operands.
     PirType ruleType() const;
 };
+
+// Instruction::index of the addition that advances a for loop's counter
+// (rir2pir): below the sequence's length, it is never NA.
+const int kLoopCounter = 1;
 
 struct BB {
     unsigned id = 0;

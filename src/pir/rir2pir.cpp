@@ -625,7 +625,9 @@ class Translator {
                 Instruction* ctr = pop(stack);
                 Instruction* len = stack.back();
                 Instruction* seq = stack[stack.size() - 2];
-                Instruction* i = b_(Opcode::Add, {ctr, b_.ldConst(one_)});
+                Instruction* i = b_.add(Opcode::Add, {ctr, b_.ldConst(one_)});
+                i->index = kLoopCounter;
+                i->type = i->ruleType();
                 stack.push_back(i);
                 Instruction* t = b_(Opcode::AsTest, {b_(Opcode::Lt, {i, len})});
                 if (next == imm[0]) return "a branch whose two targets are the same";

@@ -26,10 +26,14 @@ PirType PirType::arith(PirType a, PirType b, bool division) {
     // objects dispatch to methods that may return anything
     if (a.may(Flag::Object) || b.may(Flag::Object)) return val();
     uint16_t k = (a.kinds_ | b.kinds_) & kNumeric;
+    // (NULL counts as integer: 1L + NULL is integer(0))
+    const uint16_t intLike = uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Nil);
     uint16_t r = 0;
     if (k & uint16_t(Kind::Cplx)) r |= uint16_t(Kind::Cplx);
     if (k & uint16_t(Kind::Real)) r |= uint16_t(Kind::Real);
-    if (k & (uint16_t(Kind::Lgl) | uint16_t(Kind::Int)))
+    // an integer result needs integer-like operands on both sides (a double
+    // on either makes a double)
+    if ((a.kinds_ & intLike) && (b.kinds_ & intLike))
         r |= division ? uint16_t(Kind::Real) : uint16_t(Kind::Int);
     // (operands of other kinds raise an error; an integer result may be NA
     // after an overflow and a double one NaN, so NA is always possible)

@@ -334,6 +334,10 @@ const int kExtraShift = 48;
 const uint64_t kExtraMask = 0x1fff;
 const int kCarOffset = 32;
 static_assert(offsetof(SexpHeader, f0) == kCarOffset, "CAR after the header and 3 pointers");
+const int kCdrOffset = 40;
+const int kTagOffset = 48;
+static_assert(offsetof(SexpHeader, f1) == kCdrOffset && offsetof(SexpHeader, f2) == kTagOffset,
+              "CDR and TAG after CAR");
 // A plain (non-ALTREP) length-1 vector without attributes.
 inline bool simpleScalar(SEXP x, int type) {
     SexpHeader* h = hdr(x);

@@ -313,3 +313,29 @@ test_that("elements of double vectors read inline give what subsetting gives", {
     )
   }
 })
+
+test_that("elements of double matrices read inline give what subsetting gives", {
+  skip_if_not(native_available(), "built without LLVM")
+  body <- function(m, i, j) {
+    s <- 0
+    for (k in 1:2) s <- s + m[i, j] * k + m[[i, j]]
+    s
+  }
+  f <- rir::compile(body)
+  m <- matrix(c(1.5, 2.5, 3.5, 4.5), 2)
+  for (k in 1:3) rir:::without_native(f(m, 1L, 2L))
+  f <- rir::pir.compile(f)
+  named <- matrix(c(1, 2, 3, 4), 2, dimnames = list(c("a", "b"), c("c", "d")))
+  cases <- list(
+    list(m, 1L, 2L), list(m, 2, 1.9), list(m, 3L, 1L), list(m, NA_integer_, 1L),
+    list(m, 1L, 0L), list(named, 2L, 2L), list(named, "a", "d"),
+    list(matrix(1:4, 2), 2L, 2L), list(array(c(1, 2, 3, 4), c(2, 2)), 2L, 1L),
+    list(structure(m, class = "mymat"), 1L, 1L), list(c(1, 2), 1L, 1L)
+  )
+  for (args in cases) {
+    expect_identical(
+      tryCatch(do.call(f, args), error = conditionMessage),
+      rir:::without_native(tryCatch(do.call(body, args), error = conditionMessage))
+    )
+  }
+})
