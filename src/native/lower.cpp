@@ -29,6 +29,11 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/Mem2Reg.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #endif
@@ -1777,6 +1782,27 @@ DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::stri
     if (!problem.empty()) {
         *why = problem;
         return nullptr;
+    }
+    // a short cleanup: the dirty flag into registers, repeated header and
+    // slot loads merged, constant branches folded
+    {
+        llvm::PassBuilder pb;
+        llvm::LoopAnalysisManager lam;
+        llvm::FunctionAnalysisManager fam;
+        llvm::CGSCCAnalysisManager cam;
+        llvm::ModuleAnalysisManager mam;
+        pb.registerModuleAnalyses(mam);
+        pb.registerCGSCCAnalyses(cam);
+        pb.registerFunctionAnalyses(fam);
+        pb.registerLoopAnalyses(lam);
+        pb.crossRegisterProxies(lam, fam, cam, mam);
+        llvm::FunctionPassManager fpm;
+        fpm.addPass(llvm::PromotePass());
+        fpm.addPass(llvm::EarlyCSEPass());
+        fpm.addPass(llvm::InstCombinePass());
+        fpm.addPass(llvm::SimplifyCFGPass());
+        for (llvm::Function& fn : *mod)
+            if (!fn.isDeclaration()) fpm.run(fn, fam);
     }
     irText.clear();
     llvm::raw_string_ostream os(irText);
