@@ -75,7 +75,7 @@ inline bool storeScalarElement(SEXP cell, SEXP i, unsigned char kv, double d, in
     if ((hdr(cell)->gp & (kActiveBinding | kBindingLock)) || hdr(cell)->extra != 0) return false;
     SEXP x = fcar(cell);
     SexpHeader* hx = hdr(x);
-    if (hx->named != 1 || hx->alt || hx->obj) return false;  // (x's own attributes stay)
+    if (hx->named != 1 || hx->alt || hx->obj) return false;            // (x's own attributes stay)
     const unsigned char kReal = REALSXP | 0x20, kInt = INTSXP | 0x20;  // type, scalar bit
     if (!((hx->type == REALSXP && (kv == kReal || kv == kInt)) ||
           (hx->type == INTSXP && kv == kInt)))

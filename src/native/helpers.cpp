@@ -155,9 +155,9 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
     return std::memcmp(fdata(fcar(cell)), &x, sizeof(double)) == 0;
 }
 
-void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter,
-                    SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
-                    int nlive, char* dirty) {
+void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
+                    SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live, int nlive,
+                    char* dirty) {
     // what in-place updates must leave alone: the values of the frame's
     // live slots (inplace.h's rule, with them as the operand stack)
     NodeStackSlot* held =
@@ -186,8 +186,8 @@ void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP 
 }
 
 void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
-                         SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame,
-                         const int* live, int nlive, char* dirty) {
+                         SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
+                         int nlive, char* dirty) {
     if (!j) {
         SEXP cell = *cache;
         if (cell == R_NilValue) {
@@ -196,9 +196,9 @@ void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j
             if (cell) *cache = cell;
         }
         if (cell) {
-            NodeStackSlot* held = nlive ? static_cast<NodeStackSlot*>(
-                                              alloca(nlive * sizeof(NodeStackSlot)))
-                                        : nullptr;
+            NodeStackSlot* held =
+                nlive ? static_cast<NodeStackSlot*>(alloca(nlive * sizeof(NodeStackSlot)))
+                      : nullptr;
             for (int k = 0; k < nlive; k++) held[k] = frame[live[k]];
             if (storeScalarElement(cell, i, REALSXP | kScalarBit, v, 0,
                                    InPlaceScope{held, held + nlive}))
@@ -242,8 +242,7 @@ static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tra
 // The instruction's previous result (*own) when nothing refers to it any
 // more: not counted, in none of the frame's live slots (the interpreter's
 // scratch rule, inplace.h); else nullptr.
-static SEXP freeScratch(const SEXP* own, const NodeStackSlot* frame, const int* live,
-                        int nlive) {
+static SEXP freeScratch(const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
     SEXP s = own ? *own : nullptr;
     if (!s || s == R_NilValue || frefcnt(s) != 0) return nullptr;
     for (int k = 0; k < nlive; k++)
@@ -251,8 +250,8 @@ static SEXP freeScratch(const SEXP* own, const NodeStackSlot* frame, const int* 
     return s;
 }
 
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep,
-                const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, const SEXP* own,
+                const NodeStackSlot* frame, const int* live, int nlive) {
     SEXP r = fastBinop(ArithOp(op), a, b, nullptr, freeScratch(own, frame, live, nlive));
     if (!r) r = arithByGnuR(ArithOp(op), a, b, call, env, tramp, keep);
     R_Visible = TRUE;
@@ -320,8 +319,8 @@ SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, con
     const CallSite& cs = code->calls[site];
     // R code runs in a builtin only through dispatch on an object argument,
     // foreign code or S4's standardGeneric
-    bool runsCode = primRow(fun).ppkind == PP_FOREIGN ||
-                    !std::strcmp(primRow(fun).name, "standardGeneric");
+    bool runsCode =
+        primRow(fun).ppkind == PP_FOREIGN || !std::strcmp(primRow(fun).name, "standardGeneric");
     for (int k = 0; k < n && !runsCode; k++) runsCode = fobject(args[k]);
     if (runsCode) *dirty = 1;
     for (int k = 0; k < n; k++)
@@ -584,29 +583,51 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
 const std::vector<Helper>& helpers() {
     static const std::vector<Helper> all = {
 #define RIRN_HELPER(name) {#name, reinterpret_cast<void*>(&name)}
-        RIRN_HELPER(rirn_enter),      RIRN_HELPER(rirn_leave),
-        RIRN_HELPER(rirn_ldarg),      RIRN_HELPER(rirn_enclos),
-        RIRN_HELPER(rirn_ldvar),      RIRN_HELPER(rirn_force),
-        RIRN_HELPER(rirn_stvar),      RIRN_HELPER(rirn_ldvar_cell),
-        RIRN_HELPER(rirn_stvar_cell),      RIRN_HELPER(rirn_starg_default),
-        RIRN_HELPER(rirn_mkarg),      RIRN_HELPER(rirn_binop),
-        RIRN_HELPER(rirn_unop),       RIRN_HELPER(rirn_astest),
-        RIRN_HELPER(rirn_istype),     RIRN_HELPER(rirn_eval),
-        RIRN_HELPER(rirn_ldfun),      RIRN_HELPER(rirn_srcref),
-        RIRN_HELPER(rirn_deopt),      RIRN_HELPER(rirn_backedge),
-        RIRN_HELPER(rirn_call_site),  RIRN_HELPER(rirn_chaos),
-        RIRN_HELPER(rirn_forseq),     RIRN_HELPER(rirn_forlength),
-        RIRN_HELPER(rirn_forelement), RIRN_HELPER(rirn_colon),
-        RIRN_HELPER(rirn_forend),     RIRN_HELPER(rirn_call_builtin),
-        RIRN_HELPER(rirn_count),      RIRN_HELPER(rirn_dollar),
-        RIRN_HELPER(rirn_mkcls),      RIRN_HELPER(rirn_lgl_combine),
-        RIRN_HELPER(rirn_lgl_slow),   RIRN_HELPER(rirn_subset),
-        RIRN_HELPER(rirn_subset_obj), RIRN_HELPER(rirn_ldvar_missok),
-        RIRN_HELPER(rirn_box_real),   RIRN_HELPER(rirn_box_int),
-        RIRN_HELPER(rirn_box_real_in), RIRN_HELPER(rirn_box_int_in),
-        RIRN_HELPER(rirn_stvar_real), RIRN_HELPER(rirn_binding_is),
+        RIRN_HELPER(rirn_enter),
+        RIRN_HELPER(rirn_leave),
+        RIRN_HELPER(rirn_ldarg),
+        RIRN_HELPER(rirn_enclos),
+        RIRN_HELPER(rirn_ldvar),
+        RIRN_HELPER(rirn_force),
+        RIRN_HELPER(rirn_stvar),
+        RIRN_HELPER(rirn_ldvar_cell),
+        RIRN_HELPER(rirn_stvar_cell),
+        RIRN_HELPER(rirn_starg_default),
+        RIRN_HELPER(rirn_mkarg),
+        RIRN_HELPER(rirn_binop),
+        RIRN_HELPER(rirn_unop),
+        RIRN_HELPER(rirn_astest),
+        RIRN_HELPER(rirn_istype),
+        RIRN_HELPER(rirn_eval),
+        RIRN_HELPER(rirn_ldfun),
+        RIRN_HELPER(rirn_srcref),
+        RIRN_HELPER(rirn_deopt),
+        RIRN_HELPER(rirn_backedge),
+        RIRN_HELPER(rirn_call_site),
+        RIRN_HELPER(rirn_chaos),
+        RIRN_HELPER(rirn_forseq),
+        RIRN_HELPER(rirn_forlength),
+        RIRN_HELPER(rirn_forelement),
+        RIRN_HELPER(rirn_colon),
+        RIRN_HELPER(rirn_forend),
+        RIRN_HELPER(rirn_call_builtin),
+        RIRN_HELPER(rirn_count),
+        RIRN_HELPER(rirn_dollar),
+        RIRN_HELPER(rirn_mkcls),
+        RIRN_HELPER(rirn_lgl_combine),
+        RIRN_HELPER(rirn_lgl_slow),
+        RIRN_HELPER(rirn_subset),
+        RIRN_HELPER(rirn_subset_obj),
+        RIRN_HELPER(rirn_ldvar_missok),
+        RIRN_HELPER(rirn_box_real),
+        RIRN_HELPER(rirn_box_int),
+        RIRN_HELPER(rirn_box_real_in),
+        RIRN_HELPER(rirn_box_int_in),
+        RIRN_HELPER(rirn_stvar_real),
+        RIRN_HELPER(rirn_binding_is),
         RIRN_HELPER(rirn_binding_is_real),
-        RIRN_HELPER(rirn_subassign),  RIRN_HELPER(rirn_subassign_real),
+        RIRN_HELPER(rirn_subassign),
+        RIRN_HELPER(rirn_subassign_real),
 #undef RIRN_HELPER
     };
     return all;

@@ -50,14 +50,14 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
 // where inplace.h allows (the frame's live slots frame[live[0..nlive)]
 // counting as operand slots), else GNU R's `[<-`; *dirty set when R code
 // may have run.
-void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter,
-                    SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
-                    int nlive, char* dirty);
+void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
+                    SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live, int nlive,
+                    char* dirty);
 // The same for a double computed unboxed (boxed only when the element
 // store is not the in-place one).
 void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
-                         SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame,
-                         const int* live, int nlive, char* dirty);
+                         SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
+                         int nlive, char* dirty);
 // A missing argument bound to the promise of its default.
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env);
 // A promise of `code` (a symbol, or a promise trampoline) in env.
@@ -67,8 +67,8 @@ SEXP rirn_mkarg(SEXP code, SEXP env);
 // must not write its result into it); the result may be written into the
 // instruction's previous one (*own: its slot) when nothing refers to it any
 // more (not counted, in none of the live slots frame[live[0..nlive)]).
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep,
-                const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive);
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, const SEXP* own,
+                const NodeStackSlot* frame, const int* live, int nlive);
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep);
 // The truth value of an if/while condition.
 int rirn_astest(SEXP v, SEXP call);

@@ -30,12 +30,12 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Mem2Reg.h>
-#include <llvm/Support/TargetSelect.h>
-#include <llvm/Support/raw_ostream.h>
 #endif
 
 #include "native.h"
@@ -203,8 +203,7 @@ class Lowering {
                 if (!problem.empty()) return problem;
                 if (writesEnv(i) && i->op != pir::Opcode::Force &&
                     i->op != pir::Opcode::SubassignVar && i->op != pir::Opcode::LdFun &&
-                    i->op != pir::Opcode::CallBuiltin &&
-                    !i->isTerminator())
+                    i->op != pir::Opcode::CallBuiltin && !i->isTerminator())
                     setDirty(1);
             }
         }
@@ -674,11 +673,11 @@ class Lowering {
         int n;
         const pir::PirType real = pir::PirType::of(pir::Kind::Real);
         const int* list = liveSlots(st, v, &real, &n);
-        llvm::Value* box = callHelper(
-            reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
-            {sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT, sexpT, i32T},
-            {sexp(st->symbol), rawVals.at(v), value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
-             slots, constant(list), i32(n)});
+        llvm::Value* box =
+            callHelper(reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
+                       {sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT, sexpT, i32T},
+                       {sexp(st->symbol), rawVals.at(v), value(st->args[1]),
+                        slotAddress(cellSlot.at(st->symbol)), slots, constant(list), i32(n)});
         if (v->op != pir::Opcode::LdConst) define(v, box);
     }
 
@@ -711,8 +710,7 @@ class Lowering {
         // collector sees it while the others are boxed)
         pir::Instruction* owner = v;
         while (!slotOf.count(owner) && owner->op == pir::Opcode::CastType) owner = owner->args[0];
-        B.CreateStore(box,
-                      B.CreateBitCast(slotAddress(slotOf.at(owner)), sexpT->getPointerTo()));
+        B.CreateStore(box, B.CreateBitCast(slotAddress(slotOf.at(owner)), sexpT->getPointerTo()));
         return box;
     }
 
@@ -738,8 +736,9 @@ class Lowering {
         llvm::Type* i8T = llvm::Type::getInt8Ty(C);
         llvm::Type* dT = llvm::Type::getDoubleTy(C);
         auto byteIs = [&](llvm::Value* v, unsigned mask, unsigned want) {
-            return B.CreateICmpEQ(B.CreateAnd(B.CreateLoad(i8T, v), llvm::ConstantInt::get(i8T, mask)),
-                                  llvm::ConstantInt::get(i8T, want));
+            return B.CreateICmpEQ(
+                B.CreateAnd(B.CreateLoad(i8T, v), llvm::ConstantInt::get(i8T, mask)),
+                llvm::ConstantInt::get(i8T, want));
         };
         const unsigned typeScalarAlt = 0x1f | kHeaderScalarBit | kHeaderAltBit;
         llvm::Value* idxOk = B.CreateICmpEQ(fieldAt(idx, kAttribOffset, sexpT), sexp(R_NilValue));
@@ -794,14 +793,7 @@ class Lowering {
         llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
         B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), fail, haveCell);
         B.SetInsertPoint(haveCell);
-        llvm::Value* cellWord = B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
-        llvm::Value* locked = llvm::ConstantInt::get(
-            i64T, uint64_t(kActiveBinding | kBindingLock) << kGpShift);
-        llvm::Value* plainCell = B.CreateICmpEQ(
-            B.CreateOr(B.CreateAnd(cellWord, locked),
-                       B.CreateAnd(B.CreateLShr(cellWord, kExtraShift),
-                                   llvm::ConstantInt::get(i64T, kExtraMask))),
-            llvm::ConstantInt::get(i64T, 0));
+        llvm::Value* plainCell = ordinaryCell(cell, true);
         llvm::BasicBlock* haveX = llvm::BasicBlock::Create(C, "", fn);
         B.CreateCondBr(plainCell, haveX, fail);
         B.SetInsertPoint(haveX);
@@ -816,20 +808,21 @@ class Lowering {
                                                         llvm::ConstantInt::get(i64T, 0xffff)),
                                             llvm::ConstantInt::get(i64T, 1)));
         for (int n = 0; n < nlive; n++)
-            ok = B.CreateAnd(ok, B.CreateICmpNE(B.CreateLoad(sexpT, B.CreateBitCast(
-                                                                  slotAddress(live[n]),
-                                                                  sexpT->getPointerTo())),
-                                                x));
+            ok = B.CreateAnd(
+                ok, B.CreateICmpNE(B.CreateLoad(sexpT, B.CreateBitCast(slotAddress(live[n]),
+                                                                       sexpT->getPointerTo())),
+                                   x));
         llvm::Value* k = scalarIndex(fieldAt(x, kCarOffset, i64T), value(st->args[2]), ok, fail);
-        B.CreateStore(v, B.CreateGEP(dT,
-                                     B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(
-                                                                             i64T, kVectorDataOffset)),
-                                                     dT->getPointerTo()),
-                                     k));
+        B.CreateStore(
+            v, B.CreateGEP(dT,
+                           B.CreateBitCast(
+                               B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                               dT->getPointerTo()),
+                           k));
         // as defineVar: the binding is no longer missing
-        llvm::Value* newWord = B.CreateAnd(
-            B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo())),
-            llvm::ConstantInt::get(i64T, ~(uint64_t(kMissingMask) << kGpShift)));
+        llvm::Value* newWord =
+            B.CreateAnd(B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo())),
+                        llvm::ConstantInt::get(i64T, ~(uint64_t(kMissingMask) << kGpShift)));
         B.CreateStore(newWord, B.CreateBitCast(cell, i64T->getPointerTo()));
     }
 
@@ -848,8 +841,9 @@ class Lowering {
         llvm::Type* i8T = llvm::Type::getInt8Ty(C);
         llvm::Type* dT = llvm::Type::getDoubleTy(C);
         auto byteIs = [&](llvm::Value* v, unsigned mask, unsigned want) {
-            return B.CreateICmpEQ(B.CreateAnd(B.CreateLoad(i8T, v), llvm::ConstantInt::get(i8T, mask)),
-                                  llvm::ConstantInt::get(i8T, want));
+            return B.CreateICmpEQ(
+                B.CreateAnd(B.CreateLoad(i8T, v), llvm::ConstantInt::get(i8T, mask)),
+                llvm::ConstantInt::get(i8T, want));
         };
         auto nilAttrib = [&](llvm::Value* v) {
             return B.CreateICmpEQ(fieldAt(v, kAttribOffset, sexpT), sexp(R_NilValue));
@@ -875,9 +869,9 @@ class Lowering {
             B.CreateCondBr(B.CreateAnd(ok, B.CreateICmpNE(attr, sexp(R_NilValue))), hasAttr, slow);
             B.SetInsertPoint(hasAttr);
             llvm::Value* dim = fieldAt(attr, kCarOffset, sexpT);
-            llvm::Value* plain = B.CreateAnd(
-                B.CreateICmpEQ(fieldAt(attr, kTagOffset, sexpT), sexp(R_DimSymbol)),
-                B.CreateICmpEQ(fieldAt(attr, kCdrOffset, sexpT), sexp(R_NilValue)));
+            llvm::Value* plain =
+                B.CreateAnd(B.CreateICmpEQ(fieldAt(attr, kTagOffset, sexpT), sexp(R_DimSymbol)),
+                            B.CreateICmpEQ(fieldAt(attr, kCdrOffset, sexpT), sexp(R_NilValue)));
             B.CreateCondBr(plain, dimOk, slow);
             B.SetInsertPoint(dimOk);
             llvm::Value* dimType = byteIs(dim, 0x1f | kHeaderAltBit, INTSXP);
@@ -899,11 +893,12 @@ class Lowering {
         B.CreateBr(load);
         B.SetInsertPoint(load);
         llvm::Value* elt = B.CreateLoad(
-            dT, B.CreateGEP(dT,
-                            B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(
-                                                                     i64T, kVectorDataOffset)),
-                                            dT->getPointerTo()),
-                            k));
+            dT,
+            B.CreateGEP(dT,
+                        B.CreateBitCast(
+                            B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                            dT->getPointerTo()),
+                        k));
         B.CreateBr(join);
         // anything else: the general path, its value tested and read
         B.SetInsertPoint(slow);
@@ -913,13 +908,12 @@ class Lowering {
         llvm::Value* arr = entryAlloca(at);
         for (int k = 0; k < nargs; k++)
             B.CreateStore(value(i->args[k]), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-        llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_subset), sexpT,
-                                    {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT,
-                                     sexpT, i32T},
-                                    {constant(i->code), i32(i->index), i32(kind),
-                                     B.CreateBitCast(arr, sexpT), i32(nargs - 1), envArg,
-                                     trampArg, constant(nullptr), slots, constant(nullptr),
-                                     i32(0)});
+        llvm::Value* r =
+            callHelper(reinterpret_cast<void*>(&rirn_subset), sexpT,
+                       {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+                       {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT),
+                        i32(nargs - 1), envArg, trampArg, constant(nullptr), slots,
+                        constant(nullptr), i32(0)});
         llvm::Value* rScalar =
             B.CreateAnd(byteIs(r, typeScalarAlt, REALSXP | kHeaderScalarBit), nilAttrib(r));
         llvm::BasicBlock* slowEnd = B.GetInsertBlock();
@@ -1082,6 +1076,18 @@ class Lowering {
         return B.CreateLoad(t, B.CreateBitCast(p, t->getPointerTo()));
     }
 
+    // Is the binding cell an ordinary one (not active, no immediate value;
+    // `store`: not locked either), from its header's first word?
+    llvm::Value* ordinaryCell(llvm::Value* cell, bool store) {
+        llvm::Value* word = B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
+        unsigned bits = kActiveBinding | (store ? kBindingLock : 0u);
+        llvm::Value* flags =
+            B.CreateAnd(word, llvm::ConstantInt::get(i64T, uint64_t(bits) << kGpShift));
+        llvm::Value* extra =
+            B.CreateAnd(B.CreateLShr(word, kExtraShift), llvm::ConstantInt::get(i64T, kExtraMask));
+        return B.CreateICmpEQ(B.CreateOr(flags, extra), llvm::ConstantInt::get(i64T, 0));
+    }
+
     // An own-environment variable's value through its cached binding cell,
     // inline when the cell holds an ordinary value (as the interpreter's
     // binding cache); else rirn_ldvar_cell (finds the cell, GNU R's lookup
@@ -1094,22 +1100,16 @@ class Lowering {
         llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
         B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), slow, check);
         B.SetInsertPoint(check);
-        llvm::Value* word = B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
-        llvm::Value* active = B.CreateAnd(
-            word, llvm::ConstantInt::get(i64T, uint64_t(kActiveBinding) << kGpShift));
-        llvm::Value* bad = B.CreateOr(B.CreateICmpNE(active, llvm::ConstantInt::get(i64T, 0)),
-                                      B.CreateICmpNE(B.CreateAnd(B.CreateLShr(word, kExtraShift),
-                                                                 llvm::ConstantInt::get(i64T, kExtraMask)),
-                                                     llvm::ConstantInt::get(i64T, 0)));
+        llvm::Value* bad = B.CreateNot(ordinaryCell(cell, false));
         llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
         bad = B.CreateOr(bad, B.CreateOr(B.CreateICmpEQ(x, sexp(R_UnboundValue)),
                                          B.CreateICmpEQ(x, sexp(R_MissingArg))));
         B.CreateCondBr(bad, slow, join);
         B.SetInsertPoint(slow);
-        llvm::Value* r = callHelper(
-            reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT, {sexpT, sexpT, sexpT, sexpT, sexpT},
-            {sexp(i->symbol), value(i->args[0]), trampArg,
-             i->call ? sexp(i->call) : constant(nullptr), slotP});
+        llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
+                                    {sexpT, sexpT, sexpT, sexpT, sexpT},
+                                    {sexp(i->symbol), value(i->args[0]), trampArg,
+                                     i->call ? sexp(i->call) : constant(nullptr), slotP});
         llvm::BasicBlock* slowEnd = B.GetInsertBlock();
         B.CreateBr(join);
         B.SetInsertPoint(join);
@@ -1164,7 +1164,7 @@ class Lowering {
         }
         if (want.flags() & shape) return nullptr;
         int k = want.kinds();
-        int t = k == int(Kind::Real) ? REALSXP
+        int t = k == int(Kind::Real)  ? REALSXP
                 : k == int(Kind::Int) ? INTSXP
                 : k == int(Kind::Lgl) ? LGLSXP
                                       : -1;
@@ -1237,10 +1237,11 @@ class Lowering {
         llvm::Value* own;
         int n = 0;
         const int* live = scratchOf(i, &own, &n);
-        return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
-                          {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T},
-                          {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep),
-                           own, slots, constant(live), i32(n)});
+        return callHelper(
+            reinterpret_cast<void*>(&rirn_binop), sexpT,
+            {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T},
+            {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep), own, slots,
+             constant(live), i32(n)});
     }
 
     std::string lower(pir::Instruction* i) {
@@ -1255,8 +1256,8 @@ class Lowering {
                 if (simpleScalar(i->constant, REALSXP)) {
                     uint64_t bits;  // (bit for bit: NA is a NaN with its payload)
                     std::memcpy(&bits, fdata(i->constant), sizeof(bits));
-                    rawVals[i] = llvm::ConstantExpr::getBitCast(
-                        llvm::ConstantInt::get(i64T, bits), llvm::Type::getDoubleTy(C));
+                    rawVals[i] = llvm::ConstantExpr::getBitCast(llvm::ConstantInt::get(i64T, bits),
+                                                                llvm::Type::getDoubleTy(C));
                 }
                 return "";
             case Opcode::LdArg: {
@@ -1427,8 +1428,8 @@ class Lowering {
                     B.SetInsertPoint(slow);
                     callHelper(reinterpret_cast<void*>(&rirn_subassign_real),
                                llvm::Type::getVoidTy(C),
-                               {i32T, sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT,
-                                sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
+                               {i32T, sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT,
+                                sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
                                {i32(i->index), sexp(i->symbol), envArg, raw->second, a(2),
                                 two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
                                 trampArg, slotAddress(cellSlot.at(i->symbol)), slots,
@@ -1440,11 +1441,10 @@ class Lowering {
                 callHelper(reinterpret_cast<void*>(&rirn_subassign), llvm::Type::getVoidTy(C),
                            {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
                             sexpT, sexpT, i32T, sexpT},
-                           {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]),
-                            a(2), two ? a(3) : constant(nullptr), sexp(i->constant),
-                            sexp(i->call), trampArg, slotAddress(cellSlot.at(i->symbol)), slots,
-                            constant(live), i32(n),
-                            B.CreateBitCast(dirty, sexpT)});
+                           {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]), a(2),
+                            two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
+                            trampArg, slotAddress(cellSlot.at(i->symbol)), slots, constant(live),
+                            i32(n), B.CreateBitCast(dirty, sexpT)});
                 return "";
             }
             case Opcode::BindingIs: {
@@ -1468,17 +1468,9 @@ class Lowering {
                     llvm::BasicBlock* helper = llvm::BasicBlock::Create(C, "", fn);
                     B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), helper, check);
                     B.SetInsertPoint(check);
-                    llvm::Value* word =
-                        B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
-                    llvm::Value* plain = B.CreateICmpEQ(
-                        B.CreateOr(
-                            B.CreateAnd(word, llvm::ConstantInt::get(
-                                                  i64T, uint64_t(kActiveBinding) << kGpShift)),
-                            B.CreateAnd(B.CreateLShr(word, kExtraShift),
-                                        llvm::ConstantInt::get(i64T, kExtraMask))),
-                        llvm::ConstantInt::get(i64T, 0));
-                    llvm::Value* same = B.CreateAnd(
-                        plain, B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), a(1)));
+                    llvm::Value* plain = ordinaryCell(cell, false);
+                    llvm::Value* same =
+                        B.CreateAnd(plain, B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), a(1)));
                     B.CreateCondBr(same, join, helper);
                     // (join's Phi gets true from `check`)
                     fastConfirm = B.GetInsertBlock();
@@ -1537,11 +1529,11 @@ class Lowering {
                     args = B.CreateBitCast(arr, sexpT);
                 }
                 // (sets the dirty flag when R code may run)
-                define(i, callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
-                                     {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
-                                     {constant(i->code), i32(i->index), sexp(i->constant), envArg,
-                                      trampArg, args, i32(n), i32(mask),
-                                      B.CreateBitCast(dirty, sexpT)}));
+                define(i, callHelper(
+                              reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
+                              {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
+                              {constant(i->code), i32(i->index), sexp(i->constant), envArg,
+                               trampArg, args, i32(n), i32(mask), B.CreateBitCast(dirty, sexpT)}));
                 return "";
             }
             case Opcode::Dollar:
@@ -1575,15 +1567,14 @@ class Lowering {
                     auto raw = rawTests.find(i->args[1]);
                     llvm::Value* x2 = raw != rawTests.end() ? B.CreateZExt(raw->second, i32T)
                                                             : loadScalar(a(1), 'i');
-                    llvm::Value* decides =
-                        B.CreateICmpEQ(x2, i32(i->index == 1 ? FALSE : TRUE));
-                    llvm::Value* r = B.CreateSelect(
-                        B.CreateOr(B.CreateICmpNE(x1, i32(NA_LOGICAL)), decides), x2,
-                        i32(NA_LOGICAL));
-                    llvm::Value* box = B.CreateSelect(
-                        B.CreateICmpEQ(r, i32(NA_LOGICAL)), sexp(R_LogicalNAValue),
-                        B.CreateSelect(B.CreateICmpNE(r, i32(0)), sexp(R_TrueValue),
-                                       sexp(R_FalseValue)));
+                    llvm::Value* decides = B.CreateICmpEQ(x2, i32(i->index == 1 ? FALSE : TRUE));
+                    llvm::Value* r =
+                        B.CreateSelect(B.CreateOr(B.CreateICmpNE(x1, i32(NA_LOGICAL)), decides), x2,
+                                       i32(NA_LOGICAL));
+                    llvm::Value* box =
+                        B.CreateSelect(B.CreateICmpEQ(r, i32(NA_LOGICAL)), sexp(R_LogicalNAValue),
+                                       B.CreateSelect(B.CreateICmpNE(r, i32(0)), sexp(R_TrueValue),
+                                                      sexp(R_FalseValue)));
                     setVisible();
                     define(i, box);
                     return "";

@@ -210,9 +210,9 @@ enum class Rule : uint8_t {
     /* types */                                                                                    \
     X(IsType, "a", Test, 0, 0, 0, HasType, "does the value have the carried type")                 \
     X(Identical, "vv", Test, 0, 0, 0, NoFlags, "are the two values the same object")               \
-    X(BindingIs, "ea", Test, 0, Env, 0, HasSymbol,                                                  \
+    X(BindingIs, "ea", Test, 0, Env, 0, HasSymbol,                                                 \
       "does the environment's own binding of the variable hold exactly this value (a double "      \
-      "kept unboxed: one equal to it)")                                                           \
+      "kept unboxed: one equal to it)")                                                            \
     X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \
       "the operand, known (by an Assume or an analysis) to have the carried type")                 \
     X(AsTest, "v", Test, 0, Vectors | Attributes, 0, MayError | HasCall,                           \

@@ -379,9 +379,8 @@ class Translator {
                         Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
                         b_.withType(Opcode::Assume, notObject, {t, cp});
                         // (x is a variable's forced value)
-                        stack.back() = b_.withType(Opcode::CastType,
-                                                   PirType::val().without(Flag::Object),
-                                                   {stack.back()});
+                        stack.back() = b_.withType(
+                            Opcode::CastType, PirType::val().without(Flag::Object), {stack.back()});
                         jumpTo(next, stack, blocks);
                         *open = false;
                         return "";

@@ -209,7 +209,8 @@ const char* gpBitsSelftest() {
     // where native code reads gp and extra in the header's first word
     uint64_t word;
     std::memcpy(&word, cb, sizeof(word));
-    ok = ok && ((word >> kGpShift) & kActiveBinding) && ((word >> kExtraShift) & kExtraMask) == hdr(cb)->extra;
+    ok = ok && ((word >> kGpShift) & kActiveBinding) &&
+         ((word >> kExtraShift) & kExtraMask) == hdr(cb)->extra;
     SEXP probe = PROTECT(Rf_cons(R_NilValue, R_NilValue));
     hdr(probe)->extra = 5;
     std::memcpy(&word, probe, sizeof(word));

@@ -2,6 +2,18 @@
 # results, and deoptimization when a speculation fails. (The whole suite
 # also runs with RIR_NATIVE=1 in two modes: see run-tests.R.)
 
+# f run in RIR twice (its feedback), then compiled to native code: the same
+# value (or error message) twice
+run <- function(f, ...) {
+  f <- rir::compile(f)
+  result <- function() tryCatch(f(...), error = conditionMessage)
+  ref <- rir:::without_native(result())
+  rir:::without_native(result())
+  f <- rir::pir.compile(f)
+  expect_identical(result(), ref)
+  expect_identical(result(), ref)
+}
+
 native_available <- function() {
   f <- rir::compile(function(x) x + 1)
   !inherits(tryCatch(rir::pir.compile(f), warning = function(w) w), "warning")
@@ -75,14 +87,6 @@ test_that("pir() prints the optimized form, and each pass on request", {
 test_that("x <- a op b reuses x's value in place only when nothing else can see it", {
   skip_if_not(native_available(), "built without LLVM")
   # each function: run in RIR first (feedback: doubles), then natively
-  run <- function(f, ...) {
-    f <- rir::compile(f)
-    ref <- rir:::without_native(f(...))
-    rir:::without_native(f(...))
-    f <- rir::pir.compile(f)
-    expect_identical(f(...), ref)
-    expect_identical(f(...), ref)
-  }
   # an alias counts: a keeps the old value
   run(function(n) {
     x <- n * 1.5
@@ -124,14 +128,6 @@ test_that("x <- a op b reuses x's value in place only when nothing else can see 
 
 test_that("variables known across calls and promises see what reflective code changed", {
   skip_if_not(native_available(), "built without LLVM")
-  run <- function(f, ...) {
-    f <- rir::compile(f)
-    ref <- rir:::without_native(f(...))
-    rir:::without_native(f(...))
-    f <- rir::pir.compile(f)
-    expect_identical(f(...), ref)
-    expect_identical(f(...), ref)
-  }
   # a callee assigns into its caller's frame in the middle of a loop
   bump <- function() assign("s", 100, envir = parent.frame())
   run(function(n) {
@@ -194,14 +190,6 @@ test_that("variables known across calls and promises see what reflective code ch
 
 test_that("x[i] <- v in native code: in place only where nothing else sees x", {
   skip_if_not(native_available(), "built without LLVM")
-  run <- function(f, ...) {
-    f <- rir::compile(f)
-    ref <- rir:::without_native(tryCatch(f(...), error = conditionMessage))
-    rir:::without_native(tryCatch(f(...), error = conditionMessage))
-    f <- rir::pir.compile(f)
-    expect_identical(tryCatch(f(...), error = conditionMessage), ref)
-    expect_identical(tryCatch(f(...), error = conditionMessage), ref)
-  }
   run(function(n) {
     x <- numeric(n)
     y <- x

@@ -28,12 +28,11 @@
 // call, forcing a lazy value, dispatch: their effects say so) makes what
 // is known unconfirmed: loads after it read the environment (and their
 // value is what is known then; a store is known again), until the next
-// Checkpoint, which confirms the rest. There each known binding that some load reads gets an Assume that
-// the environment still binds the value known (BindingIs): only reflective
-// code (a promise assigning into its caller, sys.frame(), ...) changes
-// them, and then the function leaves for RIR there, with what it computed
-// since the effect, none of which used the unconfirmed values. Forcing a
-// variable whose known value is not lazy has no effect.
+// Checkpoint, which confirms the rest. There each known binding that some load reads gets an Assume
+// that the environment still binds the value known (BindingIs): only reflective code (a promise
+// assigning into its caller, sys.frame(), ...) changes them, and then the function leaves for RIR
+// there, with what it computed since the effect, none of which used the unconfirmed values. Forcing
+// a variable whose known value is not lazy has no effect.
 //
 //     %20 = Call f, ...                   %20 = Call f, ...
 //     %21 = Checkpoint -> BB5, BB6        %21 = Checkpoint -> BB5, BB6
