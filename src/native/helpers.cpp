@@ -43,6 +43,26 @@ void keepOperand(SEXP x, bool keep) {
     if (keep && frefcnt(x) == 0) incRefcnt(x);
 }
 
+// The instruction's previous result (*own) when nothing refers to it any
+// more: not counted, in none of the frame's live slots (the interpreter's
+// scratch rule, inplace.h); else nullptr.
+SEXP freeScratch(const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
+    SEXP s = own ? *own : nullptr;
+    if (!s || s == R_NilValue || frefcnt(s) != 0) return nullptr;
+    for (int k = 0; k < nlive; k++)
+        if (frame[live[k]].u.sxpval == s) return nullptr;
+    return s;
+}
+
+// x boxed into *own when nothing refers to it any more (a scalar of x's type)
+template <class T, SEXPTYPE type>
+SEXP boxIn(T x, const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
+    SEXP s = freeScratch(own, frame, live, nlive);
+    if (!s || !simpleScalar(s, type)) s = Rf_allocVector(type, 1);
+    *static_cast<T*>(fdata(s)) = x;
+    return s;
+}
+
 }  // namespace
 
 extern "C" {
@@ -155,28 +175,32 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
     return std::memcmp(fdata(fcar(cell)), &x, sizeof(double)) == 0;
 }
 
-void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
-                    SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live, int nlive,
-                    char* dirty) {
-    // what in-place updates must leave alone: the values of the frame's
-    // live slots (inplace.h's rule, with them as the operand stack)
-    NodeStackSlot* held =
-        nlive ? static_cast<NodeStackSlot*>(alloca(nlive * sizeof(NodeStackSlot))) : nullptr;
-    for (int k = 0; k < nlive; k++) held[k] = frame[live[k]];
-    InPlaceScope scope{held, held + nlive};
+// The own-environment cell of sym (cached in *cache), or nullptr.
+static SEXP ownCell(SEXP sym, SEXP env, SEXP* cache) {
     SEXP cell = *cache;
     if (cell == R_NilValue) {
-        cell = R_findVarLocInFrame(env, xsym).cell;
-        if (cell == R_NilValue) cell = nullptr;
+        cell = R_findVarLocInFrame(env, sym).cell;
+        if (cell == R_NilValue) return nullptr;
         if (cell) *cache = cell;
     }
-    // the common case first (as the interpreter's subassign)
-    unsigned char kv = headerByte(v);
-    if (cell && !j && fattrib(v) == R_NilValue &&
-        (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit)) &&
-        storeScalarElement(cell, i, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
-                           kv == (INTSXP | kScalarBit) ? fival(v) : 0, scope))
-        return;
+    return cell;
+}
+
+// What in-place updates must leave alone: the values of the frame's live
+// slots (inplace.h's rule, with them as the operand stack), copied into the
+// calling helper's stack frame (hence a macro: alloca).
+#define RIRN_HELD_SLOTS(scope, frame, live, nlive)                                                \
+    NodeStackSlot* scope##Held =                                                                  \
+        (nlive) ? static_cast<NodeStackSlot*>(alloca((nlive) * sizeof(NodeStackSlot))) : nullptr; \
+    for (int k_ = 0; k_ < (nlive); k_++) scope##Held[k_] = (frame)[(live)[k_]];                   \
+    InPlaceScope scope {                                                                          \
+        scope##Held, scope##Held + (nlive)                                                        \
+    }
+
+// x[i] <- v / x[i, j] <- v after the common scalar store did not apply
+static void subassignGeneral(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter,
+                             SEXP call, SEXP tramp, SEXP cell, const InPlaceScope& scope,
+                             char* dirty) {
     // (R code runs when x is an unevaluated promise or GNU R's `[<-` does it)
     if (!cell || ftype(fcar(cell)) == PROMSXP) *dirty = 1;
     if (fastSubassign(kind, xsym, env, i, j, v, tramp, scope, cell)) return;
@@ -185,29 +209,29 @@ void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP 
         assignByGnuR(call, v, j ? 2 : 1, i, j, env);
 }
 
+void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
+                    SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live, int nlive,
+                    char* dirty) {
+    RIRN_HELD_SLOTS(scope, frame, live, nlive);
+    SEXP cell = ownCell(xsym, env, cache);
+    // the common case first (as the interpreter's subassign)
+    unsigned char kv = headerByte(v);
+    if (cell && !j && fattrib(v) == R_NilValue &&
+        (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit)) &&
+        storeScalarElement(cell, i, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
+                           kv == (INTSXP | kScalarBit) ? fival(v) : 0, scope))
+        return;
+    subassignGeneral(kind, xsym, env, v, i, j, setter, call, tramp, cell, scope, dirty);
+}
+
 void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
                          SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
                          int nlive, char* dirty) {
-    if (!j) {
-        SEXP cell = *cache;
-        if (cell == R_NilValue) {
-            cell = R_findVarLocInFrame(env, xsym).cell;
-            if (cell == R_NilValue) cell = nullptr;
-            if (cell) *cache = cell;
-        }
-        if (cell) {
-            NodeStackSlot* held =
-                nlive ? static_cast<NodeStackSlot*>(alloca(nlive * sizeof(NodeStackSlot)))
-                      : nullptr;
-            for (int k = 0; k < nlive; k++) held[k] = frame[live[k]];
-            if (storeScalarElement(cell, i, REALSXP | kScalarBit, v, 0,
-                                   InPlaceScope{held, held + nlive}))
-                return;
-        }
-    }
+    RIRN_HELD_SLOTS(scope, frame, live, nlive);
+    SEXP cell = ownCell(xsym, env, cache);
+    if (cell && !j && storeScalarElement(cell, i, REALSXP | kScalarBit, v, 0, scope)) return;
     SEXP boxed = PROTECT(rirn_box_real(v));
-    rirn_subassign(kind, xsym, env, boxed, i, j, setter, call, tramp, cache, frame, live, nlive,
-                   dirty);
+    subassignGeneral(kind, xsym, env, boxed, i, j, setter, call, tramp, cell, scope, dirty);
     UNPROTECT(1);
 }
 
@@ -237,17 +261,6 @@ static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tra
     vmaxset(vmax);
     UNPROTECT(1);
     return r;
-}
-
-// The instruction's previous result (*own) when nothing refers to it any
-// more: not counted, in none of the frame's live slots (the interpreter's
-// scratch rule, inplace.h); else nullptr.
-static SEXP freeScratch(const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
-    SEXP s = own ? *own : nullptr;
-    if (!s || s == R_NilValue || frefcnt(s) != 0) return nullptr;
-    for (int k = 0; k < nlive; k++)
-        if (frame[live[k]].u.sxpval == s) return nullptr;
-    return s;
 }
 
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, const SEXP* own,
@@ -455,22 +468,12 @@ SEXP rirn_box_int(int x) {
 
 SEXP rirn_box_real_in(double x, const SEXP* own, const NodeStackSlot* frame, const int* live,
                       int nlive) {
-    SEXP s = freeScratch(own, frame, live, nlive);
-    if (s && simpleScalar(s, REALSXP)) {
-        *static_cast<double*>(fdata(s)) = x;
-        return s;
-    }
-    return rirn_box_real(x);
+    return boxIn<double, REALSXP>(x, own, frame, live, nlive);
 }
 
 SEXP rirn_box_int_in(int x, const SEXP* own, const NodeStackSlot* frame, const int* live,
                      int nlive) {
-    SEXP s = freeScratch(own, frame, live, nlive);
-    if (s && simpleScalar(s, INTSXP)) {
-        *static_cast<int*>(fdata(s)) = x;
-        return s;
-    }
-    return rirn_box_int(x);
+    return boxIn<int, INTSXP>(x, own, frame, live, nlive);
 }
 
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,

@@ -325,6 +325,7 @@ inline bool fobject(SEXP x) {
 const unsigned kHeaderScalarBit = 1u << 5;
 const unsigned kHeaderObjectBit = 1u << 6;
 const unsigned kHeaderAltBit = 1u << 7;
+const unsigned kHeaderTypeMask = 0x1f;
 const int kAttribOffset = 8;
 static_assert(offsetof(SexpHeader, attrib) == kAttribOffset, "attrib after the 8 header bytes");
 // In the header's first 64-bit word: gp from bit 8, extra (immediate

@@ -1,0 +1,363 @@
+// analyses.cpp — what the lowering computes over a PIR function before it
+// emits any LLVM IR, and the predicates its instruction cases share.
+//
+//   BB1: %3 = Add %1, %2      (doubles)    raw value: %3 is kept as an LLVM
+//        %4 = Lt %3, %5                    double; Lt reads it unboxed
+//        StVar x, %3, %env                 the store boxes it (into x's value
+//                                          when no live slot refers to it)
+//
+// - calls made through their RIR call site and the MkArgs only they use;
+// - builtin arguments counted as referenced until the call (as the
+//   interpreter counts them);
+// - LdVars whose only user keeps a missing argument;
+// - which double results stay unboxed;
+// - the liveness of the values held in the frame's node-stack slots, which
+//   decides where a value may be written in place.
+#ifdef RIR_HAVE_LLVM
+#include <algorithm>
+
+#include "lowering.h"
+
+namespace rir {
+namespace native {
+
+bool Lowering::matchesSite(const pir::Instruction* i) {
+    if (!i->code || i->index < 0 || size_t(i->index) >= i->code->calls.size()) return false;
+    const CallSite& cs = i->code->calls[i->index];
+    if (i->args.size() != cs.args.size() + 2) return false;
+    for (size_t k = 0; k < cs.args.size(); k++) {
+        const pir::Instruction* a = i->args[k + 2];
+        const CallArg& ca = cs.args[k];
+        switch (ca.kind) {
+            case ArgKind::Const:
+                if (a->op != pir::Opcode::LdConst || a->constant != i->code->poolAt(ca.pool))
+                    return false;
+                break;
+            case ArgKind::Missing:
+                if (a->op != pir::Opcode::LdConst || a->constant != R_MissingArg) return false;
+                break;
+            case ArgKind::Symbol:
+            case ArgKind::Code:
+                if (a->op != pir::Opcode::MkArg || a->index != ca.pool) return false;
+                break;
+            case ArgKind::Dots:
+                if (a->op != pir::Opcode::LdVar || a->symbol != R_DotsSymbol) return false;
+                break;
+            default:
+                return false;
+        }
+    }
+    return true;
+}
+
+bool Lowering::reaches(pir::BB* from, pir::BB* to, pir::BB* avoid, bool startAtFrom) {
+    std::set<pir::BB*> seen;
+    std::vector<pir::BB*> work;
+    if (startAtFrom)
+        work.push_back(from);
+    else
+        for (pir::BB* s : from->succ) work.push_back(s);
+    while (!work.empty()) {
+        pir::BB* b = work.back();
+        work.pop_back();
+        if (b == avoid || !seen.insert(b).second) continue;
+        if (b == to) return true;
+        for (pir::BB* s : b->succ) work.push_back(s);
+    }
+    return false;
+}
+
+bool Lowering::countsUntil(pir::Instruction* v, pir::Instruction* c) {
+    pir::BB* d = v->bb;
+    pir::BB* b = c->bb;
+    if (d == b) {
+        auto& in = b->insns;
+        // (each run of the block defines v before the call)
+        return std::find(in.begin(), in.end(), v) < std::find(in.begin(), in.end(), c);
+    }
+    return !reaches(f.entry, b, d, true) && !reaches(b, b, d, false);
+}
+
+std::string Lowering::findCountedArgs() {
+    for (auto& b : f.blocks)
+        for (pir::Instruction* c : b->insns) {
+            if (c->op != pir::Opcode::CallBuiltin) continue;
+            if (!c->code || c->index < 0 || size_t(c->index) >= c->code->calls.size())
+                return "a builtin call without its call site";
+            if (c->args.size() > 31) return "a builtin call with more than 30 arguments";
+            for (size_t k = 1; k + 1 < c->args.size(); k++) {
+                pir::Instruction* v = c->args[k];
+                if (v->op == pir::Opcode::LdConst) continue;
+                size_t nonFrameUses = 0;
+                for (pir::Instruction* u : users[v])
+                    if (u->op != pir::Opcode::FrameState) nonFrameUses++;
+                if (nonFrameUses != 1 || !countsUntil(v, c) || !boxed(v) ||
+                    v->op == pir::Opcode::CastType)
+                    return "a builtin argument that is also used elsewhere";
+                counted.insert(v);
+            }
+        }
+    return "";
+}
+
+std::string Lowering::findMissokLoads() {
+    for (auto& b : f.blocks)
+        for (pir::Instruction* i : b->insns) {
+            if (i->op != pir::Opcode::ForceOrMissing) continue;
+            pir::Instruction* v = i->args[0];
+            if (v->op != pir::Opcode::LdVar || useCount(v) != 1)
+                return "an index value that is not a variable's";
+            missokLoads.insert(v);
+        }
+    return "";
+}
+
+void Lowering::findSiteCalls() {
+    for (auto& b : f.blocks)
+        for (pir::Instruction* i : b->insns)
+            if (i->op == pir::Opcode::Call && matchesSite(i)) siteCalls.insert(i);
+    // (a promise or `...` is a call's argument, never its env or callee)
+    for (pir::Instruction* c : siteCalls)
+        for (size_t k = 2; k < c->args.size(); k++) {
+            pir::Instruction* a = c->args[k];
+            if ((a->op == pir::Opcode::MkArg ||
+                 (a->op == pir::Opcode::LdVar && a->symbol == R_DotsSymbol)) &&
+                allUsers(a, [&](pir::Instruction* u) { return siteCalls.count(u) != 0; }))
+                siteArgs.insert(a);
+        }
+}
+
+bool Lowering::boxed(const pir::Instruction* i) {
+    pir::Rule r = i->info().result;
+    return r != pir::Rule::Void && r != pir::Rule::Test;
+}
+
+std::string Lowering::check() {
+    for (pir::Instruction* i : f.entry->insns)
+        if (i->op == pir::Opcode::MkEnv) ownEnv = i;
+    const Code* code = t->baseline;
+    CodeShape shape;
+    if (!code || !verifyCode(code, &shape).empty()) return "no verified baseline code";
+    for (auto& b : f.blocks)
+        for (pir::Instruction* i : b->insns) {
+            switch (i->op) {
+                case pir::Opcode::MkEnv:
+                    if (i != ownEnv || i->stub) return "environments other than the function's";
+                    break;
+                case pir::Opcode::FrameState: {
+                    if (i->code != code) return "frame states of inlined code";
+                    if (i->args.size() > 1 && i->args[1]->op == pir::Opcode::FrameState)
+                        return "frame states of inlined code";
+                    int pc = i->index;
+                    if (pc < 0 || size_t(pc) >= shape.height.size() || shape.height[pc] < 0)
+                        return "a frame state at no instruction";
+                    // loop state (rebuilt by rirn_deopt) below every value
+                    bool valueSeen = false;
+                    for (SlotKind k : shape.slots[pc]) {
+                        if (k == SlotKind::Value)
+                            valueSeen = true;
+                        else if (valueSeen)
+                            return "a for loop's state above other values in a frame state";
+                    }
+                    if (shape.slots[pc].size() + 1 != i->args.size())
+                        return "a frame state whose stack is not the code's";
+                    auto kinds = std::make_unique<unsigned char[]>(shape.slots[pc].size() + 1);
+                    for (size_t k = 0; k < shape.slots[pc].size(); k++)
+                        kinds[k] = (unsigned char)shape.slots[pc][k];
+                    slotKinds[i] = kinds.get();
+                    keptKinds().push_back(std::move(kinds));
+                    for (size_t a = 1; a < i->args.size(); a++)
+                        if (!boxed(i->args[a])) return "a test value in a frame state";
+                    break;
+                }
+                case pir::Opcode::Phi:
+                    if (!boxed(i)) return "a Phi of tests";
+                    break;
+                default:
+                    break;
+            }
+            // (an operation without its call is one the translation made
+            // that cannot fail: a for loop's counter and its test)
+        }
+    return "";
+}
+
+bool Lowering::isArith(pir::Opcode op) {
+    return op == pir::Opcode::Add || op == pir::Opcode::Sub || op == pir::Opcode::Mul ||
+           op == pir::Opcode::Div;
+}
+
+bool Lowering::isCompare(pir::Opcode op) {
+    using pir::Opcode;
+    return op == Opcode::Eq || op == Opcode::Neq || op == Opcode::Lt || op == Opcode::Le ||
+           op == Opcode::Gt || op == Opcode::Ge;
+}
+
+bool Lowering::scalarLowerable(pir::Instruction* u) {
+    char ka, kb;
+    return inlineKinds(u, &ka, &kb);
+}
+
+bool Lowering::realScalarType(pir::PirType t) {
+    return t.kinds() == int(pir::Kind::Real) && t.isSimpleScalar();
+}
+
+bool Lowering::rawUse(pir::Instruction* u, int depth) {
+    if (u->op == pir::Opcode::FrameState || u->op == pir::Opcode::BindingIs) return true;
+    if (u->op == pir::Opcode::IsType) return realScalarType(u->carriedType);
+    if (scalarLowerable(u)) return true;
+    if (u->op == pir::Opcode::CastType && depth < 4 && realScalarType(u->carriedType))
+        return allUsers(u, [&](pir::Instruction* x) { return rawUse(x, depth + 1); });
+    return false;
+}
+
+size_t Lowering::position(pir::Instruction* i) {
+    auto& in = i->bb->insns;
+    return size_t(std::find(in.begin(), in.end(), i) - in.begin());
+}
+
+bool Lowering::rawCandidate(pir::Instruction* i) {
+    char ka, kb;
+    if (!isArith(i->op) || !inlineKinds(i, &ka, &kb) || counted.count(i)) return false;
+    if (ka == 'i' && kb == 'i' && i->op != pir::Opcode::Div)
+        return false;  // integer results: boxed (overflow takes GNU R's path)
+    pir::Instruction* store = nullptr;
+    std::vector<pir::Instruction*> boxedUsers;
+    for (pir::Instruction* u : users[i]) {
+        if (u->op == pir::Opcode::StVar && u->args[0] == i && u->args[1] == ownEnv &&
+            (!store || store == u)) {
+            store = u;
+            continue;
+        }
+        // (the value an element store stores: its helper takes the double)
+        bool storedValue = u->op == pir::Opcode::SubassignVar && u->args[1] == i &&
+                           u->args[2] != i && (u->args.size() < 4 || u->args[3] != i);
+        if (!storedValue && !rawUse(u, 0)) boxedUsers.push_back(u);
+    }
+    for (pir::Instruction* u : boxedUsers) {
+        if (!store) return false;
+        for (size_t k = 0; k < u->args.size(); k++)
+            if (u->args[k] == i && !dom->availableAt(store, u, k)) return false;
+    }
+    return true;
+}
+
+void Lowering::findRawValues() {
+    dom = std::make_unique<pir::Dominators>(f);
+    for (auto& b : f.blocks)
+        for (pir::Instruction* i : b->insns)
+            if (rawCandidate(i)) rawOk.insert(i);
+}
+
+std::set<pir::Instruction*> Lowering::liveOutOf(pir::BB* b) {
+    std::set<pir::Instruction*> out;
+    for (pir::BB* s : b->succ) {
+        out.insert(liveIn[s].begin(), liveIn[s].end());
+        for (pir::Instruction* p : s->insns) {
+            if (p->op != pir::Opcode::Phi) break;
+            for (size_t k = 0; k < p->args.size(); k++)
+                if (p->phiFrom[k] == b && slotOf.count(p->args[k])) out.insert(p->args[k]);
+        }
+    }
+    return out;
+}
+
+std::set<pir::Instruction*> Lowering::liveBefore(pir::BB* b, size_t from) {
+    std::set<pir::Instruction*> live = liveOutOf(b);
+    for (size_t k = b->insns.size(); k-- > from;) {
+        pir::Instruction* i = b->insns[k];
+        live.erase(i);
+        if (i->op != pir::Opcode::Phi)
+            for (pir::Instruction* a : i->args)
+                if (slotOf.count(a)) live.insert(a);
+        if (i->op == pir::Opcode::Assume) {
+            // (it may enter its checkpoint's deoptimization block)
+            pir::BB* d = i->args[1]->bb->succ[1];
+            live.insert(liveIn[d].begin(), liveIn[d].end());
+        }
+    }
+    return live;
+}
+
+void Lowering::computeLiveness() {
+    if (livenessDone) return;
+    livenessDone = true;
+    std::vector<pir::BB*> order = f.rpo();
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = order.size(); k-- > 0;) {
+            std::set<pir::Instruction*> in = liveBefore(order[k], 0);
+            if (in != liveIn[order[k]]) {
+                liveIn[order[k]] = std::move(in);
+                changed = true;
+            }
+        }
+    }
+}
+
+std::vector<std::unique_ptr<int[]>>& Lowering::keptSlotLists() {
+    static std::vector<std::unique_ptr<int[]>> all;
+    return all;
+}
+
+const int* Lowering::liveSlots(pir::Instruction* i, pir::Instruction* except,
+                               const pir::PirType* kind, int* n) {
+    computeLiveness();
+    std::set<pir::Instruction*> live = liveBefore(i->bb, position(i) + 1);
+    live.erase(except);
+    auto list = std::make_unique<int[]>(live.size() + 1);
+    *n = 0;
+    for (pir::Instruction* x : live)
+        if (!kind || kind->isBottom() || x->type.isBottom() || (x->type.kinds() & kind->kinds()))
+            list[(*n)++] = slotOf.at(x);
+    keptSlotLists().push_back(std::move(list));
+    return keptSlotLists().back().get();
+}
+
+const int* Lowering::scratchOf(pir::Instruction* i, llvm::Value** own, int* n) {
+    auto s = slotOf.find(i);
+    if (s == slotOf.end() || counted.count(i)) {
+        *own = constant(nullptr);
+        *n = 0;
+        return nullptr;
+    }
+    *own = slotAddress(s->second);
+    // (only values of a kind i's result may have can be that object)
+    return liveSlots(i, i, &i->type, n);
+}
+
+char Lowering::scalarKind(const pir::Instruction* v) {
+    pir::PirType t = v->type;
+    if (t.isBottom() || !t.isSimpleScalar() || t.may(pir::Flag::NA)) return 0;
+    if (t.isA(pir::Kind::Real)) return 'd';
+    if (t.isA(pir::Kind::Int)) return 'i';
+    return 0;
+}
+
+char Lowering::arithKind(const pir::Instruction* v) {
+    pir::PirType t = v->type;
+    if (!t.isBottom() && t.isSimpleScalar() && t.isA(pir::Kind::Real)) return 'd';
+    return scalarKind(v);
+}
+
+bool Lowering::inlineKinds(const pir::Instruction* u, char* ka, char* kb) {
+    if (u->args.size() != 2) return false;
+    bool arith = isArith(u->op);
+    *ka = arith ? arithKind(u->args[0]) : scalarKind(u->args[0]);
+    *kb = arith ? arithKind(u->args[1]) : scalarKind(u->args[1]);
+    return *ka && *kb && (arith || isCompare(u->op));
+}
+
+bool Lowering::plainLgl(const pir::Instruction* v) {
+    return !v->type.isBottom() && v->type.isSimpleScalar() &&
+           v->type.kinds() == int(pir::Kind::Lgl);
+}
+
+bool Lowering::onlyTests(pir::Instruction* i) {
+    return allUsers(i, [](pir::Instruction* u) { return u->op == pir::Opcode::AsTest; });
+}
+
+}  // namespace native
+}  // namespace rir
+
+#endif  // RIR_HAVE_LLVM

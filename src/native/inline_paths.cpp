@@ -1,0 +1,492 @@
+// inline_paths.cpp — the lowering's inline fast paths, each falling back to
+// a runtime helper (helpers.h) when its test fails.
+//
+//   PIR                         LLVM IR
+//     %5 = LdVar x, %env          cell = slot[x] (the binding cell, cached)
+//                                 if cell is an ordinary binding: %5 = CAR(cell)
+//                                 else %5 = rirn_ldvar_cell(x, ...)
+//     %6 = Extract1_1 %5, %i      if %5 is a plain double vector and %i an
+//                                 in-range scalar index: the element, unboxed
+//                                 else rirn_subset(...)
+//
+// Binding cells of the own environment, forcing evaluated promises, type
+// tests from the header, arithmetic and comparisons of plain scalars,
+// elements of double vectors and plain matrices read and written in place.
+#ifdef RIR_HAVE_LLVM
+#include <cstring>
+
+#include "lowering.h"
+
+namespace rir {
+namespace native {
+
+void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
+    int n;
+    const pir::PirType real = pir::PirType::of(pir::Kind::Real);
+    const int* list = liveSlots(st, v, &real, &n);
+    llvm::Value* box =
+        callHelper(reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
+                   {sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT, sexpT, i32T},
+                   {sexp(st->symbol), rawVals.at(v), value(st->args[1]),
+                    slotAddress(cellSlot.at(st->symbol)), slots, constant(list), i32(n)});
+    if (v->op != pir::Opcode::LdConst) define(v, box);
+}
+
+llvm::Value* Lowering::boxedValue(pir::Instruction* v) {
+    auto r = rawVals.find(v);
+    if (r == rawVals.end() || value(v)) return value(v);
+    auto e = elementBox.find(v);
+    if (e != elementBox.end()) {
+        // the general path's value, or a box of the element read inline
+        llvm::BasicBlock* from = B.GetInsertBlock();
+        llvm::BasicBlock* make = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(B.CreateICmpEQ(e->second, sexp(R_NilValue)), make, join);
+        B.SetInsertPoint(make);
+        llvm::Value* made = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
+                                       {llvm::Type::getDoubleTy(C)}, {r->second});
+        B.CreateStore(made, B.CreateBitCast(slotAddress(slotOf.at(v)), sexpT->getPointerTo()));
+        llvm::BasicBlock* makeEnd = B.GetInsertBlock();
+        B.CreateBr(join);
+        B.SetInsertPoint(join);
+        llvm::PHINode* p = B.CreatePHI(sexpT, 2);
+        p->addIncoming(e->second, from);
+        p->addIncoming(made, makeEnd);
+        return p;
+    }
+    llvm::Value* box = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
+                                  {llvm::Type::getDoubleTy(C)}, {r->second});
+    // (in the slot of v, or of the value a CastType v is of: the
+    // collector sees it while the others are boxed)
+    pir::Instruction* owner = v;
+    while (!slotOf.count(owner) && owner->op == pir::Opcode::CastType) owner = owner->args[0];
+    B.CreateStore(box, B.CreateBitCast(slotAddress(slotOf.at(owner)), sexpT->getPointerTo()));
+    return box;
+}
+
+llvm::Value* Lowering::scalarOperand(pir::Instruction* v, char k) {
+    auto r = rawVals.find(v);
+    if (r != rawVals.end()) return r->second;
+    return loadScalar(value(v), k);
+}
+
+llvm::Value* Lowering::scalarIndex(llvm::Value* len, llvm::Value* idx, llvm::Value* ok,
+                                   llvm::BasicBlock* fail) {
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* idxOk = noAttrib(idx);
+    llvm::BasicBlock* intIdx = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* notInt = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* realIdx = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* haveK = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* inRange = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateAnd(ok, idxOk), intIdx, fail);
+    B.SetInsertPoint(intIdx);
+    llvm::Value* isInt = headerByteIs(idx, kScalarTypeMask, INTSXP | kHeaderScalarBit);
+    llvm::BasicBlock* intLoad = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(isInt, intLoad, notInt);
+    B.SetInsertPoint(intLoad);
+    llvm::Value* iv = loadScalar(idx, 'i');
+    llvm::Value* kInt = B.CreateSub(B.CreateSExt(iv, i64T), llvm::ConstantInt::get(i64T, 1));
+    llvm::Value* intGood = B.CreateICmpSGE(iv, i32(1));  // (NA is the smallest int)
+    B.CreateBr(haveK);
+    B.SetInsertPoint(notInt);
+    B.CreateCondBr(headerByteIs(idx, kScalarTypeMask, REALSXP | kHeaderScalarBit), realIdx, fail);
+    B.SetInsertPoint(realIdx);
+    llvm::Value* dv = loadScalar(idx, 'd');
+    llvm::Value* realGood =
+        B.CreateAnd(B.CreateFCmpOGE(dv, llvm::ConstantFP::get(dT, 1.0)),
+                    B.CreateFCmpOLT(dv, llvm::ConstantFP::get(dT, 4503599627370496.0)));
+    llvm::Value* kReal = B.CreateSub(
+        B.CreateFPToSI(B.CreateSelect(realGood, dv, llvm::ConstantFP::get(dT, 1.0)), i64T),
+        llvm::ConstantInt::get(i64T, 1));
+    B.CreateBr(haveK);
+    B.SetInsertPoint(haveK);
+    llvm::PHINode* k = B.CreatePHI(i64T, 2);
+    k->addIncoming(kInt, intLoad);
+    k->addIncoming(kReal, realIdx);
+    llvm::PHINode* good = B.CreatePHI(i1T, 2);
+    good->addIncoming(intGood, intLoad);
+    good->addIncoming(realGood, realIdx);
+    B.CreateCondBr(B.CreateAnd(good, B.CreateICmpSLT(k, len)), inRange, fail);
+    B.SetInsertPoint(inRange);
+    return k;
+}
+
+void Lowering::inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live, int nlive,
+                                  llvm::BasicBlock* fail) {
+    llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* cacheP = slotAddress(cellSlot.at(st->symbol));
+    llvm::Value* cell = B.CreateLoad(sexpT, B.CreateBitCast(cacheP, sexpT->getPointerTo()));
+    llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), fail, haveCell);
+    B.SetInsertPoint(haveCell);
+    llvm::Value* plainCell = ordinaryCell(cell, true);
+    llvm::BasicBlock* haveX = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(plainCell, haveX, fail);
+    B.SetInsertPoint(haveX);
+    llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
+    llvm::Value* xWord = B.CreateLoad(i64T, B.CreateBitCast(x, i64T->getPointerTo()));
+    llvm::Value* ok = headerByteIs(x, kPlainTypeMask, REALSXP);
+    // counted by the binding only (the header's named field, bits 32-47)
+    ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(B.CreateLShr(xWord, 32),
+                                                    llvm::ConstantInt::get(i64T, 0xffff)),
+                                        llvm::ConstantInt::get(i64T, 1)));
+    for (int n = 0; n < nlive; n++)
+        ok = B.CreateAnd(ok,
+                         B.CreateICmpNE(B.CreateLoad(sexpT, B.CreateBitCast(slotAddress(live[n]),
+                                                                            sexpT->getPointerTo())),
+                                        x));
+    llvm::Value* k = scalarIndex(fieldAt(x, kCarOffset, i64T), value(st->args[2]), ok, fail);
+    B.CreateStore(
+        v, B.CreateGEP(
+               dT,
+               B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                               dT->getPointerTo()),
+               k));
+    // as defineVar: the binding is no longer missing
+    llvm::Value* newWord =
+        B.CreateAnd(B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo())),
+                    llvm::ConstantInt::get(i64T, ~(uint64_t(kMissingMask) << kGpShift)));
+    B.CreateStore(newWord, B.CreateBitCast(cell, i64T->getPointerTo()));
+}
+
+bool Lowering::inlineExtract(pir::Instruction* i) {
+    using pir::Opcode;
+    bool two = i->op == Opcode::Extract1_2D || i->op == Opcode::Extract2_2D;
+    if (i->op != Opcode::Extract1_1D && i->op != Opcode::Extract2_1D && !two) return false;
+    const CallSite& cs = i->code->calls[i->index];
+    if (cs.args.size() < (two ? 2u : 1u) || cs.args[0].tag != R_NilValue ||
+        (two && cs.args[1].tag != R_NilValue) || counted.count(i))
+        return false;
+    auto a = [&](pir::Instruction* in, int k) { return value(in->args[k]); };
+    if (!value(i->args[1]) || (two && !value(i->args[2]))) return false;
+    if (!allUsers(i, [&](pir::Instruction* u) { return rawUse(u, 0); })) return false;
+    bool single = i->op == Opcode::Extract1_1D;  // `[` keeps names: x without attributes
+    llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* x = a0(i);
+    llvm::Value* idx = a1(i);
+    llvm::Value* ok = headerByteIs(x, kPlainTypeMask, REALSXP);
+    if (single && !two) ok = B.CreateAnd(ok, noAttrib(x));
+    llvm::BasicBlock* load = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* slowOk = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    llvm::Value* k;
+    if (!two) {
+        k = scalarIndex(fieldAt(x, kCarOffset, i64T), idx, ok, slow);
+    } else {
+        // a plain matrix: its only attribute is dim, two integers
+        llvm::Value* attr = fieldAt(x, kAttribOffset, sexpT);
+        llvm::BasicBlock* hasAttr = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* dimOk = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(B.CreateAnd(ok, B.CreateICmpNE(attr, sexp(R_NilValue))), hasAttr, slow);
+        B.SetInsertPoint(hasAttr);
+        llvm::Value* dim = fieldAt(attr, kCarOffset, sexpT);
+        llvm::Value* plain =
+            B.CreateAnd(B.CreateICmpEQ(fieldAt(attr, kTagOffset, sexpT), sexp(R_DimSymbol)),
+                        B.CreateICmpEQ(fieldAt(attr, kCdrOffset, sexpT), sexp(R_NilValue)));
+        B.CreateCondBr(plain, dimOk, slow);
+        B.SetInsertPoint(dimOk);
+        llvm::Value* dimType = headerByteIs(dim, kHeaderTypeMask | kHeaderAltBit, INTSXP);
+        llvm::Value* two2 =
+            B.CreateICmpEQ(fieldAt(dim, kCarOffset, i64T), llvm::ConstantInt::get(i64T, 2));
+        llvm::BasicBlock* dimsRead = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(B.CreateAnd(dimType, two2), dimsRead, slow);
+        B.SetInsertPoint(dimsRead);
+        llvm::Value* dims =
+            B.CreateBitCast(B.CreateGEP(i8T, dim, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                            i32T->getPointerTo());
+        llvm::Value* nr = B.CreateSExt(B.CreateLoad(i32T, dims), i64T);
+        llvm::Value* nc = B.CreateSExt(
+            B.CreateLoad(i32T, B.CreateGEP(i32T, dims, llvm::ConstantInt::get(i64T, 1))), i64T);
+        llvm::Value* ki = scalarIndex(nr, idx, llvm::ConstantInt::getTrue(C), slow);
+        llvm::Value* kj = scalarIndex(nc, a(i, 2), llvm::ConstantInt::getTrue(C), slow);
+        k = B.CreateAdd(ki, B.CreateMul(kj, nr));
+    }
+    B.CreateBr(load);
+    B.SetInsertPoint(load);
+    llvm::Value* elt = B.CreateLoad(
+        dT, B.CreateGEP(dT,
+                        B.CreateBitCast(
+                            B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                            dT->getPointerTo()),
+                        k));
+    B.CreateBr(join);
+    // anything else: the general path, its value tested and read
+    B.SetInsertPoint(slow);
+    int kind = i->op == Opcode::Extract2_1D || i->op == Opcode::Extract2_2D ? 2 : 1;
+    int nargs = two ? 3 : 2;
+    auto* at = llvm::ArrayType::get(sexpT, nargs);
+    llvm::Value* arr = entryAlloca(at);
+    for (int k = 0; k < nargs; k++)
+        B.CreateStore(value(i->args[k]), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+    llvm::Value* r = callHelper(
+        reinterpret_cast<void*>(&rirn_subset), sexpT,
+        {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+        {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT), i32(nargs - 1),
+         envArg, trampArg, constant(nullptr), slots, constant(nullptr), i32(0)});
+    llvm::Value* rScalar =
+        B.CreateAnd(headerByteIs(r, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(r));
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateCondBr(rScalar, slowOk, join);
+    B.SetInsertPoint(slowOk);
+    llvm::Value* rd = loadScalar(r, 'd');
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* raw = B.CreatePHI(dT, 3);
+    raw->addIncoming(elt, load);
+    raw->addIncoming(llvm::ConstantFP::get(dT, 0.0), slowEnd);
+    raw->addIncoming(rd, slowOk);
+    llvm::PHINode* flag = B.CreatePHI(i1T, 3);
+    flag->addIncoming(llvm::ConstantInt::getTrue(C), load);
+    flag->addIncoming(llvm::ConstantInt::getFalse(C), slowEnd);
+    flag->addIncoming(llvm::ConstantInt::getTrue(C), slowOk);
+    llvm::PHINode* box = B.CreatePHI(sexpT, 3);
+    box->addIncoming(sexp(R_NilValue), load);
+    box->addIncoming(r, slowEnd);
+    box->addIncoming(r, slowOk);
+    setVisible();
+    rawVals[i] = raw;
+    elementOk[i] = flag;
+    elementBox[i] = box;
+    // (the general path's box in i's slot, where the collector sees it)
+    auto s = slotOf.find(i);
+    if (s != slotOf.end())
+        B.CreateStore(box, B.CreateBitCast(slotAddress(s->second), sexpT->getPointerTo()));
+    return true;
+}
+
+llvm::Value* Lowering::loadScalar(llvm::Value* x, char k) {
+    llvm::Value* p =
+        B.CreateGEP(llvm::Type::getInt8Ty(C), x, llvm::ConstantInt::get(i64T, kVectorDataOffset));
+    llvm::Type* t = k == 'd' ? llvm::Type::getDoubleTy(C) : i32T;
+    return B.CreateLoad(t, B.CreateBitCast(p, t->getPointerTo()));
+}
+
+bool Lowering::lowerScalar(pir::Instruction* i) {
+    using pir::Opcode;
+    char ka, kb;
+    if (!inlineKinds(i, &ka, &kb)) return false;
+    bool compare = isCompare(i->op);
+    bool intOp = ka == 'i' && kb == 'i';
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* x = scalarOperand(i->args[0], ka);
+    llvm::Value* y = scalarOperand(i->args[1], kb);
+    if (compare) {
+        llvm::Value* t;
+        if (intOp) {
+            llvm::CmpInst::Predicate p = i->op == Opcode::Eq    ? llvm::CmpInst::ICMP_EQ
+                                         : i->op == Opcode::Neq ? llvm::CmpInst::ICMP_NE
+                                         : i->op == Opcode::Lt  ? llvm::CmpInst::ICMP_SLT
+                                         : i->op == Opcode::Le  ? llvm::CmpInst::ICMP_SLE
+                                         : i->op == Opcode::Gt  ? llvm::CmpInst::ICMP_SGT
+                                                                : llvm::CmpInst::ICMP_SGE;
+            t = B.CreateICmp(p, x, y);
+        } else {
+            if (ka == 'i') x = B.CreateSIToFP(x, dT);
+            if (kb == 'i') y = B.CreateSIToFP(y, dT);
+            // (an NA-free double is not NaN either: the comparison is
+            // ordered)
+            llvm::CmpInst::Predicate p = i->op == Opcode::Eq    ? llvm::CmpInst::FCMP_OEQ
+                                         : i->op == Opcode::Neq ? llvm::CmpInst::FCMP_ONE
+                                         : i->op == Opcode::Lt  ? llvm::CmpInst::FCMP_OLT
+                                         : i->op == Opcode::Le  ? llvm::CmpInst::FCMP_OLE
+                                         : i->op == Opcode::Gt  ? llvm::CmpInst::FCMP_OGT
+                                                                : llvm::CmpInst::FCMP_OGE;
+            t = B.CreateFCmp(p, x, y);
+        }
+        setVisible();
+        rawTests[i] = t;
+        // (as a value: GNU R's byte code's shared TRUE / FALSE)
+        if (!onlyTests(i)) define(i, B.CreateSelect(t, sexp(R_TrueValue), sexp(R_FalseValue)));
+        return true;
+    }
+    if (!intOp || i->op == Opcode::Div) {
+        if (ka == 'i') x = B.CreateSIToFP(x, dT);
+        if (kb == 'i') y = B.CreateSIToFP(y, dT);
+        llvm::Value* r = i->op == Opcode::Add   ? B.CreateFAdd(x, y)
+                         : i->op == Opcode::Sub ? B.CreateFSub(x, y)
+                         : i->op == Opcode::Mul ? B.CreateFMul(x, y)
+                                                : B.CreateFDiv(x, y);
+        setVisible();
+        if (rawOk.count(i))
+            rawVals[i] = r;
+        else
+            define(i, boxInto(i, r, 'd'));
+        return true;
+    }
+    llvm::Intrinsic::ID id = i->op == Opcode::Add   ? llvm::Intrinsic::sadd_with_overflow
+                             : i->op == Opcode::Sub ? llvm::Intrinsic::ssub_with_overflow
+                                                    : llvm::Intrinsic::smul_with_overflow;
+    llvm::Value* ov = B.CreateBinaryIntrinsic(id, x, y);
+    llvm::Value* r = B.CreateExtractValue(ov, 0);
+    llvm::Value* bad = B.CreateOr(B.CreateExtractValue(ov, 1), B.CreateICmpEQ(r, i32(NA_INTEGER)));
+    llvm::BasicBlock* fast = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(bad, slow, fast);
+    B.SetInsertPoint(fast);
+    setVisible();
+    llvm::Value* boxed = boxInto(i, r, 'i');
+    llvm::BasicBlock* fastEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(slow);
+    llvm::Value* generic = genericBinopValue(i);
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
+    phi->addIncoming(boxed, fastEnd);
+    phi->addIncoming(generic, slowEnd);
+    define(i, phi);
+    return true;
+}
+
+llvm::Value* Lowering::headerByteIs(llvm::Value* x, unsigned mask, unsigned want) {
+    llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+    return B.CreateICmpEQ(B.CreateAnd(B.CreateLoad(i8T, x), llvm::ConstantInt::get(i8T, mask)),
+                          llvm::ConstantInt::get(i8T, want));
+}
+
+llvm::Value* Lowering::noAttrib(llvm::Value* x) {
+    return B.CreateICmpEQ(fieldAt(x, kAttribOffset, sexpT), sexp(R_NilValue));
+}
+
+llvm::Value* Lowering::fieldAt(llvm::Value* x, int offset, llvm::Type* t) {
+    llvm::Value* p = B.CreateGEP(llvm::Type::getInt8Ty(C), x, llvm::ConstantInt::get(i64T, offset));
+    return B.CreateLoad(t, B.CreateBitCast(p, t->getPointerTo()));
+}
+
+llvm::Value* Lowering::ordinaryCell(llvm::Value* cell, bool store) {
+    llvm::Value* word = B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo()));
+    unsigned bits = kActiveBinding | (store ? kBindingLock : 0u);
+    llvm::Value* flags =
+        B.CreateAnd(word, llvm::ConstantInt::get(i64T, uint64_t(bits) << kGpShift));
+    llvm::Value* extra =
+        B.CreateAnd(B.CreateLShr(word, kExtraShift), llvm::ConstantInt::get(i64T, kExtraMask));
+    return B.CreateICmpEQ(B.CreateOr(flags, extra), llvm::ConstantInt::get(i64T, 0));
+}
+
+llvm::Value* Lowering::cachedLoad(pir::Instruction* i) {
+    llvm::Value* slotP = slotAddress(cellSlot.at(i->symbol));
+    llvm::Value* cell = B.CreateLoad(sexpT, B.CreateBitCast(slotP, sexpT->getPointerTo()));
+    llvm::BasicBlock* check = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), slow, check);
+    B.SetInsertPoint(check);
+    llvm::Value* bad = B.CreateNot(ordinaryCell(cell, false));
+    llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
+    bad = B.CreateOr(bad, B.CreateOr(B.CreateICmpEQ(x, sexp(R_UnboundValue)),
+                                     B.CreateICmpEQ(x, sexp(R_MissingArg))));
+    B.CreateCondBr(bad, slow, join);
+    B.SetInsertPoint(slow);
+    llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
+                                {sexpT, sexpT, sexpT, sexpT, sexpT},
+                                {sexp(i->symbol), value(i->args[0]), trampArg,
+                                 i->call ? sexp(i->call) : constant(nullptr), slotP});
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
+    phi->addIncoming(x, check);
+    phi->addIncoming(r, slowEnd);
+    return phi;
+}
+
+llvm::Value* Lowering::inlineForce(llvm::Value* v, SEXP sym, bool effects) {
+    llvm::BasicBlock* from = B.GetInsertBlock();
+    llvm::BasicBlock* prom = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(headerByteIs(v, kHeaderTypeMask, PROMSXP), prom, join);
+    B.SetInsertPoint(prom);
+    llvm::Value* pv = fieldAt(v, kCarOffset, sexpT);
+    B.CreateCondBr(B.CreateICmpEQ(pv, sexp(R_UnboundValue)), slow, join);
+    B.SetInsertPoint(slow);
+    llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_force), sexpT, {sexpT, sexpT, sexpT},
+                                {v, sym ? sexp(sym) : constant(nullptr), trampArg});
+    if (effects) setDirty(1);
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* phi = B.CreatePHI(sexpT, 3);
+    phi->addIncoming(v, from);
+    phi->addIncoming(pv, prom);
+    phi->addIncoming(r, slowEnd);
+    return phi;
+}
+
+llvm::Value* Lowering::inlineTypeTest(llvm::Value* x, pir::PirType want) {
+    using pir::Flag;
+    using pir::Kind;
+    const int shape = int(Flag::NotScalar) | int(Flag::Attrib) | int(Flag::Object) |
+                      int(Flag::Lazy) | int(Flag::Missing);
+    if (want == pir::PirType::any().without(Flag::Object)) {
+        // anything but an object (a promise is not one: the test is on
+        // values): the header's object bit
+        return headerByteIs(x, kHeaderObjectBit, 0);
+    }
+    if (want.flags() & shape) return nullptr;
+    int k = want.kinds();
+    int t = k == int(Kind::Real)  ? REALSXP
+            : k == int(Kind::Int) ? INTSXP
+            : k == int(Kind::Lgl) ? LGLSXP
+                                  : -1;
+    if (t < 0) return nullptr;
+    llvm::Value* ok =
+        B.CreateAnd(headerByteIs(x, kScalarTypeMask, unsigned(t) | kHeaderScalarBit), noAttrib(x));
+    if (want.may(Flag::NA)) return ok;
+    // not NA: the element, read only once the header said it is there
+    llvm::BasicBlock* from = B.GetInsertBlock();
+    llvm::BasicBlock* elt = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(ok, elt, join);
+    B.SetInsertPoint(elt);
+    llvm::Value* notNA;
+    if (t == REALSXP) {
+        llvm::Value* d = loadScalar(x, 'd');
+        notNA = B.CreateFCmpORD(d, d);
+    } else {
+        notNA = B.CreateICmpNE(loadScalar(x, 'i'), i32(NA_INTEGER));
+    }
+    llvm::BasicBlock* eltEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* r = B.CreatePHI(i1T, 2);
+    r->addIncoming(llvm::ConstantInt::getFalse(C), from);
+    r->addIncoming(notNA, eltEnd);
+    return r;
+}
+
+llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, char k) {
+    llvm::Value* own;
+    int n = 0;
+    const int* live = scratchOf(i, &own, &n);
+    llvm::Type* t = k == 'd' ? llvm::Type::getDoubleTy(C) : i32T;
+    void* h = k == 'd' ? reinterpret_cast<void*>(&rirn_box_real_in)
+                       : reinterpret_cast<void*>(&rirn_box_int_in);
+    return callHelper(h, sexpT, {t, sexpT, sexpT, sexpT, i32T},
+                      {r, own, slots, constant(live), i32(n)});
+}
+
+llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
+    ArithOp op;
+    arithOp(i->op, &op);
+    int keep = (useCount(i->args[0]) > 1 ? 1 : 0) | (useCount(i->args[1]) > 1 ? 2 : 0);
+    if (i->args[0] == i->args[1]) keep = 3;
+    llvm::Value* own;
+    int n = 0;
+    const int* live = scratchOf(i, &own, &n);
+    return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
+                      {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T},
+                      {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep), own,
+                       slots, constant(live), i32(n)});
+}
+
+}  // namespace native
+}  // namespace rir
+
+#endif  // RIR_HAVE_LLVM

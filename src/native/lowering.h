@@ -1,0 +1,293 @@
+// lowering.h — the state of lowering one optimized PIR function to LLVM IR.
+//
+// lower.cpp drives it (the instruction switch, the JIT); analyses.cpp holds
+// what it computes over the PIR before emitting anything (calls made through
+// their RIR call site, counted builtin arguments, unboxed doubles, liveness
+// of the frame's node-stack slots); inline_paths.cpp holds the inline fast
+// paths (binding cells, forcing, type tests, scalar arithmetic, vector
+// elements) with their helper fallbacks. Only compiled with LLVM.
+#pragma once
+#ifdef RIR_HAVE_LLVM
+// LLVM's headers before R's: R's (length, PI, ...) are macros
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../bc/ops.h"
+#include "../bc/verifier.h"
+#include "../pir/opt/pass.h"
+#include "helpers.h"
+#include "native.h"
+
+namespace rir {
+namespace native {
+
+// masks of a header's first byte: the type and ALTREP bits, with the scalar
+// or the object bit
+const unsigned kScalarTypeMask = kHeaderTypeMask | kHeaderScalarBit | kHeaderAltBit;
+const unsigned kPlainTypeMask = kHeaderTypeMask | kHeaderObjectBit | kHeaderAltBit;
+
+// The runtime's arithmetic operation for a PIR arithmetic, comparison or
+// unary instruction; false for other instructions.
+bool arithOp(pir::Opcode op, ArithOp* out);
+
+class Lowering {
+  public:
+    Lowering(llvm::LLVMContext& c, llvm::Module& m, pir::Function& f, DispatchTable* t)
+        : C(c), M(m), B(c), f(f), t(t) {
+        sexpT = llvm::Type::getInt8PtrTy(C);
+        i32T = llvm::Type::getInt32Ty(C);
+        i64T = llvm::Type::getInt64Ty(C);
+        i1T = llvm::Type::getInt1Ty(C);
+    }
+
+    // "" when lowered into `name`, else why not
+    std::string run(const std::string& name);
+
+  private:
+    llvm::LLVMContext& C;
+    llvm::Module& M;
+    llvm::IRBuilder<> B;
+    pir::Function& f;
+    DispatchTable* t;
+    llvm::Type *sexpT, *i32T, *i64T, *i1T;
+    llvm::Function* fn = nullptr;
+    llvm::Value *envArg = nullptr, *trampArg = nullptr, *slots = nullptr;
+    std::map<pir::Instruction*, llvm::Value*> vals;
+    std::map<pir::Instruction*, int> slotOf;
+    std::map<SEXP, int> cellSlot;
+    // Stack memory for argument arrays: allocated once, in the prologue (an
+    // alloca in a loop would grow the C stack at each iteration).
+    llvm::BasicBlock* prologueBlock = nullptr;
+    llvm::Value* entryAlloca(llvm::Type* t);
+    // Set (1) after anything that may have written the own environment
+    // other than its stores, cleared where a checkpoint confirmed what is
+    // known of it: a BindingIs only looks when it is set.
+    llvm::Value* dirty = nullptr;
+    llvm::BasicBlock* fastConfirm = nullptr;  // (BindingIs: the inline answer's block)
+    void setDirty(int v);
+    bool writesEnv(pir::Instruction* i);
+    llvm::Value* slotAddress(int k);
+    std::map<pir::BB*, llvm::BasicBlock*> blocks;
+    // the LLVM block that branches along each PIR edge (Phi operands)
+    std::map<std::pair<pir::BB*, pir::BB*>, llvm::BasicBlock*> edgeFrom;
+    std::map<pir::BB*, int> rpoIndex;
+    std::vector<std::pair<pir::Instruction*, llvm::PHINode*>> pendingPhis;
+    // every instruction's users, one entry per operand it is
+    std::map<pir::Instruction*, std::vector<pir::Instruction*>> users;
+    size_t useCount(pir::Instruction* v);
+    // Are all of v's users `ok`?
+    template <class Pred>
+    bool allUsers(pir::Instruction* v, Pred ok) {
+        auto it = users.find(v);
+        if (it == users.end()) return true;
+        for (pir::Instruction* u : it->second)
+            if (!ok(u)) return false;
+        return true;
+    }
+    pir::Instruction* ownEnv = nullptr;
+    // per frame state: the slot kinds of its stack (kept as long as the code)
+    std::map<pir::Instruction*, const unsigned char*> slotKinds;
+    static std::vector<std::unique_ptr<unsigned char[]>>& keptKinds();
+    // Calls made through their RIR call site, and the MkArgs only they use
+    std::set<pir::Instruction*> siteCalls, siteArgs;
+
+    // Does Call i still pass exactly its call site's arguments?
+    static bool matchesSite(const pir::Instruction* i);
+
+    // Builtin arguments counted as referenced from their definition to the
+    // call (all but the last, as the interpreter counts them while later
+    // ones are computed); "" or why a builtin call cannot be lowered.
+    std::set<pir::Instruction*> counted;
+
+    // Is `to` reachable from `from`'s successors without passing `avoid`?
+    static bool reaches(pir::BB* from, pir::BB* to, pir::BB* avoid, bool startAtFrom);
+
+    // Can v be counted from its definition until builtin call c releases
+    // it? Every path to c passes v's definition (it dominates c), and c
+    // cannot run again without v being defined again, so the count is
+    // never released twice (it may stay counted: a value defined again
+    // before reaching the call).
+    bool countsUntil(pir::Instruction* v, pir::Instruction* c);
+    std::string findCountedArgs();
+
+    // LdVars only a ForceOrMissing uses (the pair is one lookup that keeps
+    // a missing argument), or "" / why not
+    std::set<pir::Instruction*> missokLoads;
+    std::string findMissokLoads();
+
+    void findSiteCalls();
+
+    static bool boxed(const pir::Instruction* i);
+
+    // What the function holds that is not lowered yet, or "".
+    std::string check();
+
+    llvm::Value* constant(const void* p);
+    llvm::Value* sexp(SEXP x) { return constant(x ? x : R_NilValue); }
+    llvm::Value* i32(int v) { return llvm::ConstantInt::get(i32T, v); }
+
+    llvm::Value* callHelper(void* address, llvm::Type* result, std::vector<llvm::Type*> params,
+                            std::vector<llvm::Value*> args);
+
+    llvm::Value* value(pir::Instruction* i);
+
+    void define(pir::Instruction* i, llvm::Value* v);
+
+    void leave();
+
+    // the branch to a successor (polls for interrupts on a loop's back edge)
+    void jumpTo(pir::BB* from, pir::BB* to);
+
+    // Unboxed doubles: results of scalar arithmetic that no user needs
+    // boxed (arithmetic and type tests read the double, a frame state boxes
+    // it when deoptimizing) or that a store to the own environment boxes:
+    // `x <- a op b` writes into x's value in place when inplace.h allows it,
+    // and users the store dominates (a loop's Phi) take the value bound.
+    std::set<pir::Instruction*> rawOk;
+    std::map<pir::Instruction*, llvm::Value*> rawVals;
+
+    static bool isArith(pir::Opcode op);
+    static bool isCompare(pir::Opcode op);
+    // Will lowerScalar compute u inline?
+    bool scalarLowerable(pir::Instruction* u);
+    static bool realScalarType(pir::PirType t);
+    // Does u read operand v (an unboxed double) without its box?
+    bool rawUse(pir::Instruction* u, int depth);
+    static size_t position(pir::Instruction* i);
+    bool rawCandidate(pir::Instruction* i);
+    std::unique_ptr<pir::Dominators> dom;
+    void findRawValues();
+
+    // Liveness of the values kept in slots (for the in-place stores): live
+    // at a block's start; an Assume may enter its checkpoint's
+    // deoptimization block.
+    std::map<pir::BB*, std::set<pir::Instruction*>> liveIn;
+    bool livenessDone = false;
+    std::set<pir::Instruction*> liveOutOf(pir::BB* b);
+    // live before instruction `from` of b (all of b's instructions from it on)
+    std::set<pir::Instruction*> liveBefore(pir::BB* b, size_t from);
+    void computeLiveness();
+    // The slots live after store st (its value's own slot left out: it is
+    // written with the value bound), kept as long as the code.
+    static std::vector<std::unique_ptr<int[]>>& keptSlotLists();
+
+    // The slots live after instruction i (`except` left out) whose value
+    // may be of a kind of type `kind` (nullptr: any), as a list kept with
+    // the code; its length in *n.
+    const int* liveSlots(pir::Instruction* i, pir::Instruction* except, const pir::PirType* kind,
+                         int* n);
+
+    // The slot holding i's previous result (a scratch object its helper
+    // may reuse, *own; null when it has none) and the other slots live
+    // after i.
+    const int* scratchOf(pir::Instruction* i, llvm::Value** own, int* n);
+
+    // x <- v for an unboxed v: v's box is the one bound.
+    void lowerRawStore(pir::Instruction* st, pir::Instruction* v);
+
+    // v's box (a new one for an unboxed value: frame states)
+    llvm::Value* boxedValue(pir::Instruction* v);
+
+    llvm::Value* scalarOperand(pir::Instruction* v, char k);
+
+    // Elements of double vectors read inline (x[i] / x[[i]] speculated to be
+    // a double scalar, every user reading it unboxed or deoptimizing): the
+    // double (rawVals), whether the value is a plain double scalar (its
+    // type test), and the box the general path made (R_NilValue when the
+    // inline path read it).
+    std::map<pir::Instruction*, llvm::Value*> elementOk, elementBox;
+
+    // The 0-based offset of scalar index idx into a vector of length len
+    // (i64) (as scalarIndex: an int or double scalar without attributes,
+    // >= 1 and at most len), computed when `ok`; else (or out of range) to
+    // `fail`. Continues in a new block where the offset is valid.
+    llvm::Value* scalarIndex(llvm::Value* len, llvm::Value* idx, llvm::Value* ok,
+                             llvm::BasicBlock* fail);
+
+    // x[i] <- v (one index) for an unboxed double v, inline when x's
+    // binding (cached cell) holds a double vector only it counts, in no
+    // live slot, and i is an in-range scalar index (storeScalarElement's
+    // case); else to `fail`. Continues after the store.
+    void inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live, int nlive,
+                            llvm::BasicBlock* fail);
+
+    bool inlineExtract(pir::Instruction* i);
+
+    // Comparisons of plain scalars used only as conditions: their truth
+    // value, never boxed.
+    std::map<pir::Instruction*, llvm::Value*> rawTests;
+
+    // 'd' / 'i': a plain double / integer scalar, never NA (its type says
+    // so), which native code reads unboxed; else 0.
+    static char scalarKind(const pir::Instruction* v);
+    // As scalarKind, for an operand of + - * /: a double may also be NA
+    // (GNU R's double arithmetic is the machine's, NA and NaN included).
+    static char arithKind(const pir::Instruction* v);
+    // The kinds of the operands of arithmetic or a comparison computed
+    // inline, or false.
+    static bool inlineKinds(const pir::Instruction* u, char* ka, char* kb);
+
+    llvm::Value* loadScalar(llvm::Value* x, char k);
+
+    void setVisible();
+
+    // Arithmetic and comparisons of plain non-NA scalars, computed inline
+    // (GNU R's arithmetic on such doubles is the machine's; integer
+    // overflow, whose NA comes with a warning, takes the helper). False:
+    // not such operands.
+    bool lowerScalar(pir::Instruction* i);
+
+    // Is (the first byte of x's header & mask) == want? (rapi.h's bits)
+    llvm::Value* headerByteIs(llvm::Value* x, unsigned mask, unsigned want);
+    // Has x no attributes?
+    llvm::Value* noAttrib(llvm::Value* x);
+    llvm::Value* fieldAt(llvm::Value* x, int offset, llvm::Type* t);
+
+    // Is the binding cell an ordinary one (not active, no immediate value;
+    // `store`: not locked either), from its header's first word?
+    llvm::Value* ordinaryCell(llvm::Value* cell, bool store);
+
+    // An own-environment variable's value through its cached binding cell,
+    // inline when the cell holds an ordinary value (as the interpreter's
+    // binding cache); else rirn_ldvar_cell (finds the cell, GNU R's lookup
+    // and errors).
+    llvm::Value* cachedLoad(pir::Instruction* i);
+
+    // v's value: v itself unless a promise, an evaluated promise's value
+    // inline; else rirn_force evaluates it.
+    llvm::Value* inlineForce(llvm::Value* v, SEXP sym, bool effects);
+
+    // Is x a plain scalar of the type (the common speculation), read from
+    // its header (as rirn_istype's fast path); nullptr for other types.
+    llvm::Value* inlineTypeTest(llvm::Value* x, pir::PirType want);
+
+    // i's result r (a double 'd' or an int 'i') boxed, into i's previous
+    // box when nothing refers to it any more
+    llvm::Value* boxInto(pir::Instruction* i, llvm::Value* r, char k);
+
+    llvm::Value* a0(pir::Instruction* i) { return value(i->args[0]); }
+    llvm::Value* a1(pir::Instruction* i) { return value(i->args[1]); }
+
+    // Is v a plain logical scalar (maybe NA) by its type?
+    static bool plainLgl(const pir::Instruction* v);
+
+    // Is every use of i an AsTest?
+    bool onlyTests(pir::Instruction* i);
+
+    // The operation by the helper (boxed operands), not defined as i's value.
+    llvm::Value* genericBinopValue(pir::Instruction* i);
+
+    std::string lower(pir::Instruction* i);
+};
+
+}  // namespace native
+}  // namespace rir
+
+#endif  // RIR_HAVE_LLVM
