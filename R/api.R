@@ -77,7 +77,11 @@ disassemble <- function(f) {
   invisible(lines)
 }
 
-stats <- function() .Call(C_rir_stats)
+stats <- function() {
+  s <- .Call(C_rir_stats)
+  attr(s, "opt_refusals") <- .Call(C_rir_opt_refusals)
+  s
+}
 
 reset_stats <- function() invisible(.Call(C_rir_reset_stats))
 
@@ -85,6 +89,8 @@ status <- function() {
   reg <- .Call(C_rir_status)
   df <- data.frame(
     name = reg[[1]], state = reg[[2]], reason = reg[[3]], calls = reg[[4]],
+    tier = reg[[5]], optimizer = reg[[6]], opt_reason = reg[[7]],
+    opt_seconds = reg[[8]], deopts = reg[[9]],
     stringsAsFactors = FALSE
   )
   sites <- .Call(C_rir_ast_sites, 20L)
@@ -159,16 +165,42 @@ pir <- function(f, passes = FALSE) {
   invisible(x$printed)
 }
 
+pir_check <- function(f, checks, warmup = NULL) {
+  if (!is.function(f) || is.primitive(f)) {
+    stop("'f' must be a closure", call. = FALSE)
+  }
+  if (!is.character(checks) || length(checks) == 0L) {
+    stop("'checks' must be a non-empty character vector", call. = FALSE)
+  }
+  unknown <- setdiff(checks, pir_check_names())
+  if (length(unknown) > 0L) {
+    stop(
+      "unknown check(s): ", paste(unknown, collapse = ", "),
+      "; known: ", paste(pir_check_names(), collapse = ", "),
+      call. = FALSE
+    )
+  }
+  g <- if (is_compiled(f)) f else compile(f)
+  # (in the bytecode, where the calls record their feedback)
+  if (!is.null(warmup)) without_native(warmup(g))
+  res <- .Call(C_rir_pir_check, g, checks)
+  if (is.character(res)) {
+    out <- FALSE
+    attr(out, "problem") <- res
+    return(out)
+  }
+  names(res) <- checks
+  out <- all(res)
+  if (!out) attr(out, "failed") <- checks[!res]
+  out
+}
+
+pir_check_names <- function() sort(.Call(C_rir_pir_check_names))
+
 # Why the optimizing tier refused functions, with counts, most frequent
 # first (internal).
-opt_refusals <- function() {
-  x <- .Call(C_rir_opt_refusals)
-  sort(x, decreasing = TRUE)
-}
+opt_refusals <- function() .Call(C_rir_opt_refusals)
 
 # Why function bodies compiled under RIR_DEBUG=verify were not translated to
 # PIR, with counts, most frequent first (internal).
-pir_untranslated <- function() {
-  x <- .Call(C_rir_pir_untranslated)
-  sort(x, decreasing = TRUE)
-}
+pir_untranslated <- function() .Call(C_rir_pir_untranslated)

@@ -41,6 +41,8 @@ SEXP rir_pir_selftest(SEXP);
 SEXP rir_pir_insn_table();
 SEXP rir_pir_translate(SEXP, SEXP, SEXP);
 SEXP rir_pir_untranslated();
+SEXP rir_pir_check(SEXP, SEXP);
+SEXP rir_pir_check_names();
 
 static const R_CallMethodDef callMethods[] = {
     {"rir_init", (DL_FUNC)&rir_init, 1},
@@ -74,6 +76,8 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_pir_insn_table", (DL_FUNC)&rir_pir_insn_table, 0},
     {"rir_pir_translate", (DL_FUNC)&rir_pir_translate, 3},
     {"rir_pir_untranslated", (DL_FUNC)&rir_pir_untranslated, 0},
+    {"rir_pir_check", (DL_FUNC)&rir_pir_check, 2},
+    {"rir_pir_check_names", (DL_FUNC)&rir_pir_check_names, 0},
     {nullptr, nullptr, 0}};
 
 static const R_ExternalMethodDef externalMethods[] = {{"rir_entry", (DL_FUNC)&rir_entry, -1},

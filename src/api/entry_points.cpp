@@ -23,12 +23,18 @@
 using namespace rir;
 
 SEXP reasonCounts(const std::map<std::string, double>& counts) {
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, counts.size()));
-    SEXP names = PROTECT(Rf_allocVector(STRSXP, counts.size()));
-    size_t k = 0;
-    for (auto& r : counts) {
-        REAL(out)[k] = r.second;
-        SET_STRING_ELT(names, k++, Rf_mkChar(r.first.c_str()));
+    // most frequent first (ties by reason), without running R code (stats()
+    // counts calls around it); kept off the stack: R calls below may longjmp
+    static std::vector<const std::pair<const std::string, double>*> order;
+    order.clear();
+    for (auto& r : counts) order.push_back(&r);
+    std::stable_sort(order.begin(), order.end(),
+                     [](auto* a, auto* b) { return a->second > b->second; });
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, order.size()));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, order.size()));
+    for (size_t k = 0; k < order.size(); k++) {
+        REAL(out)[k] = order[k]->second;
+        SET_STRING_ELT(names, k, Rf_mkChar(order[k]->first.c_str()));
     }
     Rf_setAttrib(out, R_NamesSymbol, names);
     UNPROTECT(2);
@@ -226,23 +232,49 @@ SEXP rir_reset_stats() {
 
 SEXP rir_status() {
     R_xlen_t n = registry.size();
-    SEXP name = PROTECT(Rf_allocVector(STRSXP, n));
-    SEXP state = PROTECT(Rf_allocVector(STRSXP, n));
-    SEXP reason = PROTECT(Rf_allocVector(STRSXP, n));
-    SEXP calls = PROTECT(Rf_allocVector(REALSXP, n));
+    const int ncol = 9;
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, ncol));
+    SEXP name = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 0, name);
+    SEXP state = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 1, state);
+    SEXP reason = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 2, reason);
+    SEXP calls = Rf_allocVector(REALSXP, n);
+    SET_VECTOR_ELT(out, 3, calls);
+    SEXP tier = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 4, tier);
+    SEXP optimizer = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 5, optimizer);
+    SEXP optReason = Rf_allocVector(STRSXP, n);
+    SET_VECTOR_ELT(out, 6, optReason);
+    SEXP optSeconds = Rf_allocVector(REALSXP, n);
+    SET_VECTOR_ELT(out, 7, optSeconds);
+    SEXP deopts = Rf_allocVector(REALSXP, n);
+    SET_VECTOR_ELT(out, 8, deopts);
+    static const char* const optStates[] = {"not tried", "optimized", "refused", "retired"};
     for (R_xlen_t i = 0; i < n; i++) {
         Registered& r = registry[i];
+        const DispatchTable* t = r.table;
         SET_STRING_ELT(name, i, Rf_mkChar(r.name.c_str()));
         SET_STRING_ELT(state, i, Rf_mkChar(r.state.c_str()));
         SET_STRING_ELT(reason, i, r.reason.empty() ? NA_STRING : Rf_mkChar(r.reason.c_str()));
         REAL(calls)[i] = r.calls ? double(*r.calls) : NA_REAL;
+        // the tier its calls run in now (GNU R for what rir refused; NA
+        // once the function was collected)
+        const char* tr = r.state != "compiled" ? "gnur"
+                         : !t                  ? nullptr
+                         : t->native           ? "native"
+                                               : "rir";
+        SET_STRING_ELT(tier, i, tr ? Rf_mkChar(tr) : NA_STRING);
+        SET_STRING_ELT(optimizer, i,
+                       t && t->optState < 4 ? Rf_mkChar(optStates[t->optState]) : NA_STRING);
+        SET_STRING_ELT(optReason, i,
+                       t && !t->optRefusal.empty() ? Rf_mkChar(t->optRefusal.c_str()) : NA_STRING);
+        REAL(optSeconds)[i] = t && t->optState != 0 ? t->optSeconds : NA_REAL;
+        REAL(deopts)[i] = t ? double(t->deopts) : NA_REAL;
     }
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
-    SET_VECTOR_ELT(out, 0, name);
-    SET_VECTOR_ELT(out, 1, state);
-    SET_VECTOR_ELT(out, 2, reason);
-    SET_VECTOR_ELT(out, 3, calls);
-    UNPROTECT(5);
+    UNPROTECT(1);
     return out;
 }
 

@@ -175,7 +175,7 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* forced) {
     return Rf_findFun(sym, env);
 }
 
-bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp) {
+bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* forced) {
     // Fast: no binding of sym in the frames up to the global environment
     // (plain ones scanned here, hashed ones asked, user-defined databases
     // left to the slow path), and GNU R's global cache has sym resolved to
@@ -196,7 +196,7 @@ bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp) {
         if (v == expected || (ftype(v) == PROMSXP && fprvalue(v) == expected)) return true;
     }
 slow:
-    return findFunction(sym, env, call, tramp) == expected;
+    return findFunction(sym, env, call, tramp, forced) == expected;
 }
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {

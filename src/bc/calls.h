@@ -31,7 +31,7 @@ SEXP frameValue(SEXP env, SEXP sym);
 SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* forced = nullptr);
 // findFunction(sym, env, ...) == expected (GNU R's BASEGUARD), usually
 // without a lookup.
-bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp);
+bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* forced = nullptr);
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);

@@ -112,6 +112,15 @@ std::string Lowering::findMissokLoads() {
     return "";
 }
 
+void Lowering::findGuardLoads() {
+    for (auto& b : f.blocks)
+        for (pir::Instruction* i : b->insns)
+            if (i->op == pir::Opcode::LdFun && useCount(i) == 1 &&
+                users[i][0]->op == pir::Opcode::Identical && users[i][0]->args[0] == i &&
+                users[i][0]->args[1]->op == pir::Opcode::LdConst)
+                guardLoads.insert(i);
+}
+
 void Lowering::findSiteCalls() {
     for (auto& b : f.blocks)
         for (pir::Instruction* i : b->insns)
@@ -312,18 +321,6 @@ const int* Lowering::liveSlots(pir::Instruction* i, pir::Instruction* except,
             list[(*n)++] = slotOf.at(x);
     keptSlotLists().push_back(std::move(list));
     return keptSlotLists().back().get();
-}
-
-const int* Lowering::scratchOf(pir::Instruction* i, llvm::Value** own, int* n) {
-    auto s = slotOf.find(i);
-    if (s == slotOf.end() || counted.count(i)) {
-        *own = constant(nullptr);
-        *n = 0;
-        return nullptr;
-    }
-    *own = slotAddress(s->second);
-    // (only values of a kind i's result may have can be that object)
-    return liveSlots(i, i, &i->type, n);
 }
 
 char Lowering::scalarKind(const pir::Instruction* v) {

@@ -43,26 +43,6 @@ void keepOperand(SEXP x, bool keep) {
     if (keep && frefcnt(x) == 0) incRefcnt(x);
 }
 
-// The instruction's previous result (*own) when nothing refers to it any
-// more: not counted, in none of the frame's live slots (the interpreter's
-// scratch rule, inplace.h); else nullptr.
-SEXP freeScratch(const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
-    SEXP s = own ? *own : nullptr;
-    if (!s || s == R_NilValue || frefcnt(s) != 0) return nullptr;
-    for (int k = 0; k < nlive; k++)
-        if (frame[live[k]].u.sxpval == s) return nullptr;
-    return s;
-}
-
-// x boxed into *own when nothing refers to it any more (a scalar of x's type)
-template <class T, SEXPTYPE type>
-SEXP boxIn(T x, const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
-    SEXP s = freeScratch(own, frame, live, nlive);
-    if (!s || !simpleScalar(s, type)) s = Rf_allocVector(type, 1);
-    *static_cast<T*>(fdata(s)) = x;
-    return s;
-}
-
 }  // namespace
 
 extern "C" {
@@ -209,7 +189,18 @@ static void subassignGeneral(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP
         assignByGnuR(call, v, j ? 2 : 1, i, j, env);
 }
 
-void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
+// x's value after an element store: its binding's (an active binding's is
+// not read: R_NilValue, and the frame counts as changed, so that the next
+// checkpoint's confirmation of x leaves for the interpreter).
+static SEXP valueAfter(SEXP xsym, SEXP env, SEXP* cache, char* dirty) {
+    SEXP cell = ownCell(xsym, env, cache);
+    if (cell && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) return fcar(cell);
+    *dirty = 1;
+    if (!cell || (hdr(cell)->gp & kActiveBinding)) return R_NilValue;
+    return Rf_findVarInFrame3(env, xsym, TRUE);
+}
+
+SEXP rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
                     SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live, int nlive,
                     char* dirty) {
     RIRN_HELD_SLOTS(scope, frame, live, nlive);
@@ -220,19 +211,22 @@ void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP 
         (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit)) &&
         storeScalarElement(cell, i, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
                            kv == (INTSXP | kScalarBit) ? fival(v) : 0, scope))
-        return;
+        return fcar(cell);
     subassignGeneral(kind, xsym, env, v, i, j, setter, call, tramp, cell, scope, dirty);
+    return valueAfter(xsym, env, cache, dirty);
 }
 
-void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
+SEXP rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
                          SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
                          int nlive, char* dirty) {
     RIRN_HELD_SLOTS(scope, frame, live, nlive);
     SEXP cell = ownCell(xsym, env, cache);
-    if (cell && !j && storeScalarElement(cell, i, REALSXP | kScalarBit, v, 0, scope)) return;
+    if (cell && !j && storeScalarElement(cell, i, REALSXP | kScalarBit, v, 0, scope))
+        return fcar(cell);
     SEXP boxed = PROTECT(rirn_box_real(v));
     subassignGeneral(kind, xsym, env, boxed, i, j, setter, call, tramp, cell, scope, dirty);
     UNPROTECT(1);
+    return valueAfter(xsym, env, cache, dirty);
 }
 
 void rirn_starg_default(SEXP sym, SEXP promise, SEXP env) {
@@ -263,9 +257,8 @@ static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tra
     return r;
 }
 
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, const SEXP* own,
-                const NodeStackSlot* frame, const int* live, int nlive) {
-    SEXP r = fastBinop(ArithOp(op), a, b, nullptr, freeScratch(own, frame, live, nlive));
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch) {
+    SEXP r = fastBinop(ArithOp(op), a, b, nullptr, scratch);
     if (!r) r = arithByGnuR(ArithOp(op), a, b, call, env, tramp, keep);
     R_Visible = TRUE;
     return r;
@@ -310,6 +303,10 @@ SEXP rirn_eval(SEXP e, SEXP env) {
 
 SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* dirty) {
     return findFunction(sym, env, call, tramp, dirty);
+}
+
+int rirn_still_names(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* dirty) {
+    return stillNames(sym, expected, env, call, tramp, dirty);
 }
 
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp) {
@@ -408,11 +405,10 @@ SEXP rirn_lgl_slow(int kind, SEXP a, SEXP call, SEXP env, SEXP tramp) {
 }
 
 SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp,
-                 const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive) {
+                 SEXP scr) {
     const CallSite& cs = code->calls[site];
     SEXP x = args[0];
     SEXP r = nullptr;
-    SEXP scr = freeScratch(own, frame, live, nlive);
     if (n == 1 && cs.args[0].tag == R_NilValue) {
         r = subsetQuick(kind, x, args[1], scr);
     } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue) {
@@ -464,16 +460,6 @@ SEXP rirn_box_int(int x) {
     SEXP r = Rf_allocVector(INTSXP, 1);
     *static_cast<int*>(fdata(r)) = x;
     return r;
-}
-
-SEXP rirn_box_real_in(double x, const SEXP* own, const NodeStackSlot* frame, const int* live,
-                      int nlive) {
-    return boxIn<double, REALSXP>(x, own, frame, live, nlive);
-}
-
-SEXP rirn_box_int_in(int x, const SEXP* own, const NodeStackSlot* frame, const int* live,
-                     int nlive) {
-    return boxIn<int, INTSXP>(x, own, frame, live, nlive);
 }
 
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
@@ -586,51 +572,28 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
 const std::vector<Helper>& helpers() {
     static const std::vector<Helper> all = {
 #define RIRN_HELPER(name) {#name, reinterpret_cast<void*>(&name)}
-        RIRN_HELPER(rirn_enter),
-        RIRN_HELPER(rirn_leave),
-        RIRN_HELPER(rirn_ldarg),
-        RIRN_HELPER(rirn_enclos),
-        RIRN_HELPER(rirn_ldvar),
-        RIRN_HELPER(rirn_force),
-        RIRN_HELPER(rirn_stvar),
-        RIRN_HELPER(rirn_ldvar_cell),
-        RIRN_HELPER(rirn_stvar_cell),
-        RIRN_HELPER(rirn_starg_default),
-        RIRN_HELPER(rirn_mkarg),
-        RIRN_HELPER(rirn_binop),
-        RIRN_HELPER(rirn_unop),
-        RIRN_HELPER(rirn_astest),
-        RIRN_HELPER(rirn_istype),
-        RIRN_HELPER(rirn_eval),
-        RIRN_HELPER(rirn_ldfun),
-        RIRN_HELPER(rirn_srcref),
-        RIRN_HELPER(rirn_deopt),
-        RIRN_HELPER(rirn_backedge),
-        RIRN_HELPER(rirn_call_site),
-        RIRN_HELPER(rirn_chaos),
-        RIRN_HELPER(rirn_forseq),
-        RIRN_HELPER(rirn_forlength),
-        RIRN_HELPER(rirn_forelement),
-        RIRN_HELPER(rirn_colon),
-        RIRN_HELPER(rirn_forend),
-        RIRN_HELPER(rirn_call_builtin),
-        RIRN_HELPER(rirn_count),
-        RIRN_HELPER(rirn_dollar),
-        RIRN_HELPER(rirn_mkcls),
-        RIRN_HELPER(rirn_lgl_combine),
-        RIRN_HELPER(rirn_lgl_slow),
-        RIRN_HELPER(rirn_subset),
-        RIRN_HELPER(rirn_subset_obj),
-        RIRN_HELPER(rirn_ldvar_missok),
-        RIRN_HELPER(rirn_box_real),
-        RIRN_HELPER(rirn_box_int),
-        RIRN_HELPER(rirn_box_real_in),
-        RIRN_HELPER(rirn_box_int_in),
-        RIRN_HELPER(rirn_stvar_real),
-        RIRN_HELPER(rirn_binding_is),
-        RIRN_HELPER(rirn_binding_is_real),
-        RIRN_HELPER(rirn_subassign),
-        RIRN_HELPER(rirn_subassign_real),
+        RIRN_HELPER(rirn_enter),        RIRN_HELPER(rirn_leave),
+        RIRN_HELPER(rirn_ldarg),        RIRN_HELPER(rirn_enclos),
+        RIRN_HELPER(rirn_ldvar),        RIRN_HELPER(rirn_force),
+        RIRN_HELPER(rirn_stvar),        RIRN_HELPER(rirn_ldvar_cell),
+        RIRN_HELPER(rirn_stvar_cell),   RIRN_HELPER(rirn_starg_default),
+        RIRN_HELPER(rirn_mkarg),        RIRN_HELPER(rirn_binop),
+        RIRN_HELPER(rirn_unop),         RIRN_HELPER(rirn_astest),
+        RIRN_HELPER(rirn_istype),       RIRN_HELPER(rirn_eval),
+        RIRN_HELPER(rirn_ldfun),        RIRN_HELPER(rirn_still_names),
+        RIRN_HELPER(rirn_srcref),       RIRN_HELPER(rirn_deopt),
+        RIRN_HELPER(rirn_backedge),     RIRN_HELPER(rirn_call_site),
+        RIRN_HELPER(rirn_chaos),        RIRN_HELPER(rirn_forseq),
+        RIRN_HELPER(rirn_forlength),    RIRN_HELPER(rirn_forelement),
+        RIRN_HELPER(rirn_colon),        RIRN_HELPER(rirn_forend),
+        RIRN_HELPER(rirn_call_builtin), RIRN_HELPER(rirn_count),
+        RIRN_HELPER(rirn_dollar),       RIRN_HELPER(rirn_mkcls),
+        RIRN_HELPER(rirn_lgl_combine),  RIRN_HELPER(rirn_lgl_slow),
+        RIRN_HELPER(rirn_subset),       RIRN_HELPER(rirn_subset_obj),
+        RIRN_HELPER(rirn_ldvar_missok), RIRN_HELPER(rirn_box_real),
+        RIRN_HELPER(rirn_box_int),      RIRN_HELPER(rirn_stvar_real),
+        RIRN_HELPER(rirn_binding_is),   RIRN_HELPER(rirn_binding_is_real),
+        RIRN_HELPER(rirn_subassign),    RIRN_HELPER(rirn_subassign_real),
 #undef RIRN_HELPER
     };
     return all;

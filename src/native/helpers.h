@@ -49,13 +49,14 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
 // own environment's variable xsym, as the interpreter's subassign: in place
 // where inplace.h allows (the frame's live slots frame[live[0..nlive)]
 // counting as operand slots), else GNU R's `[<-`; *dirty set when R code
-// may have run.
-void rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
+// may have run. Returns x's value after it (R_NilValue for an active
+// binding, with *dirty set: it is not read).
+SEXP rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter, SEXP call,
                     SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live, int nlive,
                     char* dirty);
 // The same for a double computed unboxed (boxed only when the element
 // store is not the in-place one).
-void rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
+SEXP rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j, SEXP setter,
                          SEXP call, SEXP tramp, SEXP* cache, NodeStackSlot* frame, const int* live,
                          int nlive, char* dirty);
 // A missing argument bound to the promise of its default.
@@ -64,11 +65,11 @@ void rirn_starg_default(SEXP sym, SEXP promise, SEXP env);
 SEXP rirn_mkarg(SEXP code, SEXP env);
 // Arithmetic, comparison and unary operators (ArithOp), as RIR's binop /
 // unop; `keep` bit 0 / 1: operand a / b is used again (GNU R's arithmetic
-// must not write its result into it); the result may be written into the
-// instruction's previous one (*own: its slot) when nothing refers to it any
-// more (not counted, in none of the live slots frame[live[0..nlive)]).
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, const SEXP* own,
-                const NodeStackSlot* frame, const int* live, int nlive);
+// must not write its result into it); the result may be written into
+// `scratch` (the instruction's previous result when nothing refers to it any
+// more, tested inline by the lowering: not counted, in none of the live
+// slots; else nullptr).
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch);
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep);
 // The truth value of an if/while condition.
 int rirn_astest(SEXP v, SEXP call);
@@ -78,6 +79,9 @@ int rirn_istype(SEXP v, int kinds, int flags);
 SEXP rirn_eval(SEXP e, SEXP env);
 // The function a call names (*dirty set when a promise was evaluated).
 SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* dirty);
+// Does sym still name `expected` from env (the interpreter's guard_fun:
+// stillNames)? (sets *dirty when the lookup evaluates a promise)
+int rirn_still_names(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* dirty);
 // The call of RIR call site `site` of `code` to `fun`, its arguments made
 // from the site as the RIR interpreter makes them.
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp);
@@ -108,21 +112,15 @@ SEXP rirn_lgl_combine(int kind, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp)
 SEXP rirn_lgl_slow(int kind, SEXP a, SEXP call, SEXP env, SEXP tramp);
 // x[i] / x[[i]] / x[i, j] / x[[i, j]] (kind 1 or 2; args: x and the n
 // indices) at RIR call site `site`, as the interpreter's subset; and the
-// dispatching form for objects (subset_obj); own, frame, live: as binop's.
+// dispatching form for objects (subset_obj); scratch: as binop's.
 SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp,
-                 const SEXP* own, const NodeStackSlot* frame, const int* live, int nlive);
+                 SEXP scratch);
 SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp);
 // A variable an index names: a missing argument is the empty index.
 SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp);
 // New scalars (no error but R's allocation error).
 SEXP rirn_box_real(double x);
 SEXP rirn_box_int(int x);
-// The same, written into the instruction's previous result when nothing
-// refers to it any more (own, frame, live: as rirn_binop's).
-SEXP rirn_box_real_in(double x, const SEXP* own, const NodeStackSlot* frame, const int* live,
-                      int nlive);
-SEXP rirn_box_int_in(int x, const SEXP* own, const NodeStackSlot* frame, const int* live,
-                     int nlive);
 // x <- (a double computed unboxed): written into the binding's value when
 // inplace.h allows it (a plain double scalar only this binding counts, in
 // none of the frame's live slots: frame[live[0..nlive)]), else boxed and

@@ -24,11 +24,34 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
     int n;
     const pir::PirType real = pir::PirType::of(pir::Kind::Real);
     const int* list = liveSlots(st, v, &real, &n);
-    llvm::Value* box =
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* r = rawVals.at(v);
+    // inline: written into the binding's value (a plain double scalar only
+    // the binding counts, in no live slot), as rirn_stvar_real's first case
+    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* inPlace = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    llvm::Value *cell, *ok;
+    llvm::Value* x = bindingValue(st->symbol, true, list, n, slow, &cell, &ok);
+    B.CreateCondBr(ok, inPlace, slow);
+    B.SetInsertPoint(inPlace);
+    llvm::Value* data =
+        B.CreateGEP(llvm::Type::getInt8Ty(C), x, llvm::ConstantInt::get(i64T, kVectorDataOffset));
+    B.CreateStore(r, B.CreateBitCast(data, dT->getPointerTo()));
+    clearMissing(cell);
+    B.CreateBr(join);
+    B.SetInsertPoint(slow);
+    llvm::Value* made =
         callHelper(reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
-                   {sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT, sexpT, i32T},
-                   {sexp(st->symbol), rawVals.at(v), value(st->args[1]),
-                    slotAddress(cellSlot.at(st->symbol)), slots, constant(list), i32(n)});
+                   {sexpT, dT, sexpT, sexpT, sexpT, sexpT, i32T},
+                   {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
+                    slots, constant(list), i32(n)});
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* box = B.CreatePHI(sexpT, 2);
+    box->addIncoming(x, inPlace);
+    box->addIncoming(made, slowEnd);
     if (v->op != pir::Opcode::LdConst) define(v, box);
 }
 
@@ -112,31 +135,13 @@ llvm::Value* Lowering::scalarIndex(llvm::Value* len, llvm::Value* idx, llvm::Val
     return k;
 }
 
-void Lowering::inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live, int nlive,
-                                  llvm::BasicBlock* fail) {
+llvm::Value* Lowering::inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live,
+                                          int nlive, llvm::BasicBlock* fail) {
     llvm::Type* i8T = llvm::Type::getInt8Ty(C);
     llvm::Type* dT = llvm::Type::getDoubleTy(C);
-    llvm::Value* cacheP = slotAddress(cellSlot.at(st->symbol));
-    llvm::Value* cell = B.CreateLoad(sexpT, B.CreateBitCast(cacheP, sexpT->getPointerTo()));
-    llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
-    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), fail, haveCell);
-    B.SetInsertPoint(haveCell);
-    llvm::Value* plainCell = ordinaryCell(cell, true);
-    llvm::BasicBlock* haveX = llvm::BasicBlock::Create(C, "", fn);
-    B.CreateCondBr(plainCell, haveX, fail);
-    B.SetInsertPoint(haveX);
-    llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
-    llvm::Value* xWord = B.CreateLoad(i64T, B.CreateBitCast(x, i64T->getPointerTo()));
-    llvm::Value* ok = headerByteIs(x, kPlainTypeMask, REALSXP);
-    // counted by the binding only (the header's named field, bits 32-47)
-    ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(B.CreateLShr(xWord, 32),
-                                                    llvm::ConstantInt::get(i64T, 0xffff)),
-                                        llvm::ConstantInt::get(i64T, 1)));
-    for (int n = 0; n < nlive; n++)
-        ok = B.CreateAnd(ok,
-                         B.CreateICmpNE(B.CreateLoad(sexpT, B.CreateBitCast(slotAddress(live[n]),
-                                                                            sexpT->getPointerTo())),
-                                        x));
+    llvm::Value* cell;
+    llvm::Value* ok;
+    llvm::Value* x = bindingValue(st->symbol, false, live, nlive, fail, &cell, &ok);
     llvm::Value* k = scalarIndex(fieldAt(x, kCarOffset, i64T), value(st->args[2]), ok, fail);
     B.CreateStore(
         v, B.CreateGEP(
@@ -144,6 +149,47 @@ void Lowering::inlineElementStore(pir::Instruction* st, llvm::Value* v, const in
                B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
                                dT->getPointerTo()),
                k));
+    clearMissing(cell);
+    return x;
+}
+
+llvm::Value* Lowering::bindingValue(SEXP sym, bool scalar, const int* live, int nlive,
+                                    llvm::BasicBlock* fail, llvm::Value** cellOut,
+                                    llvm::Value** ok) {
+    llvm::Value* cacheP = slotAddress(cellSlot.at(sym));
+    llvm::Value* cell = B.CreateLoad(sexpT, B.CreateBitCast(cacheP, sexpT->getPointerTo()));
+    llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), fail, haveCell);
+    B.SetInsertPoint(haveCell);
+    llvm::BasicBlock* haveX = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(ordinaryCell(cell, true), haveX, fail);
+    B.SetInsertPoint(haveX);
+    llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
+    llvm::Value* xWord = B.CreateLoad(i64T, B.CreateBitCast(x, i64T->getPointerTo()));
+    llvm::Value* test =
+        scalar
+            ? B.CreateAnd(headerByteIs(x, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(x))
+            : headerByteIs(x, kPlainTypeMask, REALSXP);
+    // counted by the binding only
+    test = B.CreateAnd(test, B.CreateICmpEQ(B.CreateAnd(B.CreateLShr(xWord, kRefcntShift),
+                                                        llvm::ConstantInt::get(i64T, kRefcntMask)),
+                                            llvm::ConstantInt::get(i64T, 1)));
+    *ok = B.CreateAnd(test, notHeld(x, live, nlive));
+    *cellOut = cell;
+    return x;
+}
+
+llvm::Value* Lowering::notHeld(llvm::Value* x, const int* live, int nlive) {
+    llvm::Value* ok = llvm::ConstantInt::getTrue(C);
+    for (int n = 0; n < nlive; n++) {
+        llvm::Value* held =
+            B.CreateLoad(sexpT, B.CreateBitCast(slotAddress(live[n]), sexpT->getPointerTo()));
+        ok = B.CreateAnd(ok, B.CreateICmpNE(held, x));
+    }
+    return ok;
+}
+
+void Lowering::clearMissing(llvm::Value* cell) {
     // as defineVar: the binding is no longer missing
     llvm::Value* newWord =
         B.CreateAnd(B.CreateLoad(i64T, B.CreateBitCast(cell, i64T->getPointerTo())),
@@ -461,15 +507,105 @@ llvm::Value* Lowering::inlineTypeTest(llvm::Value* x, pir::PirType want) {
     return r;
 }
 
-llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, char k) {
-    llvm::Value* own;
+bool Lowering::scratchTest(pir::Instruction* i, llvm::Value** own, llvm::Value** free) {
+    auto s = slotOf.find(i);
+    if (s == slotOf.end() || counted.count(i)) return false;
+    // (only values of a kind i's result may have can be that object)
     int n = 0;
-    const int* live = scratchOf(i, &own, &n);
+    const int* live = liveSlots(i, i, &i->type, &n);
+    llvm::Value* x =
+        B.CreateLoad(sexpT, B.CreateBitCast(slotAddress(s->second), sexpT->getPointerTo()));
+    // (a slot's first value is R_NilValue, a real object: its header can be
+    // read)
+    llvm::Value* word = B.CreateLoad(i64T, B.CreateBitCast(x, i64T->getPointerTo()));
+    llvm::Value* ok = B.CreateICmpNE(x, sexp(R_NilValue));
+    ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(B.CreateLShr(word, kRefcntShift),
+                                                    llvm::ConstantInt::get(i64T, kRefcntMask)),
+                                        llvm::ConstantInt::get(i64T, 0)));
+    ok = B.CreateAnd(ok, notHeld(x, live, n));
+    *own = x;
+    *free = ok;
+    return true;
+}
+
+llvm::Value* Lowering::scratchOrNull(pir::Instruction* i) {
+    llvm::Value *own, *free;
+    if (!scratchTest(i, &own, &free)) return constant(nullptr);
+    return B.CreateSelect(free, own, constant(nullptr));
+}
+
+llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, char k) {
+    void* alloc =
+        k == 'd' ? reinterpret_cast<void*>(&rirn_box_real) : reinterpret_cast<void*>(&rirn_box_int);
     llvm::Type* t = k == 'd' ? llvm::Type::getDoubleTy(C) : i32T;
-    void* h = k == 'd' ? reinterpret_cast<void*>(&rirn_box_real_in)
-                       : reinterpret_cast<void*>(&rirn_box_int_in);
-    return callHelper(h, sexpT, {t, sexpT, sexpT, sexpT, i32T},
-                      {r, own, slots, constant(live), i32(n)});
+    llvm::Value *own, *free;
+    if (!scratchTest(i, &own, &free)) return callHelper(alloc, sexpT, {t}, {r});
+    // written into the previous box when it is a plain scalar of the type
+    unsigned type = k == 'd' ? REALSXP : INTSXP;
+    free = B.CreateAnd(
+        free,
+        B.CreateAnd(headerByteIs(own, kScalarTypeMask, type | kHeaderScalarBit), noAttrib(own)));
+    llvm::BasicBlock* reuse = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* fresh = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(free, reuse, fresh);
+    B.SetInsertPoint(reuse);
+    llvm::Value* data =
+        B.CreateGEP(llvm::Type::getInt8Ty(C), own, llvm::ConstantInt::get(i64T, kVectorDataOffset));
+    B.CreateStore(r, B.CreateBitCast(data, t->getPointerTo()));
+    B.CreateBr(join);
+    B.SetInsertPoint(fresh);
+    llvm::Value* made = callHelper(alloc, sexpT, {t}, {r});
+    llvm::BasicBlock* freshEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
+    phi->addIncoming(own, reuse);
+    phi->addIncoming(made, freshEnd);
+    return phi;
+}
+
+bool Lowering::inlineMath(pir::Instruction* i) {
+    static SEXP sqrtFun = SYMVALUE(Rf_install("sqrt"));
+    if (i->constant != sqrtFun || i->args.size() != 2 || counted.count(i) ||
+        counted.count(i->args[1]) || (!i->names.empty() && i->names[0] != R_NilValue))
+        return false;
+    // sqrt(x) of a plain double scalar x >= 0 (NA, NaN and negative numbers,
+    // whose warning GNU R gives, take the builtin)
+    llvm::Value* x = value(i->args[1]);
+    llvm::BasicBlock* isReal = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* fast = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(
+        B.CreateAnd(headerByteIs(x, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(x)),
+        isReal, slow);
+    B.SetInsertPoint(isReal);
+    llvm::Value* d = loadScalar(x, 'd');
+    B.CreateCondBr(B.CreateFCmpOGE(d, llvm::ConstantFP::get(llvm::Type::getDoubleTy(C), 0.0)), fast,
+                   slow);
+    B.SetInsertPoint(fast);
+    llvm::Value* root = B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, d);
+    llvm::Value* boxed = boxInto(i, root, 'd');
+    setVisible();
+    llvm::BasicBlock* fastEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(slow);
+    llvm::Value* args = entryAlloca(sexpT);
+    B.CreateStore(x, args);
+    llvm::Value* r =
+        callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
+                   {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
+                   {constant(i->code), i32(i->index), sexp(i->constant), envArg, trampArg,
+                    B.CreateBitCast(args, sexpT), i32(1), i32(0), B.CreateBitCast(dirty, sexpT)});
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
+    phi->addIncoming(boxed, fastEnd);
+    phi->addIncoming(r, slowEnd);
+    define(i, phi);
+    return true;
 }
 
 llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
@@ -477,13 +613,10 @@ llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     arithOp(i->op, &op);
     int keep = (useCount(i->args[0]) > 1 ? 1 : 0) | (useCount(i->args[1]) > 1 ? 2 : 0);
     if (i->args[0] == i->args[1]) keep = 3;
-    llvm::Value* own;
-    int n = 0;
-    const int* live = scratchOf(i, &own, &n);
-    return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
-                      {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T},
-                      {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep), own,
-                       slots, constant(live), i32(n)});
+    return callHelper(
+        reinterpret_cast<void*>(&rirn_binop), sexpT,
+        {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
+        {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep), scratchOrNull(i)});
 }
 
 }  // namespace native

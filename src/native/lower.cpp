@@ -138,6 +138,7 @@ std::string Lowering::run(const std::string& name) {
     std::string problem = check();
     if (!problem.empty()) return problem;
     findSiteCalls();
+    findGuardLoads();
     problem = findCountedArgs();
     if (problem.empty()) problem = findMissokLoads();
     if (!problem.empty()) return problem;
@@ -156,7 +157,8 @@ std::string Lowering::run(const std::string& name) {
     for (pir::BB* b : order)
         for (pir::Instruction* i : b->insns)
             if (boxed(i) && i->op != pir::Opcode::LdConst && i->op != pir::Opcode::MkEnv &&
-                i->op != pir::Opcode::CastType && !siteArgs.count(i) && !missokLoads.count(i))
+                i->op != pir::Opcode::CastType && !siteArgs.count(i) && !missokLoads.count(i) &&
+                !guardLoads.count(i))
                 slotOf[i] = nslots++;
     // binding-cell cache slots: one per variable of the own environment
     // loaded or stored
@@ -439,40 +441,50 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (i->args[0] != ownEnv) return "a subassign in another environment";
             for (size_t k = 2; k < i->args.size(); k++)
                 if (!value(i->args[k])) return "an element store's index kept unboxed";
-            // (any vector the variable may hold: every live boxed value)
+            // (any vector the variable may hold: every live boxed value but
+            // the instruction's previous result, which is x's value)
             int n;
-            const int* live = liveSlots(i, nullptr, nullptr, &n);
+            const int* live = liveSlots(i, i, nullptr, &n);
             bool two = i->args.size() == 4;
             auto raw = rawVals.find(i->args[1]);
             if (raw != rawVals.end() && i->args[2] != i->args[1] &&
                 (!two || i->args[3] != i->args[1])) {
                 llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
                 llvm::BasicBlock* done = llvm::BasicBlock::Create(C, "", fn);
+                llvm::Value* x = nullptr;
+                llvm::BasicBlock* fastEnd = nullptr;
                 if (!two) {
-                    inlineElementStore(i, raw->second, live, n, slow);
+                    x = inlineElementStore(i, raw->second, live, n, slow);
+                    fastEnd = B.GetInsertBlock();
                     B.CreateBr(done);
                 } else {
                     B.CreateBr(slow);
                 }
                 B.SetInsertPoint(slow);
-                callHelper(reinterpret_cast<void*>(&rirn_subassign_real), llvm::Type::getVoidTy(C),
-                           {i32T, sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT,
-                            sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
-                           {i32(i->index), sexp(i->symbol), envArg, raw->second, a(2),
-                            two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
-                            trampArg, slotAddress(cellSlot.at(i->symbol)), slots, constant(live),
-                            i32(n), B.CreateBitCast(dirty, sexpT)});
+                llvm::Value* r =
+                    callHelper(reinterpret_cast<void*>(&rirn_subassign_real), sexpT,
+                               {i32T, sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT,
+                                sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
+                               {i32(i->index), sexp(i->symbol), envArg, raw->second, a(2),
+                                two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
+                                trampArg, slotAddress(cellSlot.at(i->symbol)), slots,
+                                constant(live), i32(n), B.CreateBitCast(dirty, sexpT)});
+                llvm::BasicBlock* slowEnd = B.GetInsertBlock();
                 B.CreateBr(done);
                 B.SetInsertPoint(done);
+                llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
+                if (x) phi->addIncoming(x, fastEnd);
+                phi->addIncoming(r, slowEnd);
+                define(i, phi);
                 return "";
             }
-            callHelper(reinterpret_cast<void*>(&rirn_subassign), llvm::Type::getVoidTy(C),
-                       {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
-                        sexpT, i32T, sexpT},
-                       {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]), a(2),
-                        two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call), trampArg,
-                        slotAddress(cellSlot.at(i->symbol)), slots, constant(live), i32(n),
-                        B.CreateBitCast(dirty, sexpT)});
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_subassign), sexpT,
+                                 {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
+                                  sexpT, sexpT, sexpT, i32T, sexpT},
+                                 {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]),
+                                  a(2), two ? a(3) : constant(nullptr), sexp(i->constant),
+                                  sexp(i->call), trampArg, slotAddress(cellSlot.at(i->symbol)),
+                                  slots, constant(live), i32(n), B.CreateBitCast(dirty, sexpT)}));
             return "";
         }
         case Opcode::BindingIs: {
@@ -523,6 +535,18 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         }
         case Opcode::Identical:
+            if (guardLoads.count(i->args[0])) {
+                // a function lookup only compared with the function the
+                // bytecode inlined (its guard): the interpreter's test
+                pir::Instruction* ld = i->args[0];
+                llvm::Value* r =
+                    callHelper(reinterpret_cast<void*>(&rirn_still_names), i32T,
+                               {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
+                               {sexp(ld->symbol), sexp(i->args[1]->constant), value(ld->args[0]),
+                                sexp(ld->call), trampArg, B.CreateBitCast(dirty, sexpT)});
+                vals[i] = B.CreateICmpNE(r, i32(0));
+                return "";
+            }
             vals[i] = B.CreateICmpEQ(a(0), a(1));
             return "";
         case Opcode::CastType:
@@ -542,6 +566,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         }
         case Opcode::CallBuiltin: {
+            if (inlineMath(i)) return "";
             int n = int(i->args.size()) - 1;
             int mask = 0;
             llvm::Value* args = constant(nullptr);
@@ -624,14 +649,11 @@ std::string Lowering::lower(pir::Instruction* i) {
             llvm::Value* arr = entryAlloca(at);
             for (int k = 0; k < n; k++)
                 B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-            llvm::Value* own;
-            int nlive = 0;
-            const int* live = scratchOf(i, &own, &nlive);
             define(i, callHelper(
                           reinterpret_cast<void*>(&rirn_subset), sexpT,
-                          {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+                          {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT},
                           {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT),
-                           i32(n - 1), envArg, trampArg, own, slots, constant(live), i32(nlive)}));
+                           i32(n - 1), envArg, trampArg, scratchOrNull(i)}));
             return "";
         }
         case Opcode::ExtractDispatch:
@@ -660,6 +682,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                                  {a(0), a(1), sexp(i->constant), envArg, trampArg}));
             return "";
         case Opcode::LdFun:
+            if (guardLoads.count(i)) return "";  // its Identical tests it
             // (sets the dirty flag when it evaluates a promise)
             define(i, callHelper(reinterpret_cast<void*>(&rirn_ldfun), sexpT,
                                  {sexpT, sexpT, sexpT, sexpT, sexpT},

@@ -123,6 +123,10 @@ class Lowering {
     std::string findMissokLoads();
 
     void findSiteCalls();
+    // Function lookups only compared with a constant (rir2pir's guard_fun):
+    // lowered with their Identical as one stillNames test.
+    std::set<pir::Instruction*> guardLoads;
+    void findGuardLoads();
 
     static bool boxed(const pir::Instruction* i);
 
@@ -184,10 +188,25 @@ class Lowering {
     const int* liveSlots(pir::Instruction* i, pir::Instruction* except, const pir::PirType* kind,
                          int* n);
 
-    // The slot holding i's previous result (a scratch object its helper
-    // may reuse, *own; null when it has none) and the other slots live
-    // after i.
-    const int* scratchOf(pir::Instruction* i, llvm::Value** own, int* n);
+    // i's previous result (*own, from its slot) and whether nothing refers
+    // to it any more (*free: not counted, in none of the slots live after i
+    // whose value may be of its kind: the interpreter's scratch rule,
+    // inplace.h), tested inline; false when i has no such object.
+    bool scratchTest(pir::Instruction* i, llvm::Value** own, llvm::Value** free);
+    // The value x of own-environment variable sym when it may be written in
+    // place (inplace.h): its cached cell is an ordinary unlocked binding, x
+    // a double vector (`scalar`: a double scalar without attributes) that
+    // only the binding counts (*ok also: held in none of the slots
+    // live[0..nlive)); branches to `fail` where x cannot be read, else
+    // continues with *ok to test.
+    llvm::Value* bindingValue(SEXP sym, bool scalar, const int* live, int nlive,
+                              llvm::BasicBlock* fail, llvm::Value** cell, llvm::Value** ok);
+    // Is x in none of the slots live[0..nlive)?
+    llvm::Value* notHeld(llvm::Value* x, const int* live, int nlive);
+    // A binding written: no longer missing (as defineVar).
+    void clearMissing(llvm::Value* cell);
+    // The same as one value: the object when free, else null.
+    llvm::Value* scratchOrNull(pir::Instruction* i);
 
     // x <- v for an unboxed v: v's box is the one bound.
     void lowerRawStore(pir::Instruction* st, pir::Instruction* v);
@@ -214,11 +233,14 @@ class Lowering {
     // x[i] <- v (one index) for an unboxed double v, inline when x's
     // binding (cached cell) holds a double vector only it counts, in no
     // live slot, and i is an in-range scalar index (storeScalarElement's
-    // case); else to `fail`. Continues after the store.
-    void inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live, int nlive,
-                            llvm::BasicBlock* fail);
+    // case); else to `fail`. Continues after the store; x.
+    llvm::Value* inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live,
+                                    int nlive, llvm::BasicBlock* fail);
 
     bool inlineExtract(pir::Instruction* i);
+    // sqrt(x) of a plain non-negative double scalar, inline (a builtin call
+    // the guard confirmed); false for other calls.
+    bool inlineMath(pir::Instruction* i);
 
     // Comparisons of plain scalars used only as conditions: their truth
     // value, never boxed.

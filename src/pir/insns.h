@@ -189,10 +189,11 @@ enum class Rule : uint8_t {
       MayError | Dispatches, "`[<-`(x, i, j, value)")                                              \
     X(Subassign2_2D, "vvvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                 \
       MayError | Dispatches, "`[[<-`(x, i, j, value)")                                             \
-    X(SubassignVar, "evm*", Void, 0, AllHeaps, AllHeaps,                                           \
+    X(SubassignVar, "evm*", Value, 0, AllHeaps, AllHeaps,                                          \
       CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasIndex | HasCall,                 \
-      "x[i] <- v, x[[i]] <- v, m[i, j] <- v on the variable of the environment (operands: env, "   \
-      "v, the indices; carried: the RIR subassign's kind, its setter call and the assignment)")    \
+      "x[i] <- v, x[[i]] <- v, m[i, j] <- v on the variable of the environment, x's value after "  \
+      "it (operands: env, v, the indices; carried: the RIR subassign's kind, its setter call and " \
+      "the assignment)")                                                                           \
     X(DollarAssign, "vv", Value, 0, Vectors | Attributes | OtherEnv,                               \
       Vectors | Attributes | OtherEnv, MayError | Dispatches | HasSymbol, "`$<-`(x, name, value)") \
     X(Length, "v", Int, 0, Vectors | Attributes, 0, Dispatches, "length(x)")                       \

@@ -463,19 +463,14 @@ class Translator {
             case Op::guard_fun: {
                 // the inlined code below assumed that the symbol names this
                 // function; if not, GNU R evaluates the call, and its value
-                // goes on at the label
+                // goes on at the label. Speculated: it still does (leaving
+                // resumes at the guard, which then takes the slow path).
+                Instruction* cp = checkpoint(pc, stack);
                 Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_});
                 fun->call = pool(imm[2]);
                 Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(imm[1]))});
-                BB* slow = b_.newBB();
-                edge(next, stack);
-                b_.branch(t, blocks.at(next), slow);
-                b_.setBB(slow);
-                Instruction* v = b_.add(Opcode::EvalAst, {env_});
-                v->constant = pool(imm[2]);
-                std::vector<Instruction*> withValue = stack;
-                withValue.push_back(v);
-                jumpTo(imm[3], withValue, blocks);
+                b_.withType(Opcode::Assume, fun->type, {t, cp});
+                jumpTo(next, stack, blocks);
                 *open = false;
                 return "";
             }

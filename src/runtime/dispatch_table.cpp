@@ -18,6 +18,7 @@ static void tableFinalizer(SEXP ptr) {
     if (t->registryIndex >= 0 && size_t(t->registryIndex) < registry.size()) {
         registry[t->registryIndex].alive = false;
         registry[t->registryIndex].calls = nullptr;
+        registry[t->registryIndex].table = nullptr;
     }
     delete t;
     R_ClearExternalPtr(ptr);
@@ -33,7 +34,7 @@ DispatchTable* DispatchTable::create(SEXP formals, SEXP body, const std::string&
     t->container = R_MakeExternalPtr(t, functionTag(), prot);
     PROTECT(t->container);
     R_RegisterCFinalizerEx(t->container, tableFinalizer, TRUE);
-    t->registryIndex = registerCompiled(name, &t->invocations);
+    t->registryIndex = registerCompiled(name, t);
     UNPROTECT(2);
     return t;
 }

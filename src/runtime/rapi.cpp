@@ -216,6 +216,12 @@ const char* gpBitsSelftest() {
     std::memcpy(&word, probe, sizeof(word));
     ok = ok && ((word >> kExtraShift) & kExtraMask) == 5;
     hdr(probe)->extra = 0;
+    // and the reference count
+    incRefcnt(probe);
+    incRefcnt(probe);
+    std::memcpy(&word, probe, sizeof(word));
+    ok = ok && ((word >> kRefcntShift) & kRefcntMask) == uint64_t(frefcnt(probe)) &&
+         frefcnt(probe) == 2;
     UNPROTECT(3);
     if (!ok) return fail("sxpinfo gp bits");
     return nullptr;

@@ -333,6 +333,9 @@ static_assert(offsetof(SexpHeader, attrib) == kAttribOffset, "attrib after the 8
 const int kGpShift = 8;
 const int kExtraShift = 48;
 const uint64_t kExtraMask = 0x1fff;
+// the reference count (REFCNT, the `named` field): 16 bits from bit 32
+const int kRefcntShift = 32;
+const uint64_t kRefcntMask = 0xffff;
 const int kCarOffset = 32;
 static_assert(offsetof(SexpHeader, f0) == kCarOffset, "CAR after the header and 3 pointers");
 const int kCdrOffset = 40;

@@ -3,6 +3,8 @@
 
 #include <chrono>
 
+#include "dispatch_table.h"
+
 namespace rir {
 
 Stats stats;
@@ -12,17 +14,17 @@ std::vector<Registered> registry;
 
 static const size_t kMaxRegistry = 100000;
 
-int registerCompiled(const std::string& name, uint64_t* calls) {
+int registerCompiled(const std::string& name, DispatchTable* t) {
     stats.compiled++;
     if (registry.size() >= kMaxRegistry) return -1;
-    registry.push_back({name, "compiled", "", calls, true});
+    registry.push_back({name, "compiled", "", &t->invocations, true, t});
     return int(registry.size() - 1);
 }
 
 void registerRefused(const std::string& name, const std::string& reason) {
     stats.refused++;
     if (registry.size() >= kMaxRegistry) return;
-    registry.push_back({name, "refused", reason, nullptr, false});
+    registry.push_back({name, "refused", reason, nullptr, false, nullptr});
 }
 
 std::vector<AstSite> astSites;

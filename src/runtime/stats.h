@@ -83,17 +83,20 @@ int registerAstSite(AstReason reason, const std::string& label);
 
 extern Stats stats;
 
+struct DispatchTable;
+
 struct Registered {
     std::string name;
     std::string state;   // "compiled" or "refused"
     std::string reason;  // why it was refused
     uint64_t* calls;     // points into the DispatchTable (nullptr if refused)
     bool alive;
+    const DispatchTable* table;  // (nullptr if refused or collected)
 };
 
 extern std::vector<Registered> registry;
 
-int registerCompiled(const std::string& name, uint64_t* calls);
+int registerCompiled(const std::string& name, DispatchTable* t);
 void registerRefused(const std::string& name, const std::string& reason);
 
 double nowSeconds();

@@ -260,18 +260,19 @@ struct Resolver {
             case Opcode::Checkpoint:
                 if (!s.unconfirmed.empty()) confirm(i, s, rewrite);
                 return;
-            case Opcode::SubassignVar:
-                // (x's value changes, or x is bound to a copy)
-                if (i->args[0] == env) {
-                    s.known.erase(i->symbol);
-                    s.unconfirmed.erase(i->symbol);
-                }
-                break;
             default:
                 break;
         }
         if (i->writes() & OwnEnv)
             for (auto& k : s.known) s.unconfirmed.insert(k.first);
+        // x's value changes, or x is bound to a copy: the instruction's
+        // value, unconfirmed (what the binding holds after it runs a
+        // replacement function or an active binding is what a checkpoint
+        // confirms)
+        if (i->op == Opcode::SubassignVar && i->args[0] == env) {
+            s.known[i->symbol] = Val{i, nullptr};
+            s.unconfirmed.insert(i->symbol);
+        }
     }
 
     State run(BB* b, bool rewrite, std::vector<Instruction*>* dead) {

@@ -1,0 +1,189 @@
+// pir_check.cpp — predicates over a function's optimized PIR (rir::pir_check),
+// for tests of the optimizer: does the PIR the optimizing tier would compile
+// for f (its RIR code and feedback now) still hold an environment, a promise,
+// a variable load, a call, ...?
+//
+//   f <- function() { a <- 42; a }
+//   pir_check(f, c("NoLoad", "ReturnsConstant"))   # TRUE: `a` is resolved
+//
+// Each check is a function of the whole optimized PIR function; the R side
+// (R/api.R) names them and documents them in man/pir_check.Rd.
+#include <functional>
+#include <map>
+
+#include "../bc/compiler.h"
+#include "../pir/opt/pass.h"
+#include "../pir/rir2pir.h"
+#include "../pir/verifier.h"
+#include "api_util.h"
+
+using namespace rir;
+
+namespace {
+
+using pir::Opcode;
+
+bool none(const pir::Function& fn, std::function<bool(const pir::Instruction*)> bad) {
+    for (auto& b : fn.blocks)
+        for (const pir::Instruction* i : b->insns)
+            if (bad(i)) return false;
+    return true;
+}
+
+bool any(const pir::Function& fn, std::function<bool(const pir::Instruction*)> good) {
+    return !none(fn, good);
+}
+
+bool isOp(const pir::Instruction* i, std::initializer_list<Opcode> ops) {
+    for (Opcode o : ops)
+        if (i->op == o) return true;
+    return false;
+}
+
+bool isArithmetic(const pir::Instruction* i) {
+    return isOp(i, {Opcode::Add, Opcode::Sub, Opcode::Mul, Opcode::Div, Opcode::Pow, Opcode::IDiv,
+                    Opcode::Mod, Opcode::Eq, Opcode::Neq, Opcode::Lt, Opcode::Le, Opcode::Gt,
+                    Opcode::Ge, Opcode::Minus, Opcode::Plus, Opcode::Not});
+}
+
+// in a block that only leaves for the baseline (the generic operation it
+// redoes there is what the baseline would have computed)
+bool onDeoptPath(const pir::Instruction* i) {
+    return !i->bb->insns.empty() && i->bb->insns.back()->op == Opcode::Deopt;
+}
+
+// every operand a plain logical, integer or double scalar (computed on
+// unboxed values by the native tier)
+bool unboxedOperands(const pir::Instruction* i) {
+    for (const pir::Instruction* a : i->args)
+        if (!a->type.isUnboxable()) return false;
+    return true;
+}
+
+const std::map<std::string, std::function<bool(const pir::Function&)>>& checks() {
+    static const std::map<std::string, std::function<bool(const pir::Function&)>> all = {
+        {"NoEnvironment",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) {
+                 return isOp(i, {Opcode::MkEnv, Opcode::MaterializeEnv});
+             });
+         }},
+        {"NoPromise",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) { return i->op == Opcode::MkArg; });
+         }},
+        {"NoForce",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) {
+                 return isOp(i, {Opcode::Force, Opcode::ForceOrMissing});
+             });
+         }},
+        {"NoLoad",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) {
+                 return isOp(i, {Opcode::LdVar, Opcode::LdVarSuper});
+             });
+         }},
+        {"NoStore",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) {
+                 return isOp(i, {Opcode::StVar, Opcode::StVarSuper, Opcode::StArgDefault,
+                                 Opcode::SubassignVar});
+             });
+         }},
+        {"NoClosureCall",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) {
+                 return isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst});
+             });
+         }},
+        {"NoExternalCall",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) {
+                 return isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst,
+                                 Opcode::CallBuiltin, Opcode::CallSafeBuiltin});
+             });
+         }},
+        {"NoAssume",
+         [](const pir::Function& fn) {
+             return none(fn, [](const pir::Instruction* i) { return i->op == Opcode::Assume; });
+         }},
+        {"NoLoop",
+         [](const pir::Function& fn) {
+             // a back edge: a jump to a block earlier in reverse post-order
+             std::vector<pir::BB*> order = const_cast<pir::Function&>(fn).rpo();
+             std::map<const pir::BB*, size_t> at;
+             for (size_t k = 0; k < order.size(); k++) at[order[k]] = k;
+             for (pir::BB* b : order)
+                 for (pir::BB* s : b->succ)
+                     if (s && at.count(s) && at[s] <= at[b]) return false;
+             return true;
+         }},
+        {"UnboxedArithmetic",
+         [](const pir::Function& fn) {
+             return any(fn,
+                        [](const pir::Instruction* i) {
+                            return isArithmetic(i) && !onDeoptPath(i);
+                        }) &&
+                    none(fn, [](const pir::Instruction* i) {
+                        return isArithmetic(i) && !onDeoptPath(i) && !unboxedOperands(i);
+                    });
+         }},
+        {"ReturnsConstant",
+         [](const pir::Function& fn) {
+             return any(fn, [](const pir::Instruction* i) { return i->op == Opcode::Return; }) &&
+                    none(fn, [](const pir::Instruction* i) {
+                        return i->op == Opcode::Return && i->args[0]->op != Opcode::LdConst;
+                    });
+         }},
+    };
+    return all;
+}
+
+}  // namespace
+
+extern "C" {
+
+// The names of the checks pir_check knows.
+SEXP rir_pir_check_names() {
+    const auto& all = checks();
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, all.size()));
+    R_xlen_t k = 0;
+    for (auto& c : all) SET_STRING_ELT(out, k++, Rf_mkChar(c.first.c_str()));
+    UNPROTECT(1);
+    return out;
+}
+
+// f's RIR code translated to PIR and optimized, then each check in `which`
+// (a character vector of names from rir_pir_check_names) evaluated: a
+// logical vector; or a string saying why f has no optimized PIR.
+SEXP rir_pir_check(SEXP f, SEXP which) {
+    Code* code = baselineOrError(f);
+    SEXP formals = FORMALS(f);
+    // (kept outside the stack: R calls below may leave by longjmp)
+    static std::string problem;
+    static std::vector<int> results;
+    problem.clear();
+    results.clear();
+    {
+        std::vector<std::string> names;
+        for (R_xlen_t k = 0; k < XLENGTH(which); k++) names.push_back(CHAR(STRING_ELT(which, k)));
+        pir::Function fn;
+        fn.name = "f";
+        problem = pir::rir2pir(code, formals, &fn);
+        if (problem.empty()) problem = pir::optimize(fn, true);
+        if (problem.empty()) {
+            const auto& all = checks();
+            for (const std::string& n : names) {
+                auto it = all.find(n);
+                results.push_back(it == all.end() ? NA_LOGICAL : it->second(fn) ? 1 : 0);
+            }
+        }
+    }
+    if (!problem.empty()) return Rf_mkString(problem.c_str());
+    SEXP out = PROTECT(Rf_allocVector(LGLSXP, results.size()));
+    for (size_t k = 0; k < results.size(); k++) LOGICAL(out)[k] = results[k];
+    UNPROTECT(1);
+    return out;
+}
+}

@@ -1,0 +1,94 @@
+# pir_check(): predicates over a function's optimized PIR, one per pass
+# whose effect they observe (scope resolution, constant branches, type
+# speculation, the environment a reflective call needs).
+
+failed <- function(r) attr(r, "failed")
+
+test_that("scope resolution: a local variable stored and read back is a known value", {
+  f <- function() {
+    a <- 42
+    a
+  }
+  expect_true(rir::pir_check(f, c("NoLoad", "ReturnsConstant", "NoAssume")))
+  g <- function(x) {
+    y <- 2
+    z <- y * 3
+    if (z > 5) y else z
+  }
+  expect_true(rir::pir_check(g, "NoLoad"))
+})
+
+test_that("constant branches leave no loop or branch behind", {
+  f <- function() if (TRUE) 1 else 2
+  expect_true(rir::pir_check(f, c("ReturnsConstant", "NoLoop", "NoAssume")))
+  loop <- function(n) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + i
+    s
+  }
+  r <- rir::pir_check(loop, "NoLoop")
+  expect_false(r)
+  expect_identical(failed(r), "NoLoop")
+})
+
+test_that("a scalar double loop has unboxed arithmetic and no variable loads", {
+  loop <- function() {
+    s <- 0
+    i <- 0
+    while (i < 100) {
+      s <- s + i * 0.5
+      i <- i + 1
+    }
+    s
+  }
+  warm <- function(f) f()
+  expect_true(rir::pir_check(loop, c("UnboxedArithmetic", "NoLoad", "NoExternalCall"),
+    warmup = warm
+  ))
+  # without feedback nothing is known of x: generic arithmetic
+  add <- function(x) x + 1
+  r <- rir::pir_check(add, "UnboxedArithmetic")
+  expect_identical(failed(r), "UnboxedArithmetic")
+  # with it, x is speculated to be a double scalar
+  expect_true(rir::pir_check(add, "UnboxedArithmetic", warmup = function(f) {
+    for (i in 1:3) f(1.5)
+  }))
+})
+
+test_that("code that calls environment() or sys.function() keeps its environment", {
+  e <- function(x) environment()
+  s <- function(x) sys.function()
+  expect_identical(failed(rir::pir_check(e, "NoEnvironment")), "NoEnvironment")
+  expect_identical(failed(rir::pir_check(s, "NoEnvironment")), "NoEnvironment")
+  # a base function's call: the builtin is called, after the speculation
+  # that the name still means base's function
+  expect_setequal(
+    failed(rir::pir_check(function(x) sqrt(x), c("NoExternalCall", "NoAssume", "NoLoop"))),
+    c("NoExternalCall", "NoAssume")
+  )
+})
+
+test_that("pir_check() names what it cannot check, and why a function has no PIR", {
+  f <- function() 1
+  expect_error(rir::pir_check(f, "NoSuchCheck"), "unknown check")
+  expect_error(rir::pir_check(f, character()), "non-empty")
+  expect_error(rir::pir_check(sum, "NoLoad"), "must be a closure")
+  # a function the translator refuses (switch is not translated yet):
+  # FALSE with the reason
+  r <- rir::pir_check(function(x) switch(x, a = 1, 2), "NoLoad")
+  expect_false(r)
+  expect_match(attr(r, "problem"), "switch")
+})
+
+test_that("status() reports each function's tier, optimizer state and deoptimizations", {
+  st <- rir::status()
+  expect_true(all(c("tier", "optimizer", "opt_reason", "opt_seconds", "deopts") %in% names(st)))
+  f <- rir::compile(function(n) n + 1)
+  f(1)
+  st <- rir::status()
+  row <- st[nrow(st), ]
+  expect_true(row$tier %in% c("rir", "native"))
+  expect_true(row$optimizer %in% c("not tried", "optimized", "refused"))
+  expect_true(is.numeric(st$deopts))
+  expect_true(is.numeric(attr(rir::stats(), "opt_refusals")))
+})
