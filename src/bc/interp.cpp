@@ -20,6 +20,7 @@
 #include "s3_dispatch.h"
 #include "subassign.h"
 #include "subset.h"
+#include "switch.h"
 
 namespace rir {
 
@@ -1233,37 +1234,7 @@ L_switch_table : {
     const int32_t* table = pc;  // nchar + nnum `br` instructions
     SEXP value = TOP();
     SYNC();
-    if (!Rf_isVector(value) || Rf_length(value) != 1)
-        Rf_errorcall(call, _("EXPR must be a length 1 vector"));
-    if (Rf_isFactor(value))
-        Rf_warningcall(call,
-                       _("EXPR is a \"factor\", treated as integer.\n"
-                         " Consider using '%s' instead."),
-                       "switch(as.character( * ), ...)");
-    int entry;
-    if (TYPEOF(value) == STRSXP) {
-        if (names == R_NilValue) {
-            if (nnum != 1)
-                Rf_errorcall(call,
-                             _("numeric EXPR required for 'switch' without named alternatives"));
-            Rf_warningcall(call, _("'switch' with no alternatives"));
-            entry = nchar;
-        } else {
-            int n = LENGTH(names), which = n - 1;
-            for (int k = 0; k < n - 1; k++)
-                if (Rf_pmatch(STRING_ELT(value, 0), STRING_ELT(names, k), TRUE)) {
-                    which = k;
-                    break;
-                }
-            entry = which;
-        }
-    } else {
-        int which = Rf_asInteger(value);
-        if (which != NA_INTEGER) which--;
-        if (which < 0 || which >= nnum) which = nnum - 1;
-        if (nnum == 1) Rf_warningcall(call, _("'switch' with no alternatives"));
-        entry = nchar + which;
-    }
+    int entry = switchEntry(call, names, nchar, nnum, value);
     --sp;
     pc = table + 2 * entry;
     NEXT();

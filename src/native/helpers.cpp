@@ -12,8 +12,10 @@
 #include "../bc/math_fast.h"
 #include "../bc/ops.h"
 #include "../bc/promises.h"
+#include "../bc/s3_dispatch.h"
 #include "../bc/subassign.h"
 #include "../bc/subset.h"
+#include "../bc/switch.h"
 #include "../bc/verifier.h"
 #include "../pir/ir.h"
 #include "../runtime/dispatch_table.h"
@@ -96,7 +98,7 @@ void rirn_stvar(SEXP sym, SEXP v, SEXP env) {
     if (!storeInCell(cell == R_NilValue ? nullptr : cell, v)) Rf_defineVar(sym, v, env);
 }
 
-SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache) {
+SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, char* dirty) {
     SEXP cell = *cache;
     if (cell == R_NilValue) {
         R_varloc_t loc = R_findVarLocInFrame(env, sym);
@@ -110,10 +112,13 @@ SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache) {
         else if (x != R_MissingArg)
             return x;
     }
+    // (an active binding's function may change the frame, and what the
+    // optimizer knows of x is not its value: the next checkpoint looks)
+    if (hdr(cell)->gp & kActiveBinding) *dirty = 1;
     return rirn_ldvar(sym, env, tramp, expr);
 }
 
-void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache) {
+void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty) {
     SEXP cell = *cache;
     if (cell == R_NilValue) {
         cell = R_findVarLocInFrame(env, sym).cell;
@@ -123,6 +128,8 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache) {
         *cache = cell;
         return;
     }
+    // (an active binding: its function runs, and x's value is not v)
+    if (cell && (hdr(cell)->gp & kActiveBinding)) *dirty = 1;
     Rf_defineVar(sym, v, env);
     *cache = R_NilValue;
 }
@@ -463,7 +470,7 @@ SEXP rirn_box_int(int x) {
 }
 
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
-                     const int* live, int nlive) {
+                     const int* live, int nlive, char* dirty) {
     SEXP cell = *cache;
     if (cell == R_NilValue) {
         cell = R_findVarLocInFrame(env, sym).cell;
@@ -482,7 +489,7 @@ SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* f
         }
     }
     SEXP v = PROTECT(rirn_box_real(x));
-    rirn_stvar_cell(sym, v, env, cache);
+    rirn_stvar_cell(sym, v, env, cache, dirty);
     UNPROTECT(1);
     return v;
 }
@@ -517,6 +524,29 @@ SEXP rirn_forlength(SEXP seq) {
 
 SEXP rirn_forelement(SEXP seq, SEXP i) {
     return elementOf(seq, INTEGER(i)[0]);
+}
+
+SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp) {
+    setTrampolineExpr(tramp, call);
+    SEXP r = useMethod(call, generic, obj, env, tramp);
+    if (r) return r;
+    // GNU R's UseMethod: dispatches and leaves the function with a jump, or
+    // reports the error
+    static SEXP useMethodFun = SYMVALUE(Rf_install("UseMethod"));
+    setTrampolineExpr(tramp, call);
+    R_Visible = TRUE;
+    return primFun(useMethodFun)(call, useMethodFun, CDR(call), env);
+}
+
+void rirn_stvar_super(SEXP sym, SEXP v, SEXP env) {
+    Rf_setVar(sym, v, fcdr(env));  // (ENCLOS)
+}
+
+SEXP rirn_switch_index(Code* code, int pc, SEXP value) {
+    // (the switch_table's operands: call, names (-1: none), nchar, nnum)
+    const int32_t* imm = &code->bc[pc + 1];
+    SEXP names = imm[1] >= 0 ? code->poolAt(imm[1]) : R_NilValue;
+    return Rf_ScalarInteger(switchEntry(code->poolAt(imm[0]), names, imm[2], imm[3], value));
 }
 
 SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp) {
@@ -572,28 +602,53 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
 const std::vector<Helper>& helpers() {
     static const std::vector<Helper> all = {
 #define RIRN_HELPER(name) {#name, reinterpret_cast<void*>(&name)}
-        RIRN_HELPER(rirn_enter),        RIRN_HELPER(rirn_leave),
-        RIRN_HELPER(rirn_ldarg),        RIRN_HELPER(rirn_enclos),
-        RIRN_HELPER(rirn_ldvar),        RIRN_HELPER(rirn_force),
-        RIRN_HELPER(rirn_stvar),        RIRN_HELPER(rirn_ldvar_cell),
-        RIRN_HELPER(rirn_stvar_cell),   RIRN_HELPER(rirn_starg_default),
-        RIRN_HELPER(rirn_mkarg),        RIRN_HELPER(rirn_binop),
-        RIRN_HELPER(rirn_unop),         RIRN_HELPER(rirn_astest),
-        RIRN_HELPER(rirn_istype),       RIRN_HELPER(rirn_eval),
-        RIRN_HELPER(rirn_ldfun),        RIRN_HELPER(rirn_still_names),
-        RIRN_HELPER(rirn_srcref),       RIRN_HELPER(rirn_deopt),
-        RIRN_HELPER(rirn_backedge),     RIRN_HELPER(rirn_call_site),
-        RIRN_HELPER(rirn_chaos),        RIRN_HELPER(rirn_forseq),
-        RIRN_HELPER(rirn_forlength),    RIRN_HELPER(rirn_forelement),
-        RIRN_HELPER(rirn_colon),        RIRN_HELPER(rirn_forend),
-        RIRN_HELPER(rirn_call_builtin), RIRN_HELPER(rirn_count),
-        RIRN_HELPER(rirn_dollar),       RIRN_HELPER(rirn_mkcls),
-        RIRN_HELPER(rirn_lgl_combine),  RIRN_HELPER(rirn_lgl_slow),
-        RIRN_HELPER(rirn_subset),       RIRN_HELPER(rirn_subset_obj),
-        RIRN_HELPER(rirn_ldvar_missok), RIRN_HELPER(rirn_box_real),
-        RIRN_HELPER(rirn_box_int),      RIRN_HELPER(rirn_stvar_real),
-        RIRN_HELPER(rirn_binding_is),   RIRN_HELPER(rirn_binding_is_real),
-        RIRN_HELPER(rirn_subassign),    RIRN_HELPER(rirn_subassign_real),
+        RIRN_HELPER(rirn_enter),
+        RIRN_HELPER(rirn_leave),
+        RIRN_HELPER(rirn_ldarg),
+        RIRN_HELPER(rirn_enclos),
+        RIRN_HELPER(rirn_ldvar),
+        RIRN_HELPER(rirn_force),
+        RIRN_HELPER(rirn_stvar),
+        RIRN_HELPER(rirn_ldvar_cell),
+        RIRN_HELPER(rirn_stvar_cell),
+        RIRN_HELPER(rirn_starg_default),
+        RIRN_HELPER(rirn_mkarg),
+        RIRN_HELPER(rirn_binop),
+        RIRN_HELPER(rirn_unop),
+        RIRN_HELPER(rirn_astest),
+        RIRN_HELPER(rirn_istype),
+        RIRN_HELPER(rirn_eval),
+        RIRN_HELPER(rirn_ldfun),
+        RIRN_HELPER(rirn_switch_index),
+        RIRN_HELPER(rirn_stvar_super),
+        RIRN_HELPER(rirn_use_method),
+        RIRN_HELPER(rirn_still_names),
+        RIRN_HELPER(rirn_srcref),
+        RIRN_HELPER(rirn_deopt),
+        RIRN_HELPER(rirn_backedge),
+        RIRN_HELPER(rirn_call_site),
+        RIRN_HELPER(rirn_chaos),
+        RIRN_HELPER(rirn_forseq),
+        RIRN_HELPER(rirn_forlength),
+        RIRN_HELPER(rirn_forelement),
+        RIRN_HELPER(rirn_colon),
+        RIRN_HELPER(rirn_forend),
+        RIRN_HELPER(rirn_call_builtin),
+        RIRN_HELPER(rirn_count),
+        RIRN_HELPER(rirn_dollar),
+        RIRN_HELPER(rirn_mkcls),
+        RIRN_HELPER(rirn_lgl_combine),
+        RIRN_HELPER(rirn_lgl_slow),
+        RIRN_HELPER(rirn_subset),
+        RIRN_HELPER(rirn_subset_obj),
+        RIRN_HELPER(rirn_ldvar_missok),
+        RIRN_HELPER(rirn_box_real),
+        RIRN_HELPER(rirn_box_int),
+        RIRN_HELPER(rirn_stvar_real),
+        RIRN_HELPER(rirn_binding_is),
+        RIRN_HELPER(rirn_binding_is_real),
+        RIRN_HELPER(rirn_subassign),
+        RIRN_HELPER(rirn_subassign_real),
 #undef RIRN_HELPER
     };
     return all;

@@ -39,8 +39,8 @@ void rirn_stvar(SEXP sym, SEXP v, SEXP env);
 // The same through the binding cell cached in *cache (a node-stack slot of
 // the frame, R_NilValue until found), as the interpreter's binding cache:
 // a removed binding's cell holds R_UnboundValue and is locked.
-SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache);
-void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache);
+SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, char* dirty);
+void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty);
 // Does the own environment's binding of sym (cell cached) hold exactly v /
 // a plain double scalar equal to x (bit for bit)? (BindingIs)
 int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache);
@@ -93,6 +93,15 @@ SEXP rirn_forseq(SEXP v, SEXP call);
 void rirn_forend(SEXP seq);  // (no error)
 SEXP rirn_forlength(SEXP seq);
 SEXP rirn_forelement(SEXP seq, SEXP i);
+// UseMethod(generic[, obj]) (obj nullptr: the first argument) in the body
+// of the function running in env, as the interpreter's use_method: the
+// method's value, else GNU R's UseMethod (which leaves with a jump).
+SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp);
+// x <<- v from env (GNU R's setVar from its enclosing environment).
+void rirn_stvar_super(SEXP sym, SEXP v, SEXP env);
+// switch(): the entry of the RIR switch_table at pc of `code` that EXPR
+// `value` selects (switchEntry: errors and warnings), boxed.
+SEXP rirn_switch_index(Code* code, int pc, SEXP value);
 SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp);
 // A builtin called at RIR call site `site` of `code` with evaluated
 // arguments (names from the site); bit k of `counted`: argument k was
@@ -126,7 +135,7 @@ SEXP rirn_box_int(int x);
 // none of the frame's live slots: frame[live[0..nlive)]), else boxed and
 // bound; the value bound.
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
-                     const int* live, int nlive);
+                     const int* live, int nlive, char* dirty);
 // A loop's back edge: polls for interrupts every so many (as RIR does).
 void rirn_backedge();
 // R_Srcref = s (no error).

@@ -43,9 +43,9 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
     B.SetInsertPoint(slow);
     llvm::Value* made =
         callHelper(reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
-                   {sexpT, dT, sexpT, sexpT, sexpT, sexpT, i32T},
+                   {sexpT, dT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
                    {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
-                    slots, constant(list), i32(n)});
+                    slots, constant(list), i32(n), B.CreateBitCast(dirty, sexpT)});
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
     B.CreateBr(join);
     B.SetInsertPoint(join);
@@ -429,10 +429,11 @@ llvm::Value* Lowering::cachedLoad(pir::Instruction* i) {
                                      B.CreateICmpEQ(x, sexp(R_MissingArg))));
     B.CreateCondBr(bad, slow, join);
     B.SetInsertPoint(slow);
-    llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
-                                {sexpT, sexpT, sexpT, sexpT, sexpT},
-                                {sexp(i->symbol), value(i->args[0]), trampArg,
-                                 i->call ? sexp(i->call) : constant(nullptr), slotP});
+    llvm::Value* r = callHelper(
+        reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
+        {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
+        {sexp(i->symbol), value(i->args[0]), trampArg, i->call ? sexp(i->call) : constant(nullptr),
+         slotP, B.CreateBitCast(dirty, sexpT)});
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
     B.CreateBr(join);
     B.SetInsertPoint(join);

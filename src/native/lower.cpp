@@ -330,8 +330,9 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             if (i->args[1] == ownEnv) {
                 callHelper(reinterpret_cast<void*>(&rirn_stvar_cell), llvm::Type::getVoidTy(C),
-                           {sexpT, sexpT, sexpT, sexpT},
-                           {sexp(i->symbol), a(0), a(1), slotAddress(cellSlot.at(i->symbol))});
+                           {sexpT, sexpT, sexpT, sexpT, sexpT},
+                           {sexp(i->symbol), a(0), a(1), slotAddress(cellSlot.at(i->symbol)),
+                            B.CreateBitCast(dirty, sexpT)});
                 return "";
             }
             [[fallthrough]];
@@ -675,6 +676,21 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::ForEnd:
             callHelper(reinterpret_cast<void*>(&rirn_forend), llvm::Type::getVoidTy(C), {sexpT},
                        {a(0)});
+            return "";
+        case Opcode::UseMethod:
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_use_method), sexpT,
+                                 {sexpT, sexpT, sexpT, sexpT, sexpT},
+                                 {sexp(i->constant), sexp(i->call),
+                                  i->args.size() > 1 ? a(1) : constant(nullptr), a(0), trampArg}));
+            return "";
+        case Opcode::StVarSuper:
+            // (sets the dirty flag after it: it may run R code)
+            callHelper(reinterpret_cast<void*>(&rirn_stvar_super), llvm::Type::getVoidTy(C),
+                       {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), a(1)});
+            return "";
+        case Opcode::SwitchIndex:
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_switch_index), sexpT,
+                                 {sexpT, i32T, sexpT}, {constant(i->code), i32(i->index), a(0)}));
             return "";
         case Opcode::Colon:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_colon), sexpT,

@@ -98,8 +98,9 @@ enum class Rule : uint8_t {
       "bind a missing argument to the promise of its default (the binding stays `missing`)")       \
     X(LdVarSuper, "e", Any, 0, OtherEnv, 0, HasSymbol | MayError,                                  \
       "the value of a variable from the environment's parent on")                                  \
-    X(StVarSuper, "ae", Void, 0, OtherEnv, OtherEnv, HasSymbol | MayError,                         \
-      "<<-: assign in the first parent environment binding the variable, else the global one")     \
+    X(StVarSuper, "ae", Void, 0, OtherEnv, OtherEnv, HasSymbol | MayError | CallsR,                \
+      "<<-: assign in the first parent environment binding the variable, else the global one "     \
+      "(an active binding's function may run)")                                                    \
     X(LdFun, "e", Function, 0, Env | OtherEnv, 0,                                                  \
       HasSymbol | MayError | Forces | CallsR | HasCall,                                            \
       "the function a call names (forces promises on the way, skips non-functions)")               \
@@ -127,6 +128,10 @@ enum class Rule : uint8_t {
       "call a builtin known to run no R code and have no effect (length, is.na, ...)")             \
     X(EvalAst, "e", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
       "evaluate the carried expression with GNU R's AST interpreter in the environment")           \
+    X(UseMethod, "ev*", Value, 0, AllHeaps, AllHeaps,                                              \
+      CallsR | MayError | NonLocal | HasConstant | HasCall,                                        \
+      "UseMethod(generic[, obj]) in the function's body: the method's value, which the function "  \
+      "returns (else GNU R's UseMethod leaves the function itself); carried: the generic")         \
     /* arithmetic, comparison, logic */                                                            \
     X(Add, "vv", Arith, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,          \
       "e1 + e2")                                                                                   \
@@ -197,6 +202,9 @@ enum class Rule : uint8_t {
     X(DollarAssign, "vv", Value, 0, Vectors | Attributes | OtherEnv,                               \
       Vectors | Attributes | OtherEnv, MayError | Dispatches | HasSymbol, "`$<-`(x, name, value)") \
     X(Length, "v", Int, 0, Vectors | Attributes, 0, Dispatches, "length(x)")                       \
+    X(SwitchIndex, "v", Int, 0, Vectors | Attributes, Global, MayError | HasIndex | HasCall,       \
+      "switch(): the entry of the branch table EXPR selects, with GNU R's errors and warnings "    \
+      "(carried: the pc of the RIR switch_table)")                                                 \
     X(Colon, "vv", Value, 0, Vectors | Attributes, Global, MayError | HasConstant,                 \
       "from:to (the carried call named in errors)")                                                \
     X(ForSeq, "v", Value, 0, Vectors | Attributes, 0, MayError | HasConstant,                      \

@@ -108,6 +108,12 @@ bool binaryOpcode(ArithOp op, Opcode* out) {
 // R constants the translation uses (made and kept alive by rir2pirInit: the
 // translator itself never allocates R objects)
 SEXP oneInt = nullptr, minusOneInt = nullptr;
+// integer scalars 0 .. kSmallInts - 1 (a list): switch entries
+const int kSmallInts = 256;
+SEXP smallInts = nullptr;
+SEXP intConstant(int k) {
+    return VECTOR_ELT(smallInts, k);
+}
 
 class Translator {
   public:
@@ -137,6 +143,9 @@ class Translator {
                     leader(next);
                 }
             if (op == Op::ret) leader(next);
+            // (switch_table's entries: the `br`s that follow it)
+            if (op == Op::switch_table)
+                for (int e = 0; e < bc[pc + 3] + bc[pc + 4]; e++) leader(next + 2 * e);
             if (op == Op::br_back) loopHeaders_.insert(bc[pc + 1]);
             pc = size_t(next);
         }
@@ -325,6 +334,9 @@ class Translator {
             case Op::stvar:
                 b_.withSymbol(Opcode::StVar, pool(imm[0]), {pop(stack), env_});
                 return "";
+            case Op::stvar_super:
+                b_.withSymbol(Opcode::StVarSuper, pool(imm[0]), {pop(stack), env_});
+                return "";
             case Op::pop:
                 pop(stack);
                 return "";
@@ -407,6 +419,19 @@ class Translator {
                 b_(Opcode::Return, {pop(stack)});
                 *open = false;
                 return "";
+            case Op::use_method: {
+                // the function returns the method's value (GNU R's
+                // UseMethod, the fallback, never comes back)
+                std::vector<Instruction*> ops{env_};
+                if (imm[1] > 1) return "UseMethod with more than one object";
+                if (imm[1] == 1) ops.push_back(pop(stack));
+                Instruction* u = b_.add(Opcode::UseMethod, ops);
+                u->constant = pool(imm[0]);
+                u->call = pool(imm[2]);
+                b_(Opcode::Return, {u});
+                *open = false;
+                return "";
+            }
             case Op::ldfun:
                 stack.push_back(b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_}));
                 stack.back()->call = pool(imm[1]);
@@ -471,6 +496,27 @@ class Translator {
                 Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(imm[1]))});
                 b_.withType(Opcode::Assume, fun->type, {t, cp});
                 jumpTo(next, stack, blocks);
+                *open = false;
+                return "";
+            }
+            case Op::switch_table: {
+                // the entry EXPR selects, then a test per entry (the
+                // table's `br`s jump on to the alternatives)
+                Instruction* k = b_.add(Opcode::SwitchIndex, {pop(stack)});
+                k->index = pc;
+                k->code = code_;
+                k->call = pool(imm[0]);
+                int n = imm[2] + imm[3];
+                if (n < 1 || n > kSmallInts) return "a switch with no or too many entries";
+                for (int e = 0; e + 1 < n; e++) {
+                    Instruction* t =
+                        b_(Opcode::AsTest, {b_(Opcode::Eq, {k, b_.ldConst(intConstant(e))})});
+                    BB* rest = b_.newBB();
+                    edge(next + 2 * e, stack);
+                    b_.branch(t, blocks.at(next + 2 * e), rest);
+                    b_.setBB(rest);
+                }
+                jumpTo(next + 2 * (n - 1), stack, blocks);
                 *open = false;
                 return "";
             }
@@ -734,6 +780,9 @@ void rir2pirInit() {
     R_PreserveObject(oneInt);
     minusOneInt = Rf_ScalarInteger(-1);
     R_PreserveObject(minusOneInt);
+    smallInts = Rf_allocVector(VECSXP, kSmallInts);
+    R_PreserveObject(smallInts);
+    for (int k = 0; k < kSmallInts; k++) SET_VECTOR_ELT(smallInts, k, Rf_ScalarInteger(k));
 }
 
 std::string rir2pir(const Code* code, SEXP formals, Function* fn) {

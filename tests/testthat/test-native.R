@@ -327,3 +327,40 @@ test_that("elements of double matrices read inline give what subsetting gives", 
     )
   }
 })
+
+test_that("switch(), <<- and UseMethod() run in native code as in the bytecode", {
+  skip_if_not(native_available(), "built without LLVM")
+  pick <- function(x) switch(x, a = "A", b = , c = "BC", "other")
+  pick_n <- function(i) switch(i, "one", "two")
+  env_counter <- function() {
+    n <- 0
+    function(by) {
+      n <<- n + by
+      n
+    }
+  }
+  bump <- env_counter()
+  shape_area <- function(s) UseMethod("shape_area")
+  shape_area.sq <- function(s) s$side^2
+  shape_area.default <- function(s) invisible(NA_real_)
+  sq <- structure(list(side = 3), class = "sq")
+  for (f in list(pick, pick_n)) {
+    refused <- inherits(tryCatch(rir::pir.compile(rir::compile(f)), warning = function(w) w), "warning")
+    expect_false(refused)
+  }
+  run(pick, "a")
+  run(pick, "b")
+  run(pick, "zz")
+  run(pick, 2)
+  run(pick_n, 2)
+  run(pick_n, 7)
+  run(pick, c("a", "b"))
+  run(shape_area, sq)
+  run(shape_area, 1)
+  g <- rir::pir.compile(rir::compile(shape_area))
+  expect_identical(withVisible(g(1))$visible, FALSE)
+  expect_identical(withVisible(g(sq))$visible, TRUE)
+  b <- rir::pir.compile(rir::compile(bump))
+  expect_identical(c(b(1), b(2), b(0.5)), c(1, 3, 3.5))
+  expect_identical(environment(bump)$n, 3.5)
+})
