@@ -1001,33 +1001,8 @@ L_dollar_assign : {
     SEXP v = TOP();
     SYNC();
     recordType(f, v);
-    bool done = false;
-    SEXP x = localAssignTarget(env, xsym, tramp);
-    if (x) {
-        if (ftype(x) == ENVSXP && !fobject(x)) {
-            // e$name <- v: define in e (unless that would need an error).
-            R_varloc_t b = R_findVarLocInFrame(x, nameSym);
-            bool exists = b.cell && b.cell != R_NilValue;
-            if (exists ? !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock))
-                       : !R_EnvironmentIsLocked(x)) {
-                Rf_defineVar(nameSym, v, x);
-                done = true;
-            }
-        } else if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt &&
-                   mayModifyInPlace(x, inPlaceScope(userBase, ownFrame, sp - 1)) &&
-                   v != R_NilValue && v != x) {
-            SEXP names = Rf_getAttrib(x, R_NamesSymbol);
-            if (TYPEOF(names) == STRSXP) {
-                R_xlen_t len = XLENGTH(names);
-                for (R_xlen_t k = 0; k < len; k++)
-                    if (STRING_ELT(names, k) == name) {
-                        SET_VECTOR_ELT(x, k, v);
-                        done = true;
-                        break;
-                    }
-            }
-        }
-    }
+    bool done = dollarAssignLocal(env, xsym, name, nameSym, v, tramp,
+                                  inPlaceScope(userBase, ownFrame, sp - 1));
     (void)call;
     if (!done) {
         // the general complex assignment at `fail` (v stays on the stack)

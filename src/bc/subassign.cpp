@@ -551,4 +551,34 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
     return e0;
 }
 
+bool dollarAssignLocal(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v, SEXP tramp,
+                       const InPlaceScope& scope) {
+    SEXP x = localAssignTarget(env, xsym, tramp);
+    if (!x) return false;
+    if (ftype(x) == ENVSXP && !fobject(x)) {
+        // e$name <- v: define in e (unless that would need an error).
+        R_varloc_t b = R_findVarLocInFrame(x, nameSym);
+        bool exists = b.cell && b.cell != R_NilValue;
+        if (exists ? !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock))
+                   : !R_EnvironmentIsLocked(x)) {
+            Rf_defineVar(nameSym, v, x);
+            return true;
+        }
+        return false;
+    }
+    if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt && mayModifyInPlace(x, scope) &&
+        v != R_NilValue && v != x) {
+        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+        if (TYPEOF(names) == STRSXP) {
+            R_xlen_t len = XLENGTH(names);
+            for (R_xlen_t k = 0; k < len; k++)
+                if (STRING_ELT(names, k) == name) {
+                    SET_VECTOR_ELT(x, k, v);
+                    return true;
+                }
+        }
+    }
+    return false;
+}
+
 }  // namespace rir

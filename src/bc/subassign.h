@@ -139,6 +139,13 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
 //   binds it locally first (EnsureLocal), then assigns into it.
 SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
 
+// x$name <- v (dollar_assign's fast path): into an environment x, or in
+// place into a plain list x (named `name`: a CHARSXP; nameSym its symbol)
+// that nothing in `scope` holds, the element named `name` replaced. False:
+// nothing was assigned (the general complex assignment takes over).
+bool dollarAssignLocal(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v, SEXP tramp,
+                       const InPlaceScope& scope);
+
 // Stores v at x[i] / x[[i]] / x[i, j] in place when x is a plain vector that
 // nothing but its one binding refers to (see storeIndex for the rest).
 inline bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v, const InPlaceScope& s) {

@@ -538,6 +538,15 @@ SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp) {
     return primFun(useMethodFun)(call, useMethodFun, CDR(call), env);
 }
 
+int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeStackSlot* frame,
+                       const int* live, int nlive) {
+    // (dollar_assign's operands: fail, x, name, its symbol, call, feedback)
+    const int32_t* imm = &code->bc[pc + 1];
+    RIRN_HELD_SLOTS(scope, frame, live, nlive);
+    return dollarAssignLocal(env, code->poolAt(imm[1]), code->poolAt(imm[2]), code->poolAt(imm[3]),
+                             v, tramp, scope);
+}
+
 void rirn_stvar_super(SEXP sym, SEXP v, SEXP env) {
     Rf_setVar(sym, v, fcdr(env));  // (ENCLOS)
 }
@@ -602,53 +611,30 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
 const std::vector<Helper>& helpers() {
     static const std::vector<Helper> all = {
 #define RIRN_HELPER(name) {#name, reinterpret_cast<void*>(&name)}
-        RIRN_HELPER(rirn_enter),
-        RIRN_HELPER(rirn_leave),
-        RIRN_HELPER(rirn_ldarg),
-        RIRN_HELPER(rirn_enclos),
-        RIRN_HELPER(rirn_ldvar),
-        RIRN_HELPER(rirn_force),
-        RIRN_HELPER(rirn_stvar),
-        RIRN_HELPER(rirn_ldvar_cell),
-        RIRN_HELPER(rirn_stvar_cell),
-        RIRN_HELPER(rirn_starg_default),
-        RIRN_HELPER(rirn_mkarg),
-        RIRN_HELPER(rirn_binop),
-        RIRN_HELPER(rirn_unop),
-        RIRN_HELPER(rirn_astest),
-        RIRN_HELPER(rirn_istype),
-        RIRN_HELPER(rirn_eval),
-        RIRN_HELPER(rirn_ldfun),
-        RIRN_HELPER(rirn_switch_index),
-        RIRN_HELPER(rirn_stvar_super),
-        RIRN_HELPER(rirn_use_method),
-        RIRN_HELPER(rirn_still_names),
-        RIRN_HELPER(rirn_srcref),
-        RIRN_HELPER(rirn_deopt),
-        RIRN_HELPER(rirn_backedge),
-        RIRN_HELPER(rirn_call_site),
-        RIRN_HELPER(rirn_chaos),
-        RIRN_HELPER(rirn_forseq),
-        RIRN_HELPER(rirn_forlength),
-        RIRN_HELPER(rirn_forelement),
-        RIRN_HELPER(rirn_colon),
-        RIRN_HELPER(rirn_forend),
-        RIRN_HELPER(rirn_call_builtin),
-        RIRN_HELPER(rirn_count),
-        RIRN_HELPER(rirn_dollar),
-        RIRN_HELPER(rirn_mkcls),
-        RIRN_HELPER(rirn_lgl_combine),
-        RIRN_HELPER(rirn_lgl_slow),
-        RIRN_HELPER(rirn_subset),
-        RIRN_HELPER(rirn_subset_obj),
-        RIRN_HELPER(rirn_ldvar_missok),
-        RIRN_HELPER(rirn_box_real),
-        RIRN_HELPER(rirn_box_int),
-        RIRN_HELPER(rirn_stvar_real),
-        RIRN_HELPER(rirn_binding_is),
-        RIRN_HELPER(rirn_binding_is_real),
-        RIRN_HELPER(rirn_subassign),
-        RIRN_HELPER(rirn_subassign_real),
+        RIRN_HELPER(rirn_enter),         RIRN_HELPER(rirn_leave),
+        RIRN_HELPER(rirn_ldarg),         RIRN_HELPER(rirn_enclos),
+        RIRN_HELPER(rirn_ldvar),         RIRN_HELPER(rirn_force),
+        RIRN_HELPER(rirn_stvar),         RIRN_HELPER(rirn_ldvar_cell),
+        RIRN_HELPER(rirn_stvar_cell),    RIRN_HELPER(rirn_starg_default),
+        RIRN_HELPER(rirn_mkarg),         RIRN_HELPER(rirn_binop),
+        RIRN_HELPER(rirn_unop),          RIRN_HELPER(rirn_astest),
+        RIRN_HELPER(rirn_istype),        RIRN_HELPER(rirn_eval),
+        RIRN_HELPER(rirn_ldfun),         RIRN_HELPER(rirn_switch_index),
+        RIRN_HELPER(rirn_stvar_super),   RIRN_HELPER(rirn_use_method),
+        RIRN_HELPER(rirn_dollar_assign), RIRN_HELPER(rirn_still_names),
+        RIRN_HELPER(rirn_srcref),        RIRN_HELPER(rirn_deopt),
+        RIRN_HELPER(rirn_backedge),      RIRN_HELPER(rirn_call_site),
+        RIRN_HELPER(rirn_chaos),         RIRN_HELPER(rirn_forseq),
+        RIRN_HELPER(rirn_forlength),     RIRN_HELPER(rirn_forelement),
+        RIRN_HELPER(rirn_colon),         RIRN_HELPER(rirn_forend),
+        RIRN_HELPER(rirn_call_builtin),  RIRN_HELPER(rirn_count),
+        RIRN_HELPER(rirn_dollar),        RIRN_HELPER(rirn_mkcls),
+        RIRN_HELPER(rirn_lgl_combine),   RIRN_HELPER(rirn_lgl_slow),
+        RIRN_HELPER(rirn_subset),        RIRN_HELPER(rirn_subset_obj),
+        RIRN_HELPER(rirn_ldvar_missok),  RIRN_HELPER(rirn_box_real),
+        RIRN_HELPER(rirn_box_int),       RIRN_HELPER(rirn_stvar_real),
+        RIRN_HELPER(rirn_binding_is),    RIRN_HELPER(rirn_binding_is_real),
+        RIRN_HELPER(rirn_subassign),     RIRN_HELPER(rirn_subassign_real),
 #undef RIRN_HELPER
     };
     return all;

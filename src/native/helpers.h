@@ -97,6 +97,11 @@ SEXP rirn_forelement(SEXP seq, SEXP i);
 // of the function running in env, as the interpreter's use_method: the
 // method's value, else GNU R's UseMethod (which leaves with a jump).
 SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp);
+// x$name <- v by the RIR dollar_assign at pc of `code` when its fast path
+// applies (dollarAssignLocal; the frame's live slots as operand slots): 1,
+// else 0 (nothing assigned).
+int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeStackSlot* frame,
+                       const int* live, int nlive);
 // x <<- v from env (GNU R's setVar from its enclosing environment).
 void rirn_stvar_super(SEXP sym, SEXP v, SEXP env);
 // switch(): the entry of the RIR switch_table at pc of `code` that EXPR

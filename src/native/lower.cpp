@@ -677,6 +677,17 @@ std::string Lowering::lower(pir::Instruction* i) {
             callHelper(reinterpret_cast<void*>(&rirn_forend), llvm::Type::getVoidTy(C), {sexpT},
                        {a(0)});
             return "";
+        case Opcode::DollarAssignVar: {
+            // (any list the variable may hold: every live boxed value)
+            int n;
+            const int* live = liveSlots(i, nullptr, nullptr, &n);
+            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_dollar_assign), i32T,
+                                        {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+                                        {constant(i->code), i32(i->index), a(1), a(0), trampArg,
+                                         slots, constant(live), i32(n)});
+            vals[i] = B.CreateICmpNE(r, i32(0));
+            return "";
+        }
         case Opcode::UseMethod:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_use_method), sexpT,
                                  {sexpT, sexpT, sexpT, sexpT, sexpT},

@@ -199,6 +199,11 @@ enum class Rule : uint8_t {
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v on the variable of the environment, x's value after "  \
       "it (operands: env, v, the indices; carried: the RIR subassign's kind, its setter call and " \
       "the assignment)")                                                                           \
+    X(DollarAssignVar, "ev", Test, 0, AllHeaps, AllHeaps,                                          \
+      CallsR | MayError | HasSymbol | HasIndex | HasCall,                                          \
+      "x$name <- v on the variable of the environment, when its fast path applies (a local "       \
+      "environment, or a plain list with that name nothing else holds); else nothing is "          \
+      "assigned: false (carried: the pc of the RIR dollar_assign)")                                \
     X(DollarAssign, "vv", Value, 0, Vectors | Attributes | OtherEnv,                               \
       Vectors | Attributes | OtherEnv, MayError | Dispatches | HasSymbol, "`$<-`(x, name, value)") \
     X(Length, "v", Int, 0, Vectors | Attributes, 0, Dispatches, "length(x)")                       \

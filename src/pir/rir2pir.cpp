@@ -191,6 +191,10 @@ class Translator {
             int pc = it->first;
             auto nextBlock = std::next(it);
             int end = nextBlock == blocks.end() ? int(bc.size()) : nextBlock->first;
+            if (pc != 0 && !incoming_.count(pc)) {
+                skipped_.insert(pc);
+                continue;
+            }
             b_.setBB(it->second);
             std::vector<Instruction*> stack = phis_[pc];
             bool open = true;  // the block has not ended with a jump
@@ -204,6 +208,7 @@ class Translator {
             }
             if (open) jumpTo(end, stack, blocks);
         }
+        if (backToSkipped_) return "a block reached only by a jump back";
         // Phi operands, now that every predecessor is known
         for (auto& in : incoming_) {
             std::vector<Instruction*>& phis = phis_[in.first];
@@ -234,8 +239,14 @@ class Translator {
     SEXP pool(int i) const { return code_->poolAt(i); }
 
     void edge(int target, const std::vector<Instruction*>& stack) {
+        if (skipped_.count(target)) backToSkipped_ = true;
         incoming_[target].push_back({b_.bb, stack});
     }
+    // blocks no translated code reached when their turn came (the general
+    // path after a speculated fast one): not translated; a later jump back
+    // to one makes the translation fail
+    std::set<int> skipped_;
+    bool backToSkipped_ = false;
     // Entering a loop (not by its back edge) passes a checkpoint at its
     // header: what an effect before it left unconfirmed is confirmed there
     // once (scope resolution), not in each iteration.
@@ -497,6 +508,20 @@ class Translator {
                 b_.withType(Opcode::Assume, fun->type, {t, cp});
                 jumpTo(next, stack, blocks);
                 *open = false;
+                return "";
+            }
+            case Op::dollar_assign: {
+                // x$name <- v on a local list or environment: speculated to
+                // take the fast path (leaving resumes at the instruction,
+                // which then takes the general complex assignment)
+                Instruction* cp = checkpoint(pc, stack);
+                Instruction* d = b_.add(Opcode::DollarAssignVar, {env_, stack.back()});
+                d->symbol = pool(imm[1]);
+                d->code = code_;
+                d->index = pc;
+                d->call = pool(imm[4]);
+                b_.withType(Opcode::Assume, stack.back()->type, {d, cp});
+                pop(stack);
                 return "";
             }
             case Op::switch_table: {

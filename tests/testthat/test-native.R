@@ -67,11 +67,11 @@ test_that("a failed speculation deoptimizes into the interpreter and the result 
 
 test_that("what the tier cannot handle yet is refused with a warning and still runs", {
   f <- rir::compile(function(x) {
-    x$a <- 1
+    names(x)[1] <- "a"
     x
   })
   expect_warning(g <- rir::pir.compile(f), "not optimized")
-  expect_identical(g(list()), list(a = 1))
+  expect_identical(g(c(p = 1, q = 2)), c(a = 1, q = 2))
 })
 
 test_that("pir() prints the optimized form, and each pass on request", {
@@ -363,4 +363,36 @@ test_that("switch(), <<- and UseMethod() run in native code as in the bytecode",
   b <- rir::pir.compile(rir::compile(bump))
   expect_identical(c(b(1), b(2), b(0.5)), c(1, 3, 3.5))
   expect_identical(environment(bump)$n, 3.5)
+})
+
+test_that("x$name <- v in native code: in place on a local list, else the general path", {
+  skip_if_not(native_available(), "built without LLVM")
+  acc <- function(n) {
+    s <- list(total = 0, tag = "t")
+    for (i in seq_len(n)) s$total <- s$total + i
+    s
+  }
+  shared <- function() {
+    x <- list(a = 1)
+    y <- x
+    x$a <- 2
+    list(x, y)
+  }
+  grow <- function(l) {
+    l$extra <- 5
+    l
+  }
+  into_env <- function(e) {
+    e$v <- 10
+    e$v
+  }
+  run(acc, 10)
+  run(shared)
+  run(grow, list(a = 1))
+  run(grow, list())
+  run(into_env, new.env())
+  run(grow, 1)
+  locked <- new.env()
+  lockEnvironment(locked)
+  run(into_env, locked)
 })

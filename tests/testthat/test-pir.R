@@ -217,9 +217,9 @@ test_that("&& and ||: a plain logical lhs decides or goes on; others take GNU R'
 
 test_that("what the translator does not handle yet is reported, not mistranslated", {
   expect_identical(translate(function(x) {
-    x$a <- 1
+    names(x)[1] <- "a"
     x
-  }, list())$problem, "RIR instruction dollar_assign not translated yet")
+  }, c(p = 1))$problem, "RIR instruction start_assign not translated yet")
 })
 
 test_that("for loops: the sequence, its length and the counter are SSA values", {
