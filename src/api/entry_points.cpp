@@ -415,6 +415,7 @@ SEXP rir_set_debug(SEXP flags) {
             if (item == "pir") debugFlags.pir = true;
             if (item == "native") debugFlags.native = true;
             if (item == "deopt") debugFlags.deopt = true;
+            if (item == "perf") debugFlags.perf = true;
             item.clear();
         } else if (f[i] != ' ') {
             item += f[i];

@@ -22,7 +22,9 @@
 // What is not lowered yet (calls, for loops, vectors, ...) makes compile()
 #ifdef RIR_HAVE_LLVM
 // LLVM's headers before R's: R's (length, PI, ...) are macros
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -41,6 +43,7 @@
 #ifdef RIR_HAVE_LLVM
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "../runtime/stats.h"
@@ -66,6 +69,14 @@ Jit& theJit() {
             r.jit = std::move(*made);
         else
             r.problem = "LLVM's JIT could not start: " + llvm::toString(made.takeError());
+        // RIR_DEBUG=perf: each function's code announced in jitdump files
+        // (`perf record -k 1`, then `perf inject --jit` names the symbols)
+        if (r.jit && debugFlags.perf) {
+            auto* layer =
+                llvm::dyn_cast<llvm::orc::RTDyldObjectLinkingLayer>(&r.jit->getObjLinkingLayer());
+            llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener();
+            if (layer && perf) layer->registerJITEventListener(*perf);
+        }
         return r;
     }();
     return j;
@@ -825,7 +836,10 @@ DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::stri
     }
     auto ctx = std::make_unique<llvm::LLVMContext>();
     auto mod = std::make_unique<llvm::Module>("rir" + std::to_string(j.modules), *ctx);
-    std::string name = "rirn_fun" + std::to_string(j.modules++);
+    // (the R function's name, for profiles: RIR_DEBUG=perf)
+    std::string name = "rirn_";
+    for (char c : f.name.substr(0, 40)) name += std::isalnum((unsigned char)c) ? c : '_';
+    name += "_" + std::to_string(j.modules++);
     std::string problem;
     {
         // (the lowering makes no R call; a lookup it did not expect to fail

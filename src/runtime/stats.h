@@ -38,6 +38,7 @@ struct DebugFlags {
     bool pir = false;     // "pir": print each function's PIR after translation and each pass
     bool native = false;  // "native": print each optimized function's PIR and LLVM IR
     bool deopt = false;   // "deopt": print where each deoptimization resumes the RIR code
+    bool perf = false;    // "perf": native code announced to Linux perf (jitdump files)
 };
 extern DebugFlags debugFlags;
 
