@@ -196,6 +196,12 @@ bool Lowering::isArith(pir::Opcode op) {
            op == pir::Opcode::Div;
 }
 
+bool Lowering::isBinop(pir::Opcode op) {
+    using pir::Opcode;
+    return isArith(op) || isCompare(op) || op == Opcode::Pow || op == Opcode::IDiv ||
+           op == Opcode::Mod;
+}
+
 bool Lowering::isCompare(pir::Opcode op) {
     using pir::Opcode;
     return op == Opcode::Eq || op == Opcode::Neq || op == Opcode::Lt || op == Opcode::Le ||

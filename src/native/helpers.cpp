@@ -264,9 +264,13 @@ static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tra
     return r;
 }
 
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch) {
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,
+                char* dirty) {
     SEXP r = fastBinop(ArithOp(op), a, b, nullptr, scratch);
-    if (!r) r = arithByGnuR(ArithOp(op), a, b, call, env, tramp, keep);
+    if (!r) {
+        *dirty = 1;  // (GNU R's arithmetic may dispatch to R code)
+        r = arithByGnuR(ArithOp(op), a, b, call, env, tramp, keep);
+    }
     R_Visible = TRUE;
     return r;
 }

@@ -68,8 +68,10 @@ SEXP rirn_mkarg(SEXP code, SEXP env);
 // must not write its result into it); the result may be written into
 // `scratch` (the instruction's previous result when nothing refers to it any
 // more, tested inline by the lowering: not counted, in none of the live
-// slots; else nullptr).
-SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch);
+// slots; else nullptr). *dirty set when GNU R's arithmetic ran (it may
+// dispatch to R code).
+SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,
+                char* dirty);
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep);
 // The truth value of an if/while condition.
 int rirn_astest(SEXP v, SEXP call);

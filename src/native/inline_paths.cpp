@@ -614,10 +614,10 @@ llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     arithOp(i->op, &op);
     int keep = (useCount(i->args[0]) > 1 ? 1 : 0) | (useCount(i->args[1]) > 1 ? 2 : 0);
     if (i->args[0] == i->args[1]) keep = 3;
-    return callHelper(
-        reinterpret_cast<void*>(&rirn_binop), sexpT,
-        {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
-        {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep), scratchOrNull(i)});
+    return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
+                      {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT},
+                      {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep),
+                       scratchOrNull(i), B.CreateBitCast(dirty, sexpT)});
 }
 
 }  // namespace native

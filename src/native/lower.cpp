@@ -195,9 +195,10 @@ std::string Lowering::run(const std::string& name) {
         for (pir::Instruction* i : b->insns) {
             problem = lower(i);
             if (!problem.empty()) return problem;
+            // (those whose helpers set the flag when R code may have run)
             if (writesEnv(i) && i->op != pir::Opcode::Force && i->op != pir::Opcode::SubassignVar &&
                 i->op != pir::Opcode::LdFun && i->op != pir::Opcode::CallBuiltin &&
-                !i->isTerminator())
+                !isBinop(i->op) && !i->isTerminator())
                 setDirty(1);
         }
     }
@@ -253,7 +254,12 @@ llvm::Value* Lowering::callHelper(void* address, llvm::Type* result,
     auto* ft = llvm::FunctionType::get(result, params, false);
     llvm::Value* callee = B.CreateIntToPtr(
         llvm::ConstantInt::get(i64T, reinterpret_cast<uint64_t>(address)), ft->getPointerTo());
-    return B.CreateCall(ft, callee, args);
+    llvm::CallInst* call = B.CreateCall(ft, callee, args);
+    // (RIR_DEBUG=native: the IR printed names each helper's result)
+    if (debugFlags.native && !result->isVoidTy())
+        for (const Helper& h : helpers())
+            if (h.address == address) call->setName(h.name);
+    return call;
 }
 
 llvm::Value* Lowering::value(pir::Instruction* i) {

@@ -158,6 +158,9 @@ class Lowering {
     std::map<pir::Instruction*, llvm::Value*> rawVals;
 
     static bool isArith(pir::Opcode op);
+    // the operators lowered inline or by rirn_binop (which sets the dirty
+    // flag itself)
+    static bool isBinop(pir::Opcode op);
     static bool isCompare(pir::Opcode op);
     // Will lowerScalar compute u inline?
     bool scalarLowerable(pir::Instruction* u);
