@@ -234,24 +234,16 @@ SEXP rir_status() {
     R_xlen_t n = registry.size();
     const int ncol = 9;
     SEXP out = PROTECT(Rf_allocVector(VECSXP, ncol));
-    SEXP name = Rf_allocVector(STRSXP, n);
-    SET_VECTOR_ELT(out, 0, name);
-    SEXP state = Rf_allocVector(STRSXP, n);
-    SET_VECTOR_ELT(out, 1, state);
-    SEXP reason = Rf_allocVector(STRSXP, n);
-    SET_VECTOR_ELT(out, 2, reason);
-    SEXP calls = Rf_allocVector(REALSXP, n);
-    SET_VECTOR_ELT(out, 3, calls);
-    SEXP tier = Rf_allocVector(STRSXP, n);
-    SET_VECTOR_ELT(out, 4, tier);
-    SEXP optimizer = Rf_allocVector(STRSXP, n);
-    SET_VECTOR_ELT(out, 5, optimizer);
-    SEXP optReason = Rf_allocVector(STRSXP, n);
-    SET_VECTOR_ELT(out, 6, optReason);
-    SEXP optSeconds = Rf_allocVector(REALSXP, n);
-    SET_VECTOR_ELT(out, 7, optSeconds);
-    SEXP deopts = Rf_allocVector(REALSXP, n);
-    SET_VECTOR_ELT(out, 8, deopts);
+    // column k of the result, protected by it
+    auto column = [&](int k, SEXPTYPE type) {
+        SEXP c = Rf_allocVector(type, n);
+        SET_VECTOR_ELT(out, k, c);
+        return c;
+    };
+    SEXP name = column(0, STRSXP), state = column(1, STRSXP), reason = column(2, STRSXP);
+    SEXP calls = column(3, REALSXP), tier = column(4, STRSXP), optimizer = column(5, STRSXP);
+    SEXP optReason = column(6, STRSXP), optSeconds = column(7, REALSXP),
+         deopts = column(8, REALSXP);
     static const char* const optStates[] = {"not tried", "optimized", "refused", "retired"};
     for (R_xlen_t i = 0; i < n; i++) {
         Registered& r = registry[i];

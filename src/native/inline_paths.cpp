@@ -46,12 +46,7 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
                    {sexpT, dT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
                    {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
                     slots, constant(list), i32(n), B.CreateBitCast(dirty, sexpT)});
-    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
-    B.CreateBr(join);
-    B.SetInsertPoint(join);
-    llvm::PHINode* box = B.CreatePHI(sexpT, 2);
-    box->addIncoming(x, inPlace);
-    box->addIncoming(made, slowEnd);
+    llvm::Value* box = mergeAt(join, x, inPlace, made);
     if (v->op != pir::Opcode::LdConst) define(v, box);
 }
 
@@ -69,12 +64,7 @@ llvm::Value* Lowering::boxedValue(pir::Instruction* v) {
         llvm::Value* made = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
                                        {llvm::Type::getDoubleTy(C)}, {r->second});
         B.CreateStore(made, B.CreateBitCast(slotAddress(slotOf.at(v)), sexpT->getPointerTo()));
-        llvm::BasicBlock* makeEnd = B.GetInsertBlock();
-        B.CreateBr(join);
-        B.SetInsertPoint(join);
-        llvm::PHINode* p = B.CreatePHI(sexpT, 2);
-        p->addIncoming(e->second, from);
-        p->addIncoming(made, makeEnd);
+        llvm::Value* p = mergeAt(join, e->second, from, made);
         return p;
     }
     llvm::Value* box = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
@@ -380,12 +370,7 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
     B.CreateBr(join);
     B.SetInsertPoint(slow);
     llvm::Value* generic = genericBinopValue(i);
-    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
-    B.CreateBr(join);
-    B.SetInsertPoint(join);
-    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
-    phi->addIncoming(boxed, fastEnd);
-    phi->addIncoming(generic, slowEnd);
+    llvm::Value* phi = mergeAt(join, boxed, fastEnd, generic);
     define(i, phi);
     return true;
 }
@@ -434,12 +419,7 @@ llvm::Value* Lowering::cachedLoad(pir::Instruction* i) {
         {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
         {sexp(i->symbol), value(i->args[0]), trampArg, i->call ? sexp(i->call) : constant(nullptr),
          slotP, B.CreateBitCast(dirty, sexpT)});
-    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
-    B.CreateBr(join);
-    B.SetInsertPoint(join);
-    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
-    phi->addIncoming(x, check);
-    phi->addIncoming(r, slowEnd);
+    llvm::Value* phi = mergeAt(join, x, check, r);
     return phi;
 }
 
@@ -499,12 +479,7 @@ llvm::Value* Lowering::inlineTypeTest(llvm::Value* x, pir::PirType want) {
     } else {
         notNA = B.CreateICmpNE(loadScalar(x, 'i'), i32(NA_INTEGER));
     }
-    llvm::BasicBlock* eltEnd = B.GetInsertBlock();
-    B.CreateBr(join);
-    B.SetInsertPoint(join);
-    llvm::PHINode* r = B.CreatePHI(i1T, 2);
-    r->addIncoming(llvm::ConstantInt::getFalse(C), from);
-    r->addIncoming(notNA, eltEnd);
+    llvm::Value* r = mergeAt(join, llvm::ConstantInt::getFalse(C), from, notNA);
     return r;
 }
 
@@ -557,12 +532,7 @@ llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, char k) {
     B.CreateBr(join);
     B.SetInsertPoint(fresh);
     llvm::Value* made = callHelper(alloc, sexpT, {t}, {r});
-    llvm::BasicBlock* freshEnd = B.GetInsertBlock();
-    B.CreateBr(join);
-    B.SetInsertPoint(join);
-    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
-    phi->addIncoming(own, reuse);
-    phi->addIncoming(made, freshEnd);
+    llvm::Value* phi = mergeAt(join, own, reuse, made);
     return phi;
 }
 
@@ -599,12 +569,7 @@ bool Lowering::inlineMath(pir::Instruction* i) {
                    {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
                    {constant(i->code), i32(i->index), sexp(i->constant), envArg, trampArg,
                     B.CreateBitCast(args, sexpT), i32(1), i32(0), B.CreateBitCast(dirty, sexpT)});
-    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
-    B.CreateBr(join);
-    B.SetInsertPoint(join);
-    llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
-    phi->addIncoming(boxed, fastEnd);
-    phi->addIncoming(r, slowEnd);
+    llvm::Value* phi = mergeAt(join, boxed, fastEnd, r);
     define(i, phi);
     return true;
 }

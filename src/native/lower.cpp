@@ -262,6 +262,17 @@ llvm::Value* Lowering::callHelper(void* address, llvm::Type* result,
     return call;
 }
 
+llvm::Value* Lowering::mergeAt(llvm::BasicBlock* join, llvm::Value* a, llvm::BasicBlock* aEnd,
+                               llvm::Value* b) {
+    llvm::BasicBlock* bEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    llvm::PHINode* phi = B.CreatePHI(a->getType(), 2);
+    phi->addIncoming(a, aEnd);
+    phi->addIncoming(b, bEnd);
+    return phi;
+}
+
 llvm::Value* Lowering::value(pir::Instruction* i) {
     auto it = vals.find(i);
     return it == vals.end() ? nullptr : it->second;
@@ -419,12 +430,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                 B.SetInsertPoint(na);
                 llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_astest), i32T,
                                             {sexpT, sexpT}, {a(0), sexp(i->call)});
-                llvm::BasicBlock* naEnd = B.GetInsertBlock();
-                B.CreateBr(join);
-                B.SetInsertPoint(join);
-                llvm::PHINode* phi = B.CreatePHI(i32T, 2);
-                phi->addIncoming(x, from);
-                phi->addIncoming(r, naEnd);
+                llvm::Value* phi = mergeAt(join, x, from, r);
                 vals[i] = B.CreateICmpNE(phi, i32(0));
                 return "";
             }

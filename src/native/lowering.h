@@ -140,6 +140,11 @@ class Lowering {
     llvm::Value* callHelper(void* address, llvm::Type* result, std::vector<llvm::Type*> params,
                             std::vector<llvm::Value*> args);
 
+    // Ends the current block (where b was computed) with a branch to join
+    // and continues there with the Phi of a (from aEnd, which branched to
+    // join already) and b.
+    llvm::Value* mergeAt(llvm::BasicBlock* join, llvm::Value* a, llvm::BasicBlock* aEnd,
+                         llvm::Value* b);
     llvm::Value* value(pir::Instruction* i);
 
     void define(pir::Instruction* i, llvm::Value* v);
