@@ -264,6 +264,12 @@ void Lowering::findRawValues() {
             if (rawCandidate(i)) rawOk.insert(i);
 }
 
+pir::Instruction* Lowering::slotHolder(pir::Instruction* a) {
+    // (a CastType has no slot of its own: its value is its operand's)
+    while (!slotOf.count(a) && a->op == pir::Opcode::CastType) a = a->args[0];
+    return slotOf.count(a) ? a : nullptr;
+}
+
 std::set<pir::Instruction*> Lowering::liveOutOf(pir::BB* b) {
     std::set<pir::Instruction*> out;
     for (pir::BB* s : b->succ) {
@@ -271,7 +277,8 @@ std::set<pir::Instruction*> Lowering::liveOutOf(pir::BB* b) {
         for (pir::Instruction* p : s->insns) {
             if (p->op != pir::Opcode::Phi) break;
             for (size_t k = 0; k < p->args.size(); k++)
-                if (p->phiFrom[k] == b && slotOf.count(p->args[k])) out.insert(p->args[k]);
+                if (p->phiFrom[k] == b && slotHolder(p->args[k]))
+                    out.insert(slotHolder(p->args[k]));
         }
     }
     return out;
@@ -284,7 +291,7 @@ std::set<pir::Instruction*> Lowering::liveBefore(pir::BB* b, size_t from) {
         live.erase(i);
         if (i->op != pir::Opcode::Phi)
             for (pir::Instruction* a : i->args)
-                if (slotOf.count(a)) live.insert(a);
+                if (slotHolder(a)) live.insert(slotHolder(a));
         if (i->op == pir::Opcode::Assume) {
             // (it may enter its checkpoint's deoptimization block)
             pir::BB* d = i->args[1]->bb->succ[1];

@@ -182,6 +182,9 @@ class Lowering {
     // deoptimization block.
     std::map<pir::BB*, std::set<pir::Instruction*>> liveIn;
     bool livenessDone = false;
+    // The instruction whose slot holds a's value (a itself, or what a
+    // CastType casts), or nullptr: a value in no slot.
+    pir::Instruction* slotHolder(pir::Instruction* a);
     std::set<pir::Instruction*> liveOutOf(pir::BB* b);
     // live before instruction `from` of b (all of b's instructions from it on)
     std::set<pir::Instruction*> liveBefore(pir::BB* b, size_t from);
