@@ -208,16 +208,21 @@ done
 [ -z "$missing" ] || die "no such test file(s) in $TESTS:$missing"
 
 # --- the run environment ------------------------------------------------------
-# Cached stock outputs are keyed by everything that can change them.
+# Cached stock outputs are keyed by everything that can change them,
+# including today's date: a few outputs print it (as.Date("2001", "%Y") is
+# this month and day of 2001 in reg-tests-1a, Sys.Date() in reg-tests-1b).
+DAY=$(date +%F)
 SIG=$(printf '%s\n' "$RUNNER_VERSION" "$RVER" "$(R --version | head -1)" \
         "R_LIBS=${R_LIBS-}" "R_LIBS_USER=${R_LIBS_USER-}" \
-        "R_LIBS_SITE=${R_LIBS_SITE-}" "TZ=${TZ-}" | md5sum | cut -c1-10)
+        "R_LIBS_SITE=${R_LIBS_SITE-}" "TZ=${TZ-}" "DAY=$DAY" | md5sum | cut -c1-10)
 STOCK="$VDIR/stock-$SIG"      # a/ and b/: two stock runs of every file
 RESULTS="$VDIR/results"       # <mode>/ : the rir runs
 SCRATCH="$VDIR/scratch"       # <mode>/<file>/ : a throwaway copy of tests/ per run
 mkdir -p "$STOCK" "$RESULTS" "$SCRATCH"
 exec 9>"$VDIR/.lock"
 flock -n 9 || die "another gnur-regtests.sh run is using $VDIR"
+# stock outputs of earlier days are never used again
+find "$VDIR" -maxdepth 1 -name 'stock-*' -mtime +1 ! -path "$STOCK" -exec rm -rf {} + 2>/dev/null || true
 
 # The startup file named by R_TESTS; R's system Rprofile sources it.  It is
 # written per run next to the run's directory, so its path differs between
@@ -520,7 +525,14 @@ for m in $MODES; do
     done
     if [ -n "$retry" ]; then
         : > "$tmpd/retry"
-        for f in $retry; do echo "1 $m $f" >> "$tmpd/retry"; done
+        for f in $retry; do echo "2 $m $f" >> "$tmpd/retry"; done
+        # the run crossed midnight: dates printed by the stock runs are stale,
+        # so those files get fresh stock runs too (a before the rir run before b)
+        if [ "$(date +%F)" != "$DAY" ]; then
+            for f in $retry; do
+                echo "3 stock-a $f" >> "$tmpd/retry"; echo "1 stock-b $f" >> "$tmpd/retry"
+            done
+        fi
         log "mode $m: running$retry once more"
         run_jobs "$tmpd/retry"
         cmp=$(compare_mode)
