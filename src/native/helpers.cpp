@@ -156,6 +156,15 @@ int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache) {
                       std::memcmp(fdata(x), fdata(v), sizeof(double)) == 0);
 }
 
+// Does the frame hold no active binding? (a hashed frame: not known, no)
+int rirn_no_active_bindings(SEXP env) {
+    // (an environment's frame is its CAR, its hash table its TAG)
+    if (ftag(env) != R_NilValue) return 0;
+    for (SEXP c = fcar(env); c != R_NilValue; c = fcdr(c))
+        if (hdr(c)->gp & kActiveBinding) return 0;
+    return 1;
+}
+
 int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
     SEXP cell = plainCell(sym, env, cache);
     if (!cell || !simpleScalar(fcar(cell), REALSXP)) return 0;
@@ -615,30 +624,55 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
 const std::vector<Helper>& helpers() {
     static const std::vector<Helper> all = {
 #define RIRN_HELPER(name) {#name, reinterpret_cast<void*>(&name)}
-        RIRN_HELPER(rirn_enter),         RIRN_HELPER(rirn_leave),
-        RIRN_HELPER(rirn_ldarg),         RIRN_HELPER(rirn_enclos),
-        RIRN_HELPER(rirn_ldvar),         RIRN_HELPER(rirn_force),
-        RIRN_HELPER(rirn_stvar),         RIRN_HELPER(rirn_ldvar_cell),
-        RIRN_HELPER(rirn_stvar_cell),    RIRN_HELPER(rirn_starg_default),
-        RIRN_HELPER(rirn_mkarg),         RIRN_HELPER(rirn_binop),
-        RIRN_HELPER(rirn_unop),          RIRN_HELPER(rirn_astest),
-        RIRN_HELPER(rirn_istype),        RIRN_HELPER(rirn_eval),
-        RIRN_HELPER(rirn_ldfun),         RIRN_HELPER(rirn_switch_index),
-        RIRN_HELPER(rirn_stvar_super),   RIRN_HELPER(rirn_use_method),
-        RIRN_HELPER(rirn_dollar_assign), RIRN_HELPER(rirn_still_names),
-        RIRN_HELPER(rirn_srcref),        RIRN_HELPER(rirn_deopt),
-        RIRN_HELPER(rirn_backedge),      RIRN_HELPER(rirn_call_site),
-        RIRN_HELPER(rirn_chaos),         RIRN_HELPER(rirn_forseq),
-        RIRN_HELPER(rirn_forlength),     RIRN_HELPER(rirn_forelement),
-        RIRN_HELPER(rirn_colon),         RIRN_HELPER(rirn_forend),
-        RIRN_HELPER(rirn_call_builtin),  RIRN_HELPER(rirn_count),
-        RIRN_HELPER(rirn_dollar),        RIRN_HELPER(rirn_mkcls),
-        RIRN_HELPER(rirn_lgl_combine),   RIRN_HELPER(rirn_lgl_slow),
-        RIRN_HELPER(rirn_subset),        RIRN_HELPER(rirn_subset_obj),
-        RIRN_HELPER(rirn_ldvar_missok),  RIRN_HELPER(rirn_box_real),
-        RIRN_HELPER(rirn_box_int),       RIRN_HELPER(rirn_stvar_real),
-        RIRN_HELPER(rirn_binding_is),    RIRN_HELPER(rirn_binding_is_real),
-        RIRN_HELPER(rirn_subassign),     RIRN_HELPER(rirn_subassign_real),
+        RIRN_HELPER(rirn_enter),
+        RIRN_HELPER(rirn_leave),
+        RIRN_HELPER(rirn_ldarg),
+        RIRN_HELPER(rirn_enclos),
+        RIRN_HELPER(rirn_ldvar),
+        RIRN_HELPER(rirn_force),
+        RIRN_HELPER(rirn_stvar),
+        RIRN_HELPER(rirn_ldvar_cell),
+        RIRN_HELPER(rirn_stvar_cell),
+        RIRN_HELPER(rirn_starg_default),
+        RIRN_HELPER(rirn_mkarg),
+        RIRN_HELPER(rirn_binop),
+        RIRN_HELPER(rirn_unop),
+        RIRN_HELPER(rirn_astest),
+        RIRN_HELPER(rirn_istype),
+        RIRN_HELPER(rirn_eval),
+        RIRN_HELPER(rirn_ldfun),
+        RIRN_HELPER(rirn_switch_index),
+        RIRN_HELPER(rirn_stvar_super),
+        RIRN_HELPER(rirn_use_method),
+        RIRN_HELPER(rirn_dollar_assign),
+        RIRN_HELPER(rirn_still_names),
+        RIRN_HELPER(rirn_srcref),
+        RIRN_HELPER(rirn_deopt),
+        RIRN_HELPER(rirn_backedge),
+        RIRN_HELPER(rirn_call_site),
+        RIRN_HELPER(rirn_chaos),
+        RIRN_HELPER(rirn_forseq),
+        RIRN_HELPER(rirn_forlength),
+        RIRN_HELPER(rirn_forelement),
+        RIRN_HELPER(rirn_colon),
+        RIRN_HELPER(rirn_forend),
+        RIRN_HELPER(rirn_call_builtin),
+        RIRN_HELPER(rirn_count),
+        RIRN_HELPER(rirn_dollar),
+        RIRN_HELPER(rirn_mkcls),
+        RIRN_HELPER(rirn_lgl_combine),
+        RIRN_HELPER(rirn_lgl_slow),
+        RIRN_HELPER(rirn_subset),
+        RIRN_HELPER(rirn_subset_obj),
+        RIRN_HELPER(rirn_ldvar_missok),
+        RIRN_HELPER(rirn_box_real),
+        RIRN_HELPER(rirn_box_int),
+        RIRN_HELPER(rirn_stvar_real),
+        RIRN_HELPER(rirn_binding_is),
+        RIRN_HELPER(rirn_binding_is_real),
+        RIRN_HELPER(rirn_no_active_bindings),
+        RIRN_HELPER(rirn_subassign),
+        RIRN_HELPER(rirn_subassign_real),
 #undef RIRN_HELPER
     };
     return all;

@@ -44,6 +44,8 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty);
 // Does the own environment's binding of sym (cell cached) hold exactly v /
 // a plain double scalar equal to x (bit for bit)? (BindingIs)
 int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache);
+// does the frame hold no active binding? (NoActiveBindings)
+int rirn_no_active_bindings(SEXP env);
 int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
 // x[i] <- v / x[[i]] <- v / m[i, j] <- v (j nullptr for one index) on the
 // own environment's variable xsym, as the interpreter's subassign: in place

@@ -511,6 +511,27 @@ std::string Lowering::lower(pir::Instruction* i) {
                                   slots, constant(live), i32(n), B.CreateBitCast(dirty, sexpT)}));
             return "";
         }
+        case Opcode::NoActiveBindings: {
+            if (i->args[0] != ownEnv) return "an active-binding test of another environment";
+            // only R code that ran (the dirty flag) can have made one
+            llvm::BasicBlock* from = B.GetInsertBlock();
+            llvm::BasicBlock* look = llvm::BasicBlock::Create(C, "", fn);
+            llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+            llvm::Value* d = B.CreateLoad(llvm::Type::getInt8Ty(C), dirty);
+            B.CreateCondBr(B.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), 0)), join, look);
+            B.SetInsertPoint(look);
+            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_no_active_bindings), i32T,
+                                        {sexpT}, {envArg});
+            llvm::Value* none = B.CreateICmpNE(r, i32(0));
+            llvm::BasicBlock* lookEnd = B.GetInsertBlock();
+            B.CreateBr(join);
+            B.SetInsertPoint(join);
+            llvm::PHINode* phi = B.CreatePHI(i1T, 2);
+            phi->addIncoming(llvm::ConstantInt::getTrue(C), from);
+            phi->addIncoming(none, lookEnd);
+            vals[i] = phi;
+            return "";
+        }
         case Opcode::BindingIs: {
             if (i->args[0] != ownEnv) return "a binding test of another environment";
             if (!rawVals.count(i->args[1]) && !value(i->args[1]))
@@ -794,11 +815,14 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             B.CreateCondBr(holds, cont, blocks.at(cp->bb->succ[1]));
             B.SetInsertPoint(cont);
-            if (i->args[0]->op == Opcode::BindingIs) {
+            auto confirms = [](pir::Instruction* x) {
+                return x->op == Opcode::BindingIs || x->op == Opcode::NoActiveBindings;
+            };
+            if (confirms(i->args[0])) {
                 // the last of the checkpoint's confirmations: known again
                 auto& in = i->bb->insns;
                 auto next = std::find(in.begin(), in.end(), i) + 1;
-                if (next == in.end() || (*next)->op != Opcode::BindingIs) setDirty(0);
+                if (next == in.end() || !confirms(*next)) setDirty(0);
             }
             return "";
         }

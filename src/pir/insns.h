@@ -227,6 +227,8 @@ enum class Rule : uint8_t {
     X(BindingIs, "ea", Test, 0, Env, 0, HasSymbol,                                                 \
       "does the environment's own binding of the variable hold exactly this value (a double "      \
       "kept unboxed: one equal to it)")                                                            \
+    X(NoActiveBindings, "e", Test, 0, Env, 0, NoFlags,                                             \
+      "does the environment hold no active binding (only reflective code makes one)")              \
     X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \
       "the operand, known (by an Assume or an analysis) to have the carried type")                 \
     X(AsTest, "v", Test, 0, Vectors | Attributes, 0, MayError | HasCall,                           \

@@ -28,12 +28,6 @@ int envOperand(const InsnInfo& i, size_t nargs) {
     return -1;
 }
 
-bool anyOperand(const Instruction* in, bool (*pred)(PirType)) {
-    for (Instruction* a : in->args)
-        if (pred(a->type)) return true;
-    return false;
-}
-
 bool lazy(PirType t) {
     return t.may(Flag::Lazy) || t.mayBe(Kind::Prom);
 }
@@ -146,6 +140,10 @@ uint8_t Instruction::reads() const {
 }
 
 uint8_t Instruction::writes() const {
+    return writes(nullptr, nullptr);
+}
+
+uint8_t Instruction::writes(OperandType typeOf, void* analysis) const {
     uint8_t w = info().writes;
     if (w & Env) {
         w &= ~Env;
@@ -155,20 +153,30 @@ uint8_t Instruction::writes() const {
                 ? OwnEnv
                 : OtherEnv;
     }
-    if (mayCallR()) w |= AllHeaps;
+    if (mayCallR(typeOf, analysis)) w |= AllHeaps;
     return w;
 }
 
 bool Instruction::mayCallR() const {
+    return mayCallR(nullptr, nullptr);
+}
+
+bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
+    auto type = [&](const Instruction* a) { return typeOf ? typeOf(a, analysis) : a->type; };
+    auto any = [&](bool (*pred)(PirType)) {
+        for (Instruction* a : args)
+            if (pred(type(a))) return true;
+        return false;
+    };
     if (has(CallsR)) return true;
-    if (has(Forces) && anyOperand(this, lazy)) return true;
+    if (has(Forces) && any(lazy)) return true;
     if (has(Dispatches)) {
         // subsetting, `$`, length() and as.logical() dispatch on their
         // first operand only (an object index is GNU R's default code's)
         bool firstOnly = op == Opcode::Extract1_1D || op == Opcode::Extract2_1D ||
                          op == Opcode::Extract1_2D || op == Opcode::Extract2_2D ||
                          op == Opcode::Dollar || op == Opcode::Length || op == Opcode::AsLogical;
-        if (firstOnly ? object(args[0]->type) : anyOperand(this, object)) return true;
+        if (firstOnly ? object(type(args[0])) : any(object)) return true;
     }
     return false;
 }

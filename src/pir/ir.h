@@ -59,6 +59,11 @@ struct Instruction {
     uint8_t reads() const;
     uint8_t writes() const;
     bool mayCallR() const;
+    // The same, with the operand types an analysis knows better (a load it
+    // resolves to a value of known type): `typeOf` gives each operand's.
+    using OperandType = PirType (*)(const Instruction* operand, void* analysis);
+    uint8_t writes(OperandType typeOf, void* analysis) const;
+    bool mayCallR(OperandType typeOf, void* analysis) const;
     // The result type the table's rule gives for the current operands.
     PirType ruleType() const;
 };

@@ -72,12 +72,18 @@ struct Val {
 // was not reached yet (the merge identity); `unconfirmed`: the known ones
 // something may have changed since (not stored or loaded again since, no
 // checkpoint confirmed them yet).
+// `reflective`: something that may have run reflective code ran since the
+// last checkpoint, so the environment may hold active bindings now: a
+// store may call a function instead of binding the value, a load may
+// return a different value each time.
 struct State {
     bool top = true;
+    bool reflective = false;
     std::set<SEXP> unconfirmed;
     std::map<SEXP, Val> known;
     bool operator!=(const State& o) const {
-        return top != o.top || unconfirmed != o.unconfirmed || known != o.known;
+        return top != o.top || reflective != o.reflective || unconfirmed != o.unconfirmed ||
+               known != o.known;
     }
 };
 
@@ -94,6 +100,7 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
             s = *in;
             continue;
         }
+        s.reflective = s.reflective || in->reflective;
         s.unconfirmed.insert(in->unconfirmed.begin(), in->unconfirmed.end());
         for (auto it = s.known.begin(); it != s.known.end();) {
             auto o = in->known.find(it->first);
@@ -129,6 +136,35 @@ struct Resolver {
     std::set<SEXP> loaded;
     // values that replaced loads of a value known not to be lazy
     std::set<Instruction*> eager;
+    // loads whose value is known where they are (in the latest run)
+    std::map<const Instruction*, Val> resolvedLoads;
+
+    // An operand's type, a load's the known value's (a forced one's,
+    // forced): whether an instruction may dispatch to R code on it.
+    static PirType operandType(const Instruction* a, void* self) {
+        auto* r = static_cast<Resolver*>(self);
+        bool forced = a->op == Opcode::Force;
+        const Instruction* l = forced ? a->args[0] : a;
+        auto it = r->resolvedLoads.find(l);
+        if (it == r->resolvedLoads.end()) return a->type;
+        std::set<BB*> seen;
+        PirType t = r->valType(it->second, l->symbol, seen);
+        return forced ? t.forced() : t;
+    }
+    // The type of a known value (a Phi: of its operands, a loop's own not
+    // counted)
+    PirType valType(const Val& v, SEXP sym, std::set<BB*>& seen) {
+        if (v.v) return current(v.v)->type;
+        PirType t = PirType::bottom();
+        if (!seen.insert(v.phiAt).second) return t;
+        for (BB* p : v.phiAt->preds) {
+            if (out[p->id].top) continue;
+            auto it = out[p->id].known.find(sym);
+            if (it == out[p->id].known.end()) return PirType::any();
+            t = t | valType(it->second, sym, seen);
+        }
+        return t;
+    }
 
     Resolver(Function& f, Instruction* env)
         : f(f), env(env), in(f.blocks.size()), out(f.blocks.size()) {
@@ -202,15 +238,35 @@ struct Resolver {
         Instruction* t = f.newInsn(Opcode::BindingIs);
         t->symbol = sym;
         t->args = {env, v};
+        assumeAtStart(cp, cont, t, v->type);
+    }
+    // that no active binding appeared (what a store or load the checkpoint
+    // confirms did was plain)
+    void assumeNoActive(Instruction* cp, BB* cont) {
+        for (Instruction* x : cont->insns)
+            if (x->op == Opcode::NoActiveBindings) return;
+        Instruction* t = f.newInsn(Opcode::NoActiveBindings);
+        t->args = {env};
+        assumeAtStart(cp, cont, t, PirType::bottom());
+    }
+    void assumeAtStart(Instruction* cp, BB* cont, Instruction* t, PirType carried) {
         t->bb = cont;
         t->type = t->ruleType();
         Instruction* a = f.newInsn(Opcode::Assume);
         a->args = {t, cp};
-        a->carriedType = v->type;
+        a->carriedType = carried;
         a->bb = cont;
         size_t at = 0;
         while (at < cont->insns.size() && cont->insns[at]->op == Opcode::Phi) at++;
         cont->insns.insert(cont->insns.begin() + at, {t, a});
+    }
+    // x was just stored or loaded: its value is known, and confirmed unless
+    // an active binding may have done the store or made the loaded value
+    void markStored(State& s, SEXP sym) {
+        if (s.reflective)
+            s.unconfirmed.insert(sym);
+        else
+            s.unconfirmed.erase(sym);
     }
 
     // The transfer function of one instruction; with `rewrite`, loads with a
@@ -218,6 +274,7 @@ struct Resolver {
     void transfer(Instruction* i, State& s, bool rewrite, std::vector<Instruction*>* dead) {
         if (i == env) {
             s.known.clear();
+            s.reflective = false;
             for (size_t k = 0; k + 1 < i->args.size() && k < i->names.size(); k++)
                 s.known[i->names[k]] = Val{i->args[k], nullptr};
             return;
@@ -227,7 +284,7 @@ struct Resolver {
             case Opcode::StArgDefault:
                 if (i->args[1] == env) {
                     s.known[i->symbol] = Val{i->args[0], nullptr};
-                    s.unconfirmed.erase(i->symbol);
+                    markStored(s, i->symbol);
                     return;
                 }
                 break;
@@ -235,6 +292,7 @@ struct Resolver {
                 if (i->args[0] == env) {
                     auto it = s.known.find(i->symbol);
                     if (it != s.known.end() && !s.unconfirmed.count(i->symbol)) {
+                        resolvedLoads[i] = it->second;
                         Instruction* v = rewrite ? value(it->second, i->symbol) : nullptr;
                         if (v) {
                             if (knownEager(s, i->symbol)) eager.insert(v);
@@ -245,8 +303,9 @@ struct Resolver {
                         return;
                     }
                     // (the environment's value is the load's)
+                    resolvedLoads.erase(i);
                     s.known[i->symbol] = Val{i, nullptr};
-                    s.unconfirmed.erase(i->symbol);
+                    markStored(s, i->symbol);
                     return;
                 }
                 break;
@@ -258,13 +317,19 @@ struct Resolver {
                 break;
             }
             case Opcode::Checkpoint:
+                if (s.reflective) {
+                    if (rewrite) assumeNoActive(i, i->bb->succ[0]);
+                    s.reflective = false;
+                }
                 if (!s.unconfirmed.empty()) confirm(i, s, rewrite);
                 return;
             default:
                 break;
         }
-        if (i->writes() & OwnEnv)
+        if (i->writes(&Resolver::operandType, this) & OwnEnv) {
             for (auto& k : s.known) s.unconfirmed.insert(k.first);
+            s.reflective = true;
+        }
         // x's value changes, or x is bound to a copy: the instruction's
         // value, unconfirmed (what the binding holds after it runs a
         // replacement function or an active binding is what a checkpoint

@@ -1,0 +1,94 @@
+# Differential tests: code that changes a function's own frame behind its
+# back (active bindings, delayed assignments, assign() through
+# parent.frame()). The optimizer forwards stored values to later loads; after
+# anything that may run such code, a store may call an active binding's
+# function instead of binding the value, and a load may return a new value
+# each time. Each function runs enough times to be optimized in every mode.
+
+expect_all_same(list(
+  "active binding made by a callee, then stored and loaded" = "
+    h <- function() {
+      g <- function() makeActiveBinding('w', function(v) {
+        if (missing(v)) 7 else cat('store', v, '\n')
+      }, parent.frame())
+      g()
+      w <- 5
+      w
+    }
+    vapply(1:6, function(i) h(), 0)
+  ",
+  "active binding made in a loop: each load calls it" = "
+    f <- function(n) {
+      cnt <- 0
+      g <- function() makeActiveBinding('x', function(v) {
+        if (missing(v)) {
+          cnt <<- cnt + 1
+          cnt * 100
+        } else cat('set', v, '\n')
+      }, parent.frame())
+      s <- 0
+      for (i in 1:n) {
+        if (i == 3) g()
+        if (i >= 3) x <- i
+        y <- i
+        if (i >= 3) {
+          y <- x
+          z <- x
+        } else z <- i
+        s <- s + y + z
+      }
+      s
+    }
+    c(f(5), f(5), f(6), f(2), f(5))
+  ",
+  "active binding made by a function passed as an argument" = "
+    f <- function(cb) {
+      cb()
+      w <- 5
+      u <- w
+      u + w
+    }
+    mk <- function() makeActiveBinding('w', function(v) if (missing(v)) 10 else NULL, parent.frame())
+    c(f(function() 1), f(function() 2), f(mk), f(mk), f(function() 3))
+  ",
+  "active binding made by a promise forced in the frame" = "
+    f <- function(a) {
+      a
+      w <- 5
+      u <- w
+      u + w
+    }
+    g <- function(k) f(if (k > 2) makeActiveBinding('w', function(v) if (missing(v)) 10 else NULL,
+      sys.frame(-1)) else k)
+    vapply(1:5, g, 0)
+  ",
+  "assign() into the caller's frame between a store and a load" = "
+    f <- function(k) {
+      x <- 1
+      g <- function() assign('x', 99, envir = parent.frame())
+      if (k > 3) g()
+      x + 1
+    }
+    vapply(1:6, f, 0)
+  ",
+  "delayedAssign() into the caller's frame, then a store and loads" = "
+    f <- function(k) {
+      g <- function() delayedAssign('x', {cat('forced\n'); 5}, assign.env = parent.frame())
+      if (k > 2) g()
+      y <- if (k > 2) x else 0
+      y + if (k > 2) x else 0
+    }
+    vapply(1:5, f, 0)
+  ",
+  "an active binding removed again: stores bind plainly" = "
+    f <- function(k) {
+      makeActiveBinding('v', function(x) if (missing(x)) 3 else cat('set\n'), environment())
+      a <- v
+      v <- 4
+      rm('v')
+      v <- 8
+      a + v
+    }
+    vapply(1:5, f, 0)
+  "
+))
