@@ -76,14 +76,17 @@ struct Val {
 // last checkpoint, so the environment may hold active bindings now: a
 // store may call a function instead of binding the value, a load may
 // return a different value each time.
+// `forced`: promises (SSA values) a Force has forced on every path here,
+// with that Force (it dominates: forcing them again is its value).
 struct State {
     bool top = true;
     bool reflective = false;
     std::set<SEXP> unconfirmed;
     std::map<SEXP, Val> known;
+    std::map<Instruction*, Instruction*> forced;
     bool operator!=(const State& o) const {
         return top != o.top || reflective != o.reflective || unconfirmed != o.unconfirmed ||
-               known != o.known;
+               known != o.known || forced != o.forced;
     }
 };
 
@@ -101,6 +104,11 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
             continue;
         }
         s.reflective = s.reflective || in->reflective;
+        for (auto it = s.forced.begin(); it != s.forced.end();) {
+            auto o = in->forced.find(it->first);
+            it = o != in->forced.end() && o->second == it->second ? std::next(it)
+                                                                   : s.forced.erase(it);
+        }
         s.unconfirmed.insert(in->unconfirmed.begin(), in->unconfirmed.end());
         for (auto it = s.known.begin(); it != s.known.end();) {
             auto o = in->known.find(it->first);
@@ -314,6 +322,18 @@ struct Resolver {
                 if (eager.count(a) ||
                     (a->op == Opcode::LdVar && a->args[0] == env && knownEager(s, a->symbol)))
                     return;
+                // a promise forced before (force dominance): its value
+                if (Instruction* p = promiseForced(a)) {
+                    auto done = s.forced.find(p);
+                    if (done != s.forced.end()) {
+                        if (rewrite && done->second != i) {
+                            replaceUses(f, i, done->second);
+                            replaced[i] = done->second;
+                            dead->push_back(i);
+                        }
+                        return;
+                    }
+                }
                 break;
             }
             case Opcode::Checkpoint:
@@ -338,6 +358,19 @@ struct Resolver {
             s.known[i->symbol] = Val{i, nullptr};
             s.unconfirmed.insert(i->symbol);
         }
+        if (i->op == Opcode::Force)
+            if (Instruction* p = promiseForced(i->args[0])) s.forced[p] = i;
+    }
+
+    // The SSA value a Force forces: its operand, or the value a load of the
+    // own environment is known to have; nullptr for other loads
+    Instruction* promiseForced(Instruction* a) {
+        if (a->op == Opcode::LdVar) {
+            auto it = resolvedLoads.find(a);
+            if (it == resolvedLoads.end() || !it->second.v) return nullptr;
+            return current(it->second.v);
+        }
+        return current(a);
     }
 
     State run(BB* b, bool rewrite, std::vector<Instruction*>* dead) {
