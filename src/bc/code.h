@@ -50,6 +50,9 @@ enum TypeBit : uint32_t {
 // operand's in the high 16 bits (kRhsShift), so that the optimizer can
 // speculate on each operand.
 const int kRhsShift = 16;
+// A subassign's feedback keeps its value's types in the low bits and this
+// bit once x was not a plain local vector (see plainLocalVector).
+const uint32_t kSubassignNotPlain = TB_OBJECT << kRhsShift;
 // Calls record their results' types over their first executions only.
 const uint32_t kResultSamples = 1000;
 

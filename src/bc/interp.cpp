@@ -978,13 +978,15 @@ L_subassign : {
             NEXT();
         }
     }
+    SEXP known = (kind & kSuperAssign) ? nullptr : cachedCell(cache, slot, xsym, env, nil);
+    // (what the optimizer speculates on: see plainLocalVector)
+    if (!(f.types & kSubassignNotPlain) && (!known || !plainLocalVector(xsym, env, known)))
+        f.types |= kSubassignNotPlain;
     if (pushedX) {
         if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v, scope) &&
             !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call))
             assignByGnuR(call, v, nidx, i, j, env);
-    } else if (!fastSubassign(
-                   kind, xsym, env, i, j, v, tramp, scope,
-                   (kind & kSuperAssign) ? nullptr : cachedCell(cache, slot, xsym, env, nil)) &&
+    } else if (!fastSubassign(kind, xsym, env, i, j, v, tramp, scope, known) &&
                !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call)) {
         assignByGnuR(call, v, nidx, i, j, env);
     }

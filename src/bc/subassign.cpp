@@ -307,6 +307,29 @@ bool storeIntoEnv(SEXP e, SEXP i, SEXP v) {
 // something else refers to is copied (shallowly) and bound before it is
 // modified; an environment bound through a promise is bound directly.
 // `known`: x's local binding cell when the binding cache has it, or nullptr.
+bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
+    SEXP cell = known ? known : R_findVarLocInFrame(env, xsym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
+        hdr(cell)->extra)
+        return false;
+    SEXP x = fcar(cell);
+    if (fobject(x)) return false;
+    switch (ftype(x)) {
+        case NILSXP:
+        case LGLSXP:
+        case INTSXP:
+        case REALSXP:
+        case CPLXSXP:
+        case STRSXP:
+        case RAWSXP:
+        case VECSXP:
+        case EXPRSXP:
+            return true;
+        default:
+            return false;
+    }
+}
+
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
                    const InPlaceScope& s, SEXP known) {
     bool super = kind & kSuperAssign;

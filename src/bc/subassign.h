@@ -106,6 +106,16 @@ bool storeIntoEnv(SEXP e, SEXP i, SEXP v);
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
                    const InPlaceScope& s, SEXP known = nullptr);
 
+// Is x bound in env's own frame (an ordinary binding: not active, not
+// locked) to a vector no subassignment dispatches on or forces: a plain
+// logical, integer, double, complex, character, raw vector, list or
+// expression vector, or NULL, without a class? x[i] <- v on such an x runs
+// no R code (dfltSubassign calls the base `[<-` on it; at most a warning or
+// an error). The interpreter records in the subassign's feedback when x was
+// not (kSubassignNotPlain), the optimizer speculates that it is.
+// `known`: x's binding cell there when the caller has it.
+bool plainLocalVector(SEXP xsym, SEXP env, SEXP known = nullptr);
+
 // The value x[i] <- v starts from when i is evaluated after looking x up
 // (GNU R's STARTASSIGN with EnsureLocal): an argument is forced (and a
 // shared value copied and bound locally), a variable of an enclosing frame

@@ -182,6 +182,11 @@ static SEXP ownCell(SEXP sym, SEXP env, SEXP* cache) {
     return cell;
 }
 
+int rirn_plain_local(SEXP sym, SEXP env, SEXP* cache) {
+    SEXP cell = ownCell(sym, env, cache);
+    return cell && plainLocalVector(sym, env, cell);
+}
+
 // What in-place updates must leave alone: the values of the frame's live
 // slots (inplace.h's rule, with them as the operand stack), copied into the
 // calling helper's stack frame (hence a macro: alloca).
@@ -466,7 +471,16 @@ SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp) {
     return r;
 }
 
-SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp) {
+SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty) {
+    // the common case, no R code: a value or a forced promise in the own frame
+    SEXP cell = DDVAL(sym) ? nullptr : R_findVarLocInFrame(env, sym).cell;
+    if (cell && cell != R_NilValue && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) {
+        SEXP v = fcar(cell);
+        if (ftype(v) == PROMSXP && fprvalue(v) != R_UnboundValue) return fprvalue(v);
+        if (ftype(v) != PROMSXP && v != R_MissingArg && v != R_UnboundValue) return v;
+    }
+    // (a promise forced, an active binding, a variable of another frame)
+    *dirty = 1;
     return getVariable(sym, env, tramp, nullptr, true);
 }
 
@@ -671,6 +685,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_binding_is),
         RIRN_HELPER(rirn_binding_is_real),
         RIRN_HELPER(rirn_no_active_bindings),
+        RIRN_HELPER(rirn_plain_local),
         RIRN_HELPER(rirn_subassign),
         RIRN_HELPER(rirn_subassign_real),
 #undef RIRN_HELPER

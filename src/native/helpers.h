@@ -44,6 +44,8 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty);
 // Does the own environment's binding of sym (cell cached) hold exactly v /
 // a plain double scalar equal to x (bit for bit)? (BindingIs)
 int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache);
+// is x a plain local vector? (IsPlainLocal; the binding cell cached)
+int rirn_plain_local(SEXP sym, SEXP env, SEXP* cache);
 // does the frame hold no active binding? (NoActiveBindings)
 int rirn_no_active_bindings(SEXP env);
 int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
@@ -134,8 +136,9 @@ SEXP rirn_lgl_slow(int kind, SEXP a, SEXP call, SEXP env, SEXP tramp);
 SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP env, SEXP tramp,
                  SEXP scratch);
 SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp);
-// A variable an index names: a missing argument is the empty index.
-SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp);
+// A variable an index names: a missing argument is the empty index (sets
+// *dirty when R code may have run).
+SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty);
 // New scalars (no error but R's allocation error).
 SEXP rirn_box_real(double x);
 SEXP rirn_box_int(int x);

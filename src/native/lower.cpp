@@ -175,12 +175,12 @@ std::string Lowering::run(const std::string& name) {
     // loaded or stored
     for (pir::BB* b : order)
         for (pir::Instruction* i : b->insns) {
-            pir::Instruction* env = i->op == pir::Opcode::LdVar ||
-                                            i->op == pir::Opcode::BindingIs ||
-                                            i->op == pir::Opcode::SubassignVar
-                                        ? i->args[0]
-                                    : i->op == pir::Opcode::StVar ? i->args[1]
-                                                                  : nullptr;
+            pir::Instruction* env =
+                i->op == pir::Opcode::LdVar || i->op == pir::Opcode::BindingIs ||
+                        i->op == pir::Opcode::IsPlainLocal || i->op == pir::Opcode::SubassignVar
+                    ? i->args[0]
+                : i->op == pir::Opcode::StVar ? i->args[1]
+                                              : nullptr;
             if (env && env == ownEnv && !cellSlot.count(i->symbol)) cellSlot[i->symbol] = nslots++;
         }
     B.SetInsertPoint(prologue);
@@ -196,7 +196,8 @@ std::string Lowering::run(const std::string& name) {
             problem = lower(i);
             if (!problem.empty()) return problem;
             // (those whose helpers set the flag when R code may have run)
-            if (writesEnv(i) && i->op != pir::Opcode::Force && i->op != pir::Opcode::SubassignVar &&
+            if (writesEnv(i) && i->op != pir::Opcode::Force &&
+                i->op != pir::Opcode::ForceOrMissing && i->op != pir::Opcode::SubassignVar &&
                 i->op != pir::Opcode::LdFun && i->op != pir::Opcode::CallBuiltin &&
                 !isBinop(i->op) && !i->isTerminator())
                 setDirty(1);
@@ -511,6 +512,13 @@ std::string Lowering::lower(pir::Instruction* i) {
                                   slots, constant(live), i32(n), B.CreateBitCast(dirty, sexpT)}));
             return "";
         }
+        case Opcode::IsPlainLocal:
+            if (i->args[0] != ownEnv) return "a plain-variable test of another environment";
+            vals[i] = B.CreateICmpNE(
+                callHelper(reinterpret_cast<void*>(&rirn_plain_local), i32T, {sexpT, sexpT, sexpT},
+                           {sexp(i->symbol), envArg, slotAddress(cellSlot.at(i->symbol))}),
+                i32(0));
+            return "";
         case Opcode::NoActiveBindings: {
             if (i->args[0] != ownEnv) return "an active-binding test of another environment";
             // only R code that ran (the dirty flag) can have made one
@@ -643,8 +651,9 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         case Opcode::ForceOrMissing:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar_missok), sexpT,
-                                 {sexpT, sexpT, sexpT},
-                                 {sexp(i->args[0]->symbol), value(i->args[0]->args[0]), trampArg}));
+                                 {sexpT, sexpT, sexpT, sexpT},
+                                 {sexp(i->args[0]->symbol), value(i->args[0]->args[0]), trampArg,
+                                  B.CreateBitCast(dirty, sexpT)}));
             return "";
         case Opcode::LglIs: {
             // (the operand is a plain logical scalar: IsType checked it)

@@ -227,6 +227,9 @@ enum class Rule : uint8_t {
     X(BindingIs, "ea", Test, 0, Env, 0, HasSymbol,                                                 \
       "does the environment's own binding of the variable hold exactly this value (a double "      \
       "kept unboxed: one equal to it)")                                                            \
+    X(IsPlainLocal, "e", Test, 0, Env, 0, HasSymbol,                                               \
+      "is the variable bound in the environment's own frame (an ordinary binding) to a vector "    \
+      "without a class that x[i] <- v modifies without running R code")                            \
     X(NoActiveBindings, "e", Test, 0, Env, 0, NoFlags,                                             \
       "does the environment hold no active binding (only reflective code makes one)")              \
     X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \

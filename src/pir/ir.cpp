@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+
+#include "../runtime/rapi.h"
 
 namespace rir {
 namespace pir {
@@ -126,6 +129,7 @@ const InsnInfo& info(Opcode op) {
 }
 
 uint8_t Instruction::reads() const {
+    if (op == Opcode::SubassignVar && plain) return Vectors | Attributes | OwnEnv;
     uint8_t r = info().reads;
     if (r & Env) {
         r &= ~Env;
@@ -144,6 +148,11 @@ uint8_t Instruction::writes() const {
 }
 
 uint8_t Instruction::writes(OperandType typeOf, void* analysis) const {
+    if (op == Opcode::SubassignVar && plain) return Vectors | Attributes | OwnEnv;
+    // (no R code: at most warnings, and the builtin's own effects on
+    // vectors, attributes and global state)
+    if (op == Opcode::CallBuiltin && !mayCallR(typeOf, analysis))
+        return Global | Vectors | Attributes;
     uint8_t w = info().writes;
     if (w & Env) {
         w &= ~Env;
@@ -168,7 +177,18 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             if (pred(type(a))) return true;
         return false;
     };
-    if (has(CallsR)) return true;
+    if (op == Opcode::CallBuiltin) {
+        // a builtin runs R code only by dispatching on an object argument,
+        // in foreign code (.Call, ...) or as S4's standardGeneric
+        SEXP f = constant;
+        if (!f || TYPEOF(f) != BUILTINSXP || primRow(f).ppkind == PP_FOREIGN ||
+            !std::strcmp(primRow(f).name, "standardGeneric"))
+            return true;
+        for (size_t k = 1; k < args.size(); k++)
+            if (object(type(args[k]))) return true;
+        return false;
+    }
+    if (has(CallsR)) return !(op == Opcode::SubassignVar && plain);
     if (has(Forces) && any(lazy)) return true;
     if (has(Dispatches)) {
         // subsetting, `$`, length() and as.logical() dispatch on their

@@ -46,8 +46,11 @@ struct Instruction {
     // FrameState: the RIR code resumed; Call, CallBuiltin, Extract*: the code
     // of their RIR call site (`index`)
     const Code* code = nullptr;
-    std::vector<SEXP> names;   // MkEnv: the names of its bindings; calls: argument names
-    bool stub = false;         // MkEnv: a stub environment
+    std::vector<SEXP> names;  // MkEnv: the names of its bindings; calls: argument names
+    bool stub = false;        // MkEnv: a stub environment
+    // SubassignVar: x was found a plain local vector (IsPlainLocal) right
+    // before, so it runs no R code and changes only x's binding and vectors
+    bool plain = false;
     std::vector<BB*> phiFrom;  // Phi: the predecessor each operand comes from
 
     const InsnInfo& info() const { return pir::info(op); }

@@ -134,6 +134,7 @@ std::string operands(const Instruction* i) {
         sep();
         s += "(" + i->carriedType.str() + ")";
     }
+    if (i->plain) s += " (plain)";
     return s;
 }
 

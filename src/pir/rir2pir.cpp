@@ -576,6 +576,14 @@ class Translator {
                 if (kind & (kPushedX | kSuperAssign))
                     return "subassign of a value pushed before or of <<- not translated yet";
                 if (nidx < 1 || nidx > 2) return "subassign with more than two indices";
+                // speculation: x a plain local vector, as always so far
+                // (leaving resumes the RIR subassign with its operands)
+                bool plain = !(code_->feedback[imm[6]].types & kSubassignNotPlain);
+                if (plain) {
+                    Instruction* cp = checkpoint(pc, stack);
+                    Instruction* t = b_.withSymbol(Opcode::IsPlainLocal, pool(imm[1]), {env_});
+                    b_(Opcode::Assume, {t, cp});
+                }
                 std::vector<Instruction*> ops{env_};
                 ops.insert(ops.end(), stack.end() - nidx - 1, stack.end());
                 stack.resize(stack.size() - nidx - 1);
@@ -584,6 +592,7 @@ class Translator {
                 a->index = kind;
                 a->call = pool(imm[3]);
                 a->constant = pool(imm[5]);
+                a->plain = plain;
                 return "";
             }
             case Op::subset: {

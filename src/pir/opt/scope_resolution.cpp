@@ -107,7 +107,7 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
         for (auto it = s.forced.begin(); it != s.forced.end();) {
             auto o = in->forced.find(it->first);
             it = o != in->forced.end() && o->second == it->second ? std::next(it)
-                                                                   : s.forced.erase(it);
+                                                                  : s.forced.erase(it);
         }
         s.unconfirmed.insert(in->unconfirmed.begin(), in->unconfirmed.end());
         for (auto it = s.known.begin(); it != s.known.end();) {
@@ -336,6 +336,14 @@ struct Resolver {
                 }
                 break;
             }
+            case Opcode::SubassignVar:
+                // x's new value, known as stored (it ran no R code)
+                if (i->plain && i->args[0] == env) {
+                    s.known[i->symbol] = Val{i, nullptr};
+                    markStored(s, i->symbol);
+                    return;
+                }
+                break;
             case Opcode::Checkpoint:
                 if (s.reflective) {
                     if (rewrite) assumeNoActive(i, i->bb->succ[0]);
