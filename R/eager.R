@@ -1,8 +1,8 @@
 # RIR_OPT_THRESHOLD = 0: every closure at its highest tier at its first call.
 #
-# The optimizing tier does not exist yet, so the highest tier is rir's
-# bytecode. GNU R's JIT offers a small top-level closure to rir only at its
-# second call, and a small closure defined inside a function never; in this
+# A closure reaches rir (and so its optimized tier) only when GNU R's JIT
+# hands it over. GNU R's JIT offers a small top-level closure to rir only at
+# its second call, and a small closure defined inside a function never; in this
 # mode rir marks closures as GNU R marks those it has seen once (MAYBEJIT),
 # so that the JIT hands them over at their first call: after every top-level
 # call those bound in the global environment (a task callback), and those
