@@ -209,6 +209,17 @@ struct Resolver {
                !mayBeLazy(it->second, sym, seen);
     }
 
+    // Is the value (a Phi: one of its operands) what a load found?
+    bool fromLoad(const Val& v, SEXP sym, std::set<BB*>& seen) {
+        if (v.v) return current(v.v)->op == Opcode::LdVar;
+        if (!seen.insert(v.phiAt).second) return false;
+        for (BB* p : v.phiAt->preds) {
+            auto it = out[p->id].known.find(sym);
+            if (it != out[p->id].known.end() && fromLoad(it->second, sym, seen)) return true;
+        }
+        return false;
+    }
+
     // The checkpoint cp confirms what s knows: an Assume per unconfirmed
     // binding a load reads (with `rewrite`: made in its continuation block,
     // once); the others are forgotten.
@@ -220,7 +231,10 @@ struct Resolver {
                 continue;
             }
             Instruction* v = nullptr;
-            if (loaded.count(it->first)) {
+            std::set<BB*> visited;
+            // (a value a load found may be bound in an enclosing frame:
+            // BindingIs tests the own frame, so that one is forgotten)
+            if (loaded.count(it->first) && !fromLoad(it->second, it->first, visited)) {
                 if (it->second.v) {
                     v = current(it->second.v);
                     if (indexLoads.count(v)) v = nullptr;
