@@ -4,7 +4,7 @@
 # rir loaded through R_TESTS, and compare each rir output with the stock output
 # of the same machine using tools::Rdiff.  See tools/README-regtests.md.
 #
-# usage: tools/gnur-regtests.sh [--mode default|opt0|both] [--jobs N]
+# usage: tools/gnur-regtests.sh [--mode default|opt0|chaos|both|all] [--jobs N]
 #            [--files 'a b c'] [--workdir DIR] [--fresh] [--timeout SEC]
 #            [--check-stock] [--list] [-h|--help]
 #
@@ -72,8 +72,10 @@ done
 case "$MODE" in
     default) MODES="default" ;;
     opt0) MODES="opt0" ;;
+    chaos) MODES="chaos" ;;
     both) MODES="default opt0" ;;
-    *) die "--mode must be default, opt0 or both (got '$MODE')" ;;
+    all) MODES="default opt0 chaos" ;;
+    *) die "--mode must be default, opt0, chaos, both or all (got '$MODE')" ;;
 esac
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive integer"
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
@@ -264,7 +266,7 @@ if [ "$FRESH" = 1 ]; then
     done
 fi
 
-# --- one run: MODE FILE  (MODE: stock-a, stock-b, default, opt0) ---------------
+# --- one run: MODE FILE  (MODE: stock-a, stock-b, default, opt0, chaos) --------
 run_one() {
     local mode=$1 f=$2 out
     case "$mode" in
@@ -296,11 +298,13 @@ run_one() {
     else
         envs+=(LC_ALL=C)
     fi
-    # opt0: every closure optimized to native code at its first call
+    # opt0: every closure optimized to native code at its first call;
+    # chaos: optimized at its third, and about one speculation in ten fails
     [ "$mode" = opt0 ] && envs+=(RIR_OPT_THRESHOLD=0 RIR_NATIVE=1)
+    [ "$mode" = chaos ] && envs+=(RIR_OPT_THRESHOLD=2 RIR_NATIVE=1 RIR_DEOPT_CHAOS=10)
     local t0 t1 rc=0
     t0=$(date +%s.%N)
-    (cd "$dir" && env -u RIR_OPT_THRESHOLD -u RIR_NATIVE -u RIR_REGTEST_CHILD "${envs[@]}" \
+    (cd "$dir" && env -u RIR_OPT_THRESHOLD -u RIR_NATIVE -u RIR_DEOPT_CHAOS -u RIR_REGTEST_CHILD "${envs[@]}" \
         timeout -k 30 "$TIMEOUT" R CMD BATCH --vanilla --no-timing \
         "$f.R" "$f.Rout" </dev/null >/dev/null 2>&1) || rc=$?
     t1=$(date +%s.%N)
