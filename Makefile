@@ -19,7 +19,7 @@ install:
 dev:
 	mkdir -p $(LIB)
 	@if [ -f src/rir.so ] && [ -n "$$(find src -name '*.h' -newer src/rir.so)" ]; then \
-	  echo "headers changed: rebuilding all objects"; rm -f src/*.so src/*/*.o; fi
+	  echo "headers changed: rebuilding all objects"; rm -f src/*.so; find src -name '*.o' -delete; fi
 	$(R) CMD INSTALL --no-test-load -l $(LIB) .
 
 # The suite in each test mode; run-tests.R checks that the mode took effect.
