@@ -506,6 +506,28 @@ bool resolveOnce(Function& f) {
     return removeAll(f, dead) || !r.phis.empty();
 }
 
+// A confirmation nothing relies on goes with its Assume: the BindingIs of a
+// value that only BindingIs use (no load was given it; a later round of the
+// analysis may have given the loads another value for the same binding).
+void pruneConfirmations(Function& f) {
+    std::map<Instruction*, int> used;  // uses other than by a BindingIs
+    for (auto& b : f.blocks)
+        for (Instruction* i : b->insns)
+            if (i->op != Opcode::BindingIs)
+                for (Instruction* a : i->args) used[a]++;
+    std::vector<Instruction*> dead;
+    for (auto& b : f.blocks)
+        for (Instruction* i : b->insns) {
+            if (i->op != Opcode::Assume || i->args[0]->op != Opcode::BindingIs) continue;
+            Instruction* t = i->args[0];
+            if (used[t->args[1]] == 0 && used[t] == 1) {
+                dead.push_back(i);
+                dead.push_back(t);
+            }
+        }
+    removeAll(f, dead);
+}
+
 }  // namespace
 
 // Repeated while it changes something (a few times at most): a load
@@ -517,6 +539,7 @@ bool scopeResolution(Function& f) {
         changed = true;
         f.inferTypes();
     }
+    if (changed) pruneConfirmations(f);
     return changed;
 }
 
