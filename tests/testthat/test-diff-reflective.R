@@ -91,4 +91,52 @@ expect_all_same(list(
     }
     vapply(1:5, f, 0)
   "
+,
+  "an element store on a variable that becomes an object with a `[<-` method" = "
+    `[<-.tracked` <- function(x, i, value) {
+      cat('method', i, '\n')
+      y <- unclass(x)
+      y[i] <- value * 10
+      class(y) <- 'tracked'
+      y
+    }
+    f <- function(n) {
+      x <- numeric(3)
+      for (i in 1:n) {
+        if (i == 4) class(x) <- 'tracked'
+        x[i %% 3 + 1] <- i
+      }
+      unclass(x)
+    }
+    list(f(3), f(3), f(3), f(6), f(6), f(2))
+  ",
+  "an element store on a variable that becomes an environment or a list" = "
+    f <- function(n) {
+      x <- c(a = 1, b = 2)
+      for (i in 1:n) {
+        if (i == 3) x <- new.env()
+        if (i == 5) x <- list(a = 0)
+        x[['a']] <- i
+      }
+      if (is.environment(x)) x$a else x
+    }
+    list(f(2), f(2), f(2), f(3), f(4), f(6))
+  ",
+  "an element store on a variable that becomes an active binding" = "
+    f <- function(k) {
+      x <- c(1, 2, 3)
+      for (i in 1:2) x[i] <- i * 10
+      if (k > 3) {
+        rm('x')
+        store <- c(7, 8, 9)
+        makeActiveBinding('x', function(v) if (missing(v)) store else {
+          cat('set', v, '\n')
+          store <<- v
+        }, environment())
+      }
+      for (i in 1:2) x[i] <- i * 100
+      x
+    }
+    lapply(1:5, f)
+  "
 ))
