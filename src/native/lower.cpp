@@ -921,10 +921,13 @@ DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::stri
         for (llvm::Function& fn : *mod)
             if (!fn.isDeclaration()) fpm.run(fn, fam);
     }
+    // (the text only for RIR_DEBUG=native: printing a large function costs)
     irText.clear();
-    llvm::raw_string_ostream os(irText);
-    mod->print(os, nullptr);
-    os.flush();
+    if (debugFlags.native) {
+        llvm::raw_string_ostream os(irText);
+        mod->print(os, nullptr);
+        os.flush();
+    }
     if (auto err =
             j.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
         *why = "LLVM: " + llvm::toString(std::move(err));

@@ -32,7 +32,8 @@ bool optimizeNow(DispatchTable* t, std::string* why);
 // Registers the tiering policy with the interpreter (optimizeHook).
 void registerTiering();
 
-// The LLVM IR of the last function compiled (RIR_DEBUG=native prints it).
+// The LLVM IR of the last function compiled, kept only under
+// RIR_DEBUG=native (which prints it).
 const std::string& lastIR();
 
 }  // namespace native
