@@ -139,4 +139,28 @@ expect_all_same(list(
     }
     lapply(1:5, f)
   "
+,
+  "a guarded builtin redefined in an enclosing environment during a loop" = "
+    e <- environment()
+    h <- function(n, k, e) {
+      s <- 0
+      for (i in 1:n) {
+        s <- s + sqrt(i)
+        if (i == k) e[['sqrt']] <- function(x) -1
+      }
+      s
+    }
+    g <- function(n, k) {
+      s <- 0
+      for (i in 1:n) {
+        s <- s + sqrt(i)
+        if (i == k) assign('sqrt', function(x) -2, envir = e)
+      }
+      s
+    }
+    r <- c(h(5, 9, e), h(5, 9, e), h(5, 9, e))
+    r <- c(r, h(5, 2, e), h(5, 2, e))
+    rm('sqrt')
+    c(r, g(5, 9), g(5, 9), g(5, 9), g(5, 3), g(5, 3))
+  "
 ))
