@@ -532,9 +532,20 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         while (CDR(last) != R_NilValue) last = CDR(last);
         SETCAR(last, v);
     }
+    bool object = fobject(x);
     SEXP r = primFun(op)(tmpCall, op, args, env);
     vmaxset(vmax);
-    if (fcar(cell) != r) {
+    // A method is R code: it may have removed x's binding (and made a new
+    // one). GNU R's byte code then binds the result to x as found now.
+    SEXP rho = super ? ENCLOS(env) : env;
+    if (object && (super ? R_findVarLoc(xsym, rho) : R_findVarLocInFrame(rho, xsym)).cell != cell) {
+        PROTECT(r);
+        if (super)
+            Rf_setVar(xsym, r, rho);
+        else
+            Rf_defineVar(xsym, r, rho);
+        UNPROTECT(1);
+    } else if (fcar(cell) != r) {
         SETCAR(cell, r);
         hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
     }

@@ -98,13 +98,18 @@ void rirn_stvar(SEXP sym, SEXP v, SEXP env) {
     if (!storeInCell(cell == R_NilValue ? nullptr : cell, v)) Rf_defineVar(sym, v, env);
 }
 
+// The own-frame binding cell of sym: the cached one, else looked up (the
+// caller decides whether to cache it); nullptr when there is none.
+static SEXP frameCell(SEXP sym, SEXP env, SEXP* cache) {
+    if (*cache != R_NilValue) return *cache;
+    SEXP cell = R_findVarLocInFrame(env, sym).cell;
+    return !cell || cell == R_NilValue ? nullptr : cell;
+}
+
 SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, char* dirty) {
-    SEXP cell = *cache;
-    if (cell == R_NilValue) {
-        R_varloc_t loc = R_findVarLocInFrame(env, sym);
-        if (!loc.cell || loc.cell == R_NilValue) return rirn_ldvar(sym, env, tramp, expr);
-        *cache = cell = loc.cell;
-    }
+    SEXP cell = frameCell(sym, env, cache);
+    if (!cell) return rirn_ldvar(sym, env, tramp, expr);
+    *cache = cell;
     if (!(hdr(cell)->gp & kActiveBinding) && hdr(cell)->extra == 0) {
         SEXP x = fcar(cell);
         if (x == R_UnboundValue)
@@ -119,11 +124,7 @@ SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, cha
 }
 
 void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty) {
-    SEXP cell = *cache;
-    if (cell == R_NilValue) {
-        cell = R_findVarLocInFrame(env, sym).cell;
-        if (cell == R_NilValue) cell = nullptr;
-    }
+    SEXP cell = frameCell(sym, env, cache);
     if (storeInCell(cell, v)) {
         *cache = cell;
         return;
@@ -137,12 +138,9 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty) {
 // The cell of own-environment variable sym (cached), or nullptr when it
 // has none or its value is not an ordinary pointer.
 static SEXP plainCell(SEXP sym, SEXP env, SEXP* cache) {
-    SEXP cell = *cache;
-    if (cell == R_NilValue) {
-        cell = R_findVarLocInFrame(env, sym).cell;
-        if (!cell || cell == R_NilValue) return nullptr;
-        *cache = cell;
-    }
+    SEXP cell = frameCell(sym, env, cache);
+    if (!cell) return nullptr;
+    *cache = cell;
     if ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra) return nullptr;
     return cell;
 }
@@ -173,12 +171,8 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
 
 // The own-environment cell of sym (cached in *cache), or nullptr.
 static SEXP ownCell(SEXP sym, SEXP env, SEXP* cache) {
-    SEXP cell = *cache;
-    if (cell == R_NilValue) {
-        cell = R_findVarLocInFrame(env, sym).cell;
-        if (cell == R_NilValue) return nullptr;
-        if (cell) *cache = cell;
-    }
+    SEXP cell = frameCell(sym, env, cache);
+    if (cell) *cache = cell;
     return cell;
 }
 
@@ -214,6 +208,8 @@ static void subassignGeneral(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP
 // not read: R_NilValue, and the frame counts as changed, so that the next
 // checkpoint's confirmation of x leaves for the interpreter).
 static SEXP valueAfter(SEXP xsym, SEXP env, SEXP* cache, char* dirty) {
+    // (R code that ran may have removed x's binding and made a new one)
+    if (*dirty) *cache = R_NilValue;
     SEXP cell = ownCell(xsym, env, cache);
     if (cell && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) return fcar(cell);
     *dirty = 1;
@@ -498,11 +494,7 @@ SEXP rirn_box_int(int x) {
 
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
                      const int* live, int nlive, char* dirty) {
-    SEXP cell = *cache;
-    if (cell == R_NilValue) {
-        cell = R_findVarLocInFrame(env, sym).cell;
-        if (cell == R_NilValue) cell = nullptr;
-    }
+    SEXP cell = frameCell(sym, env, cache);
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
         // inplace.h's rule, the frame's live slots being the operand slots
         SEXP old = fcar(cell);

@@ -163,4 +163,25 @@ expect_all_same(list(
     rm('sqrt')
     c(r, g(5, 9), g(5, 9), g(5, 9), g(5, 3), g(5, 3))
   "
+,
+  "a `[<-` method that removes and rebinds the variable it assigns" = "
+    `[<-.zap` <- function(x, i, value) {
+      e <- parent.frame()
+      if (exists('x', envir = e, inherits = FALSE)) rm('x', envir = e)
+      assign('x', c(7, 7), envir = e)
+      unclass(x)
+    }
+    f <- function(k) {
+      x <- structure(c(1, 2), class = if (k > 2) 'zap' else 'plain')
+      x[1] <- 5
+      list(x, get('x'))
+    }
+    g <- function(k) {
+      x <- structure(c(1, 2), class = if (k > 2) 'zap' else 'plain')
+      h <- function() x[1] <<- 5
+      h()
+      get('x')
+    }
+    list(lapply(1:5, f), lapply(1:5, g))
+  "
 ))
