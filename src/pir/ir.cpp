@@ -197,6 +197,10 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
                          op == Opcode::Extract1_2D || op == Opcode::Extract2_2D ||
                          op == Opcode::Dollar || op == Opcode::Length || op == Opcode::AsLogical;
         if (firstOnly ? object(type(args[0])) : any(object)) return true;
+        // `[[` and `$` on an environment read its bindings: an active one
+        // runs its function
+        if ((op == Opcode::Extract2_1D || op == Opcode::Dollar) && type(args[0]).mayBe(Kind::Env))
+            return true;
     }
     return false;
 }

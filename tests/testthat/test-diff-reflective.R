@@ -184,4 +184,24 @@ expect_all_same(list(
     }
     list(lapply(1:5, f), lapply(1:5, g))
   "
+,
+  "an active binding of another environment read by [[ and $" = "
+    ee <- new.env()
+    makeActiveBinding('a', function() {
+      fr <- sys.frames()
+      assign('x', 99, envir = fr[[length(fr) - 1L]])
+      5
+    }, ee)
+    f <- function() {
+      x <- 1
+      y <- ee[['a']]
+      x + y
+    }
+    g <- function() {
+      x <- 1
+      y <- ee$a
+      x + y
+    }
+    c(vapply(1:4, function(i) f(), 0), vapply(1:4, function(i) g(), 0))
+  "
 ))
