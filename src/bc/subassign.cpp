@@ -307,14 +307,9 @@ bool storeIntoEnv(SEXP e, SEXP i, SEXP v) {
 // something else refers to is copied (shallowly) and bound before it is
 // modified; an environment bound through a promise is bound directly.
 // `known`: x's local binding cell when the binding cache has it, or nullptr.
-bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
-    SEXP cell = known ? known : R_findVarLocInFrame(env, xsym).cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
-        hdr(cell)->extra)
-        return false;
-    SEXP x = fcar(cell);
-    if (fobject(x)) return false;
-    switch (ftype(x)) {
+// The types whose values the base `[<-` / `[[<-` modifies (dfltSubassign)
+static bool vectorType(int t) {
+    switch (t) {
         case NILSXP:
         case LGLSXP:
         case INTSXP:
@@ -328,6 +323,15 @@ bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
         default:
             return false;
     }
+}
+
+bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
+    SEXP cell = known ? known : R_findVarLocInFrame(env, xsym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
+        hdr(cell)->extra)
+        return false;
+    SEXP x = fcar(cell);
+    return !fobject(x) && vectorType(ftype(x));
 }
 
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
@@ -468,26 +472,10 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
         SETCAR(cell, x);
         hdr(cell)->gp &= ~15u;
     }
-    switch (ftype(x)) {
-        case NILSXP:
-        case LGLSXP:
-        case INTSXP:
-        case REALSXP:
-        case CPLXSXP:
-        case STRSXP:
-        case RAWSXP:
-        case VECSXP:
-        case EXPRSXP:
-            break;
-        case SYMSXP:
-            // a missing argument: GNU R's [<- gets its value, the empty
-            // symbol, and reports it as not subsettable (<<- reports it
-            // missing when it looks it up: GNU R does that)
-            if (x != R_MissingArg || super) return false;
-            break;
-        default:
-            return false;
-    }
+    // (a missing argument: GNU R's [<- gets its value, the empty symbol,
+    // and reports it as not subsettable; <<- reports it missing when it
+    // looks it up: GNU R does that)
+    if (!vectorType(ftype(x)) && (x != R_MissingArg || super)) return false;
     static SEXP valueSym = Rf_install("value");
     SEXP tmpCall = VECTOR_ELT(setter, 0);
     SEXP op = SYMVALUE(CAR(tmpCall));
