@@ -301,12 +301,6 @@ bool storeIntoEnv(SEXP e, SEXP i, SEXP v) {
     return true;
 }
 
-// x[i] <- v etc. on the variable x (kind & kSuperAssign: x[i] <<- v, x is
-// looked up from the enclosing environment on). As GNU R's complex
-// assignment does, an argument (promise) is forced and a value that
-// something else refers to is copied (shallowly) and bound before it is
-// modified; an environment bound through a promise is bound directly.
-// `known`: x's local binding cell when the binding cache has it, or nullptr.
 // The types whose values the base `[<-` / `[[<-` modifies (dfltSubassign)
 static bool vectorType(int t) {
     switch (t) {
@@ -334,6 +328,12 @@ bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
     return !fobject(x) && vectorType(ftype(x));
 }
 
+// x[i] <- v etc. on the variable x (kind & kSuperAssign: x[i] <<- v, x is
+// looked up from the enclosing environment on). As GNU R's complex
+// assignment does, an argument (promise) is forced and a value that
+// something else refers to is copied (shallowly) and bound before it is
+// modified; an environment bound through a promise is bound directly.
+// `known`: x's local binding cell when the binding cache has it, or nullptr.
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
                    const InPlaceScope& s, SEXP known) {
     bool super = kind & kSuperAssign;

@@ -220,6 +220,15 @@ llvm::Value* Lowering::entryAlloca(llvm::Type* t) {
     return at.CreateAlloca(t);
 }
 
+llvm::BasicBlock* Lowering::lookWhenDirty() {
+    llvm::BasicBlock* look = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    llvm::Value* d = B.CreateLoad(llvm::Type::getInt8Ty(C), dirty);
+    B.CreateCondBr(B.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), 0)), join, look);
+    B.SetInsertPoint(look);
+    return join;
+}
+
 void Lowering::setDirty(int v) {
     B.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), v), dirty);
 }
@@ -523,11 +532,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (i->args[0] != ownEnv) return "an active-binding test of another environment";
             // only R code that ran (the dirty flag) can have made one
             llvm::BasicBlock* from = B.GetInsertBlock();
-            llvm::BasicBlock* look = llvm::BasicBlock::Create(C, "", fn);
-            llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
-            llvm::Value* d = B.CreateLoad(llvm::Type::getInt8Ty(C), dirty);
-            B.CreateCondBr(B.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), 0)), join, look);
-            B.SetInsertPoint(look);
+            llvm::BasicBlock* join = lookWhenDirty();
             llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_no_active_bindings), i32T,
                                         {sexpT}, {envArg});
             llvm::Value* none = B.CreateICmpNE(r, i32(0));
@@ -547,11 +552,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             llvm::Value* cache = slotAddress(cellSlot.at(i->symbol));
             auto raw = rawVals.find(i->args[1]);
             llvm::BasicBlock* from = B.GetInsertBlock();
-            llvm::BasicBlock* look = llvm::BasicBlock::Create(C, "", fn);
-            llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
-            llvm::Value* d = B.CreateLoad(llvm::Type::getInt8Ty(C), dirty);
-            B.CreateCondBr(B.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), 0)), join, look);
-            B.SetInsertPoint(look);
+            llvm::BasicBlock* join = lookWhenDirty();
             if (raw == rawVals.end()) {
                 // the common answer inline: the cached cell holds the value
                 llvm::Value* cell =

@@ -72,6 +72,10 @@ class Lowering {
     llvm::Value* dirty = nullptr;
     llvm::BasicBlock* fastConfirm = nullptr;  // (BindingIs: the inline answer's block)
     void setDirty(int v);
+    // A confirmation looks only when R code may have run: branches to the
+    // returned join block when the dirty flag is clear, else continues in a
+    // new block (the caller's look, ending with a branch to join).
+    llvm::BasicBlock* lookWhenDirty();
     bool writesEnv(pir::Instruction* i);
     llvm::Value* slotAddress(int k);
     std::map<pir::BB*, llvm::BasicBlock*> blocks;

@@ -193,14 +193,23 @@ struct Resolver {
     }
     // May the value be lazy (or missing)? (Phis: any operand; a loop's own
     // operand does not count)
-    bool mayBeLazy(const Val& v, SEXP sym, std::set<BB*>& seen) {
-        if (v.v) return lazyType(current(v.v)->type);
+    // Does `pred` hold for the value (a Phi: for one of its operands, a
+    // loop's own not counted; an operand not known counts as `unknown`)?
+    template <class Pred>
+    bool anyValue(const Val& v, SEXP sym, Pred pred, bool unknown, std::set<BB*>& seen) {
+        if (v.v) return pred(current(v.v));
         if (!seen.insert(v.phiAt).second) return false;
         for (BB* p : v.phiAt->preds) {
             auto it = out[p->id].known.find(sym);
-            if (it == out[p->id].known.end() || mayBeLazy(it->second, sym, seen)) return true;
+            if (it == out[p->id].known.end() ? unknown
+                                             : anyValue(it->second, sym, pred, unknown, seen))
+                return true;
         }
         return false;
+    }
+    bool mayBeLazy(const Val& v, SEXP sym, std::set<BB*>& seen) {
+        return anyValue(
+            v, sym, [](Instruction* i) { return lazyType(i->type); }, true, seen);
     }
     bool knownEager(const State& s, SEXP sym) {
         auto it = s.known.find(sym);
@@ -211,13 +220,8 @@ struct Resolver {
 
     // Is the value (a Phi: one of its operands) what a load found?
     bool fromLoad(const Val& v, SEXP sym, std::set<BB*>& seen) {
-        if (v.v) return current(v.v)->op == Opcode::LdVar;
-        if (!seen.insert(v.phiAt).second) return false;
-        for (BB* p : v.phiAt->preds) {
-            auto it = out[p->id].known.find(sym);
-            if (it != out[p->id].known.end() && fromLoad(it->second, sym, seen)) return true;
-        }
-        return false;
+        return anyValue(
+            v, sym, [](Instruction* i) { return i->op == Opcode::LdVar; }, false, seen);
     }
 
     // The checkpoint cp confirms what s knows: an Assume per unconfirmed
@@ -411,13 +415,8 @@ struct Resolver {
     }
 
     bool mayBeMissing(const Val& v, SEXP sym, std::set<BB*>& seen) {
-        if (v.v) return current(v.v)->type.may(Flag::Missing);
-        if (!seen.insert(v.phiAt).second) return false;
-        for (BB* p : v.phiAt->preds) {
-            auto it = out[p->id].known.find(sym);
-            if (it == out[p->id].known.end() || mayBeMissing(it->second, sym, seen)) return true;
-        }
-        return false;
+        return anyValue(
+            v, sym, [](Instruction* i) { return i->type.may(Flag::Missing); }, true, seen);
     }
 
     // The instruction that holds `v` (making the Phis it needs), or nullptr
