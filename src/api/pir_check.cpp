@@ -170,8 +170,7 @@ SEXP rir_pir_check(SEXP f, SEXP which) {
         for (R_xlen_t k = 0; k < XLENGTH(which); k++) names.push_back(CHAR(STRING_ELT(which, k)));
         pir::Function fn;
         fn.name = "f";
-        problem = pir::rir2pir(code, formals, &fn);
-        if (problem.empty()) problem = pir::optimize(fn, true);
+        problem = pir::rir2pirOptimized(code, formals, &fn, true);
         if (problem.empty()) {
             const auto& all = checks();
             for (const std::string& n : names) {

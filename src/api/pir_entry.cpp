@@ -133,13 +133,17 @@ SEXP rir_pir_translate(SEXP f, SEXP optimizeIt, SEXP traceIt) {
     {
         pir::Function fn;
         fn.name = "f";
-        problem = pir::rir2pir(code, FORMALS(f), &fn);
-        if (problem.empty()) {
-            problem = pir::verify(fn);
-            if (withTrace) trace = "== translated\n" + pir::print(fn);
-            if (problem.empty() && optimize)
-                problem = pir::optimize(fn, true, withTrace ? &trace : nullptr);
-            if (!problem.empty()) problem = "PIR verifier: " + problem;
+        if (optimize) {
+            problem =
+                pir::rir2pirOptimized(code, FORMALS(f), &fn, true, withTrace ? &trace : nullptr);
+            if (problem.rfind("after ", 0) == 0) problem = "PIR verifier: " + problem;
+        } else {
+            problem = pir::rir2pir(code, FORMALS(f), &fn);
+            if (problem.empty()) {
+                problem = pir::verify(fn);
+                if (withTrace) trace = "== translated\n" + pir::print(fn);
+                if (!problem.empty()) problem = "PIR verifier: " + problem;
+            }
         }
         printed = pir::print(fn);
         dot = pir::printDot(fn);

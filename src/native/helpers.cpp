@@ -330,6 +330,10 @@ int rirn_still_names(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, c
     return stillNames(sym, expected, env, call, tramp, dirty);
 }
 
+int rirn_is_callee(SEXP fun, SEXP clo) {
+    return fun == clo && !hdr(fun)->debug && !hdr(fun)->spare;
+}
+
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp) {
     return doCall(code, code->calls[site], fun, env, tramp);
 }
@@ -652,6 +656,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_use_method),
         RIRN_HELPER(rirn_dollar_assign),
         RIRN_HELPER(rirn_still_names),
+        RIRN_HELPER(rirn_is_callee),
         RIRN_HELPER(rirn_srcref),
         RIRN_HELPER(rirn_deopt),
         RIRN_HELPER(rirn_backedge),

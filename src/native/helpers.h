@@ -88,6 +88,9 @@ SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* dirty);
 // Does sym still name `expected` from env (the interpreter's guard_fun:
 // stillNames)? (sets *dirty when the lookup evaluates a promise)
 int rirn_still_names(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* dirty);
+// Is fun the closure clo, not marked for debugging (an inlined body may run
+// instead of the call)? (no error)
+int rirn_is_callee(SEXP fun, SEXP clo);
 // The call of RIR call site `site` of `code` to `fun`, its arguments made
 // from the site as the RIR interpreter makes them.
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp);

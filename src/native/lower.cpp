@@ -588,6 +588,31 @@ std::string Lowering::lower(pir::Instruction* i) {
             vals[i] = phi;
             return "";
         }
+        case Opcode::IsCallee: {
+            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_is_callee), i32T,
+                                        {sexpT, sexpT}, {a(0), sexp(i->constant)});
+            vals[i] = B.CreateICmpNE(r, i32(0));
+            return "";
+        }
+        case Opcode::IsForced: {
+            if (rawVals.count(i->args[0])) {
+                vals[i] = llvm::ConstantInt::getTrue(C);
+                return "";
+            }
+            // a promise with its value, or a value other than the missing
+            // marker
+            llvm::Value* v = a(0);
+            llvm::BasicBlock* from = B.GetInsertBlock();
+            llvm::BasicBlock* prom = llvm::BasicBlock::Create(C, "", fn);
+            llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+            llvm::Value* notMissing = B.CreateICmpNE(v, sexp(R_MissingArg));
+            B.CreateCondBr(headerByteIs(v, kHeaderTypeMask, PROMSXP), prom, join);
+            B.SetInsertPoint(prom);
+            llvm::Value* evaluated =
+                B.CreateICmpNE(fieldAt(v, kCarOffset, sexpT), sexp(R_UnboundValue));
+            vals[i] = mergeAt(join, notMissing, from, evaluated);
+            return "";
+        }
         case Opcode::Identical:
             if (guardLoads.count(i->args[0])) {
                 // a function lookup only compared with the function the

@@ -10,6 +10,7 @@
 //   next call           rir2pir -> PIR passes -> LLVM -> native entry in
 //                       f's DispatchTable; this and later calls run it
 #include <map>
+#include <set>
 
 #include "../bc/interp.h"
 #include "../pir/opt/pass.h"
@@ -44,9 +45,14 @@ bool optimizeNow(DispatchTable* t, std::string* whyNot) {
     } else {
         pir::Function fn;
         fn.name = t->name;
-        why = pir::rir2pir(t->baseline, t->formals(), &fn);
-        if (why.empty()) why = pir::optimize(fn, debugFlags.verify);
+        why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify);
         if (why.empty()) entry = compile(fn, t, &why);
+        if (entry) {
+            std::set<int> sites;
+            for (auto& i : fn.insns)
+                if (i->inlinedFrom && i->bb) sites.insert(i->inlinedFrom);
+            stats.inlined_calls += double(sites.size());
+        }
         if (debugFlags.native) {
             trace = "rir: native: " + t->name + ": " + (entry ? "compiled" : "refused: " + why) +
                     "\n" + pir::print(fn) + (entry ? lastIR() : "");

@@ -189,7 +189,7 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
         return false;
     }
     if (has(CallsR)) return !(op == Opcode::SubassignVar && plain);
-    if (has(Forces) && any(lazy)) return true;
+    if (has(Forces) && any(lazy)) return !(op == Opcode::Force && plain);
     if (has(Dispatches)) {
         // subsetting, `$`, length() and as.logical() dispatch on their
         // first operand only (an object index is GNU R's default code's)
@@ -287,6 +287,12 @@ BB* Function::newBB() {
     b->fn = this;
     if (!entry) entry = b;
     return b;
+}
+
+void Function::clear() {
+    blocks.clear();
+    insns.clear();
+    entry = nullptr;
 }
 
 Instruction* Function::newInsn(Opcode op) {

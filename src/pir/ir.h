@@ -49,8 +49,13 @@ struct Instruction {
     std::vector<SEXP> names;  // MkEnv: the names of its bindings; calls: argument names
     bool stub = false;        // MkEnv: a stub environment
     // SubassignVar: x was found a plain local vector (IsPlainLocal) right
-    // before, so it runs no R code and changes only x's binding and vectors
+    // before, so it runs no R code and changes only x's binding and vectors;
+    // Force: its operand was found forced (IsForced) right before, so it
+    // runs no R code
     bool plain = false;
+    // made for the body of a closure called at this RIR call site of the
+    // function (index + 1; 0: not inlined code), see rir2pir.cpp
+    int inlinedFrom = 0;
     std::vector<BB*> phiFrom;  // Phi: the predecessor each operand comes from
 
     const InsnInfo& info() const { return pir::info(op); }
@@ -95,6 +100,7 @@ struct Function {
 
     BB* newBB();
     Instruction* newInsn(Opcode op);
+    void clear();  // no blocks, no instructions (name and nargs stay)
     void computePreds();
     // blocks in reverse post order from the entry (unreachable ones left out)
     std::vector<BB*> rpo() const;

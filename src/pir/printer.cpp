@@ -135,6 +135,7 @@ std::string operands(const Instruction* i) {
         s += "(" + i->carriedType.str() + ")";
     }
     if (i->plain) s += " (plain)";
+    if (i->inlinedFrom) s += " (inlined)";
     return s;
 }
 

@@ -25,6 +25,9 @@
 // IsType + Assume per operand and a CastType, so its types are known after.
 #include "rir2pir.h"
 
+#include <algorithm>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -32,8 +35,12 @@
 #include "../bc/ops.h"
 #include "../bc/subassign.h"
 #include "../bc/verifier.h"
+#include "../runtime/dispatch_table.h"
+#include "../runtime/trampoline.h"
 #include "builder.h"
 #include "opt/pass.h"
+#include "printer.h"
+#include "verifier.h"
 
 namespace rir {
 namespace pir {
@@ -115,10 +122,81 @@ SEXP intConstant(int k) {
     return VECTOR_ELT(smallInts, k);
 }
 
+// Inlining (Translator::inlineCall). Arithmetic an inlined body may do:
+// the feedback saw plain scalars of one type per operand, and with those
+// types it cannot warn (integer +, -, * overflow; `%%` may lose accuracy).
+bool quietArith(ArithOp k, uint32_t types) {
+    PirType ta, tb;
+    Opcode o;
+    if (!binaryOpcode(k, &o) || !feedbackType(types & 0xffff, &ta) ||
+        !feedbackType(types >> kRhsShift, &tb))
+        return false;
+    switch (o) {
+        case Opcode::Add:
+        case Opcode::Sub:
+        case Opcode::Mul:
+            return ta.kinds() == uint16_t(Kind::Real) || tb.kinds() == uint16_t(Kind::Real);
+        case Opcode::IDiv:
+        case Opcode::Mod:
+            return false;
+        default:
+            return true;
+    }
+}
+
+bool dotsName(SEXP sym) {
+    return sym == R_DotsSymbol || !std::strncmp(CHAR(PRINTNAME(sym)), "..", 2);
+}
+
+// Straight-line code of constants, loads of the variables `varOk` allows,
+// quiet arithmetic and visibility, ending with its only `ret`: a body or an
+// argument that may be inlined.
+bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
+    const std::vector<int32_t>& bc = c->bc;
+    for (size_t pc = 0; pc < bc.size();) {
+        Op op = Op(bc[pc]);
+        const int32_t* imm = &bc[pc + 1];
+        size_t next = pc + 1 + rir::info(op).operands;
+        switch (op) {
+            case Op::push:
+            case Op::visible:
+            case Op::invisible:
+                break;
+            case Op::ldvar:
+                if (!varOk(c->poolAt(imm[0]))) return false;
+                break;
+            case Op::binop:
+                if (!quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types)) return false;
+                break;
+            case Op::ld2_binop:
+                if (!quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types)) return false;
+                if (imm[0] == 1 && !varOk(c->poolAt(imm[1]))) return false;
+                if (imm[3] == 1 && !varOk(c->poolAt(imm[4]))) return false;
+                break;
+            case Op::unop:
+                if (ArithOp(imm[0]) != ArithOp::Neg && ArithOp(imm[0]) != ArithOp::Plus)
+                    return false;
+                break;
+            case Op::ret:
+                return next == bc.size();
+            default:
+                return false;
+        }
+        pc = next;
+    }
+    return false;
+}
+
 class Translator {
   public:
-    Translator(const Code* code, SEXP formals, Function* fn)
-        : code_(code), formals_(formals), fn_(fn), b_(fn), one_(oneInt), minusOne_(minusOneInt) {}
+    Translator(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline)
+        : code_(code),
+          formals_(formals),
+          fn_(fn),
+          b_(fn),
+          one_(oneInt),
+          minusOne_(minusOneInt),
+          noInline_(noInline) {}
 
     std::string run() {
         CodeShape shape;
@@ -231,7 +309,8 @@ class Translator {
     Function* fn_;
     Builder b_;
     Instruction* env_ = nullptr;
-    SEXP one_, minusOne_;  // 1L and -1L
+    SEXP one_, minusOne_;            // 1L and -1L
+    const std::set<int>& noInline_;  // call sites not to inline (see inlineCall)
     std::map<int, std::vector<Instruction*>> phis_;
     std::set<int> loopHeaders_;  // targets of backward jumps
     std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
@@ -286,15 +365,20 @@ class Translator {
     // resumed load would run again), after it (`below`: the stack under
     // the result at `next`), the deoptimization block computing the
     // operation unspeculated first.
+    // (`at`: an existing checkpoint the assumptions leave through, for
+    // inlined code: see inlineCall)
     Instruction* binop(Opcode op, Instruction* a, Instruction* b, SEXP call, uint32_t feedback,
                        int pc, const std::vector<Instruction*>* before, int next = -1,
-                       const std::vector<Instruction*>* below = nullptr) {
+                       const std::vector<Instruction*>* below = nullptr,
+                       Instruction* at = nullptr) {
         PirType ta, tb;
-        if ((before || below) && feedbackType(feedback & 0xffff, &ta) &&
+        if ((before || below || at) && feedbackType(feedback & 0xffff, &ta) &&
             feedbackType(feedback >> kRhsShift, &tb) &&
             (!a->type.isSubtypeOf(ta) || !b->type.isSubtypeOf(tb))) {
             Instruction* cp;
-            if (before) {
+            if (at) {
+                cp = at;
+            } else if (before) {
                 cp = checkpoint(pc, *before);
             } else {
                 BB* cont = b_.newBB();
@@ -320,6 +404,258 @@ class Translator {
         Instruction* r = b_(op, {a, b});
         r->call = call;
         return r;
+    }
+
+    // The call of fun at RIR call site `site` (nullptr: an argument kind not
+    // translated yet).
+    Instruction* call(const CallSite& cs, int site, Instruction* fun) {
+        std::vector<Instruction*> ops{env_, fun};
+        std::vector<SEXP> tags;
+        bool tagged = false;
+        for (const CallArg& a : cs.args) {
+            tags.push_back(a.tag);
+            tagged = tagged || a.tag != R_NilValue;
+            switch (a.kind) {
+                case ArgKind::Const:
+                    ops.push_back(b_.ldConst(pool(a.pool)));
+                    break;
+                case ArgKind::Missing:
+                    ops.push_back(b_.ldConst(R_MissingArg));
+                    break;
+                case ArgKind::Symbol:
+                case ArgKind::Code: {
+                    Instruction* p = b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
+                    p->index = a.pool;
+                    p->constant = a.kind == ArgKind::Symbol ? pool(a.pool)
+                                                            : Code::unpack(pool(a.pool))->ast();
+                    ops.push_back(p);
+                    break;
+                }
+                case ArgKind::Dots:
+                    // `...` expanded into the arguments at the call (its
+                    // operand: the `...` binding; its name `...`)
+                    tags.back() = R_DotsSymbol;
+                    tagged = true;
+                    ops.push_back(b_.withSymbol(Opcode::LdVar, R_DotsSymbol, {env_}));
+                    break;
+                default:
+                    return nullptr;
+            }
+        }
+        Instruction* c = b_.add(Opcode::Call, ops);
+        c->constant = pool(cs.ast);
+        // the RIR call site it was (native code may make the call through it
+        // while the arguments are still the site's)
+        c->code = code_;
+        c->index = site;
+        if (tagged) c->names = tags;
+        return c;
+    }
+
+    // A call whose feedback saw one closure only, whose body is straight-line
+    // quiet arithmetic on its arguments (inlinable), is inlined. Speculated:
+    // the function called is still that closure (IsCallee, at a checkpoint
+    // before the call, whose frame state resumes the RIR code at the call
+    // with the function on the stack: RIR then makes the call). The
+    // caller's variables that the promise code of the arguments the body
+    // uses reads are loaded first, in the order the body forces them; unless
+    // each is forced already (IsForced: a value, or a promise with its
+    // value) the call is made as usual. Else the body is translated in
+    // place, each argument computed where the body first uses it, from its
+    // promise code (translated too), its speculations on types leaving
+    // through the call's checkpoint. Resuming before the call is right only
+    // if nothing the inlined code did had an effect: unsoundInlines() checks
+    // that after the passes (a load they could not resolve may run an active
+    // binding's function), and the function is translated again without the
+    // call sites it names.
+    //
+    //   sq <- function(x) x * x        (after the passes)
+    //   f <- function(y) sq(y + 1)       %4 = LdFun sq, %2
+    //                                    %5 = Checkpoint -> BB2, BB3
+    //                                  BB2
+    //                                    %8 = IsCallee <closure>, %4 (inlined)
+    //                                    %9 = Assume %8, %5 (inlined)
+    //                                    %10 = LdVar y, %2 (inlined)
+    //                                    %11 = IsForced %10 (inlined)
+    //                                    %12 = Branch %11 -> BB4, BB5 (BB5: the call)
+    //                                  BB4
+    //                                    %13 = Force %10 (plain) (inlined)
+    //                                    ... y + 1, then x * x, speculated ...
+    Instruction* inlineCall(const CallSite& cs, int site, int slot, Instruction* fun,
+                            const std::vector<Instruction*>& stack, int pc) {
+        if (noInline_.count(site)) return nullptr;
+        const Feedback& f = code_->feedback[slot];
+        if (f.ncallees != 1) return nullptr;
+        SEXP clo = VECTOR_ELT(code_->calleeList(), slot * kMaxCallees);
+        if (TYPEOF(clo) != CLOSXP || hdr(clo)->debug || hdr(clo)->spare) return nullptr;
+        SEXP target = trampolineTargetFast(BODY(clo));
+        DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
+        if (!t || !t->baseline || t->formals() != FORMALS(clo)) return nullptr;
+        std::vector<SEXP> names;
+        for (SEXP a = FORMALS(clo); a != R_NilValue; a = CDR(a)) {
+            if (TAG(a) == R_DotsSymbol) return nullptr;
+            names.push_back(TAG(a));
+        }
+        if (names.size() != cs.args.size()) return nullptr;
+        std::vector<const Code*> promise(names.size(), nullptr);
+        auto callerVar = [](SEXP sym) { return !dotsName(sym); };
+        for (size_t k = 0; k < cs.args.size(); k++) {
+            const CallArg& a = cs.args[k];
+            if (a.tag != R_NilValue) return nullptr;
+            if (a.kind == ArgKind::Code) {
+                promise[k] = Code::unpack(pool(a.pool));
+                if (!promise[k] || !inlinable(promise[k], callerVar)) return nullptr;
+            } else if (a.kind == ArgKind::Symbol) {
+                if (!callerVar(pool(a.pool))) return nullptr;
+            } else if (a.kind != ArgKind::Const) {
+                return nullptr;
+            }
+        }
+        auto formal = [&](SEXP sym) {
+            return size_t(std::find(names.begin(), names.end(), sym) - names.begin());
+        };
+        if (!inlinable(t->baseline, [&](SEXP sym) { return formal(sym) < names.size(); }))
+            return nullptr;
+        // the caller's variables read, in the order the body forces them
+        std::vector<SEXP> loads;
+        std::vector<bool> used(names.size(), false);
+        forEachLoad(t->baseline, [&](SEXP sym) {
+            size_t k = formal(sym);
+            if (used[k]) return;
+            used[k] = true;
+            const CallArg& a = cs.args[k];
+            if (a.kind == ArgKind::Symbol) loads.push_back(pool(a.pool));
+            if (a.kind == ArgKind::Code)
+                forEachLoad(promise[k], [&](SEXP v) { loads.push_back(v); });
+        });
+
+        std::vector<Instruction*> atCall = stack;
+        atCall.push_back(fun);
+        Instruction* cp = checkpoint(pc, atCall);
+        size_t first = fn_->insns.size();
+        Instruction* test = b_(Opcode::IsCallee, {fun});
+        test->constant = clo;
+        b_.withType(Opcode::Assume, fun->type, {test, cp});
+        BB* slow = loads.empty() ? nullptr : b_.newBB();
+        std::vector<Instruction*> loaded;
+        for (SEXP sym : loads) {
+            Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
+            v->call = pool(cs.ast);  // (its errors name the call, as its promise's would)
+            BB* next = b_.newBB();
+            b_.branch(b_(Opcode::IsForced, {v}), next, slow);
+            b_.setBB(next);
+            loaded.push_back(v);
+        }
+        size_t nextLoad = 0;
+        std::function<Instruction*(SEXP)> callerLoad = [&](SEXP) {
+            Instruction* forced = b_(Opcode::Force, {loaded[nextLoad++]});
+            forced->plain = true;
+            return forced;
+        };
+        std::vector<Instruction*> value(names.size(), nullptr);
+        std::function<Instruction*(SEXP)> argument = [&](SEXP sym) {
+            size_t k = formal(sym);
+            if (!value[k]) {
+                const CallArg& a = cs.args[k];
+                value[k] = a.kind == ArgKind::Const    ? b_.ldConst(pool(a.pool))
+                           : a.kind == ArgKind::Symbol ? callerLoad(pool(a.pool))
+                                                       : straightLine(promise[k], callerLoad, cp);
+            }
+            return value[k];
+        };
+        Instruction* r = straightLine(t->baseline, argument, cp);
+        BB* fast = b_.bb;
+        BB* join = b_.newBB();
+        b_.jump(join);
+        for (size_t k = first; k < fn_->insns.size(); k++) fn_->insns[k]->inlinedFrom = site + 1;
+        b_.setBB(join);
+        if (!slow) return r;
+        b_.setBB(slow);
+        Instruction* c = call(cs, site, fun);
+        b_.jump(join);
+        b_.setBB(join);
+        return b_.phi({{fast, r}, {slow, c}});
+    }
+
+    // Calls `use` with each variable code inlinable() admitted loads, in
+    // the order it loads them.
+    template <typename F>
+    static void forEachLoad(const Code* c, F use) {
+        const std::vector<int32_t>& bc = c->bc;
+        for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
+            const int32_t* imm = &bc[pc + 1];
+            if (Op(bc[pc]) == Op::ldvar) use(c->poolAt(imm[0]));
+            if (Op(bc[pc]) == Op::ld2_binop) {
+                if (imm[0] == 1) use(c->poolAt(imm[1]));
+                if (imm[3] == 1) use(c->poolAt(imm[4]));
+            }
+        }
+    }
+
+    // The translation of code inlinable() admitted, its assumptions
+    // leaving through `cp`; `load` gives a variable's value.
+    Instruction* straightLine(const Code* c, const std::function<Instruction*(SEXP)>& load,
+                              Instruction* cp) {
+        std::vector<Instruction*> st;
+        const std::vector<int32_t>& bc = c->bc;
+        auto arith = [&](int op, Instruction* a, Instruction* b, int call, int fb) {
+            Opcode o = Opcode::Add;
+            binaryOpcode(ArithOp(op), &o);
+            return binop(o, a, b, c->poolAt(call), c->feedback[fb].types, 0, nullptr, -1, nullptr,
+                         cp);
+        };
+        for (size_t pc = 0; pc < bc.size();) {
+            Op op = Op(bc[pc]);
+            const int32_t* imm = &bc[pc + 1];
+            switch (op) {
+                case Op::push:
+                    st.push_back(b_.ldConst(c->poolAt(imm[0])));
+                    b_(Opcode::Visible);
+                    break;
+                case Op::visible:
+                    b_(Opcode::Visible);
+                    break;
+                case Op::invisible:
+                    b_(Opcode::Invisible);
+                    break;
+                case Op::ldvar:
+                    b_(Opcode::Visible);
+                    st.push_back(load(c->poolAt(imm[0])));
+                    break;
+                case Op::binop: {
+                    Instruction* b = pop(st);
+                    Instruction* a = pop(st);
+                    st.push_back(arith(imm[0], a, b, imm[2], imm[5]));
+                    break;
+                }
+                case Op::ld2_binop: {
+                    int nStack = (imm[0] == 0) + (imm[3] == 0);
+                    std::vector<Instruction*> fromStack(st.end() - nStack, st.end());
+                    st.resize(st.size() - nStack);
+                    size_t used = 0;
+                    auto operand = [&](int kind, int a) -> Instruction* {
+                        if (kind == 0) return fromStack[used++];
+                        if (kind == 2) return b_.ldConst(c->poolAt(a));
+                        return load(c->poolAt(a));
+                    };
+                    Instruction* a = operand(imm[0], imm[1]);
+                    Instruction* b = operand(imm[3], imm[4]);
+                    st.push_back(arith(imm[6], a, b, imm[8], imm[11]));
+                    break;
+                }
+                case Op::unop: {
+                    Instruction* u = b_(
+                        ArithOp(imm[0]) == ArithOp::Neg ? Opcode::Minus : Opcode::Plus, {pop(st)});
+                    u->call = c->poolAt(imm[2]);
+                    st.push_back(u);
+                    break;
+                }
+                default:  // ret (the last: inlinable() admitted nothing else)
+                    return st.back();
+            }
+            pc += 1 + rir::info(op).operands;
+        }
+        return st.back();
     }
 
     std::string translate(Op op, const int32_t* imm, int pc, int next,
@@ -450,50 +786,11 @@ class Translator {
             case Op::call: {
                 const CallSite& cs = code_->calls[imm[0]];
                 Instruction* fun = pop(stack);
-                std::vector<Instruction*> ops{env_, fun};
-                std::vector<SEXP> tags;
-                bool tagged = false;
-                for (const CallArg& a : cs.args) {
-                    tags.push_back(a.tag);
-                    tagged = tagged || a.tag != R_NilValue;
-                    switch (a.kind) {
-                        case ArgKind::Const:
-                            ops.push_back(b_.ldConst(pool(a.pool)));
-                            break;
-                        case ArgKind::Missing:
-                            ops.push_back(b_.ldConst(R_MissingArg));
-                            break;
-                        case ArgKind::Symbol:
-                        case ArgKind::Code: {
-                            Instruction* p =
-                                b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
-                            p->index = a.pool;
-                            p->constant = a.kind == ArgKind::Symbol
-                                              ? pool(a.pool)
-                                              : Code::unpack(pool(a.pool))->ast();
-                            ops.push_back(p);
-                            break;
-                        }
-                        case ArgKind::Dots:
-                            // `...` expanded into the arguments at the call
-                            // (its operand: the `...` binding; its name `...`)
-                            tags.back() = R_DotsSymbol;
-                            tagged = true;
-                            ops.push_back(b_.withSymbol(Opcode::LdVar, R_DotsSymbol, {env_}));
-                            break;
-                        default:
-                            return "calls with stack arguments (complex assignments) not "
-                                   "translated yet";
-                    }
-                }
-                Instruction* c = b_.add(Opcode::Call, ops);
-                c->constant = pool(cs.ast);
-                // the RIR call site it was (native code may make the call
-                // through it while the arguments are still the site's)
-                c->code = code_;
-                c->index = imm[0];
-                if (tagged) c->names = tags;
-                stack.push_back(c);
+                Instruction* r = inlineCall(cs, imm[0], imm[1], fun, stack, pc);
+                if (!r) r = call(cs, imm[0], fun);
+                if (!r)
+                    return "calls with stack arguments (complex assignments) not translated yet";
+                stack.push_back(r);
                 return "";
             }
             case Op::guard_fun: {
@@ -819,12 +1116,60 @@ void rir2pirInit() {
     for (int k = 0; k < kSmallInts; k++) SET_VECTOR_ELT(smallInts, k, Rf_ScalarInteger(k));
 }
 
-std::string rir2pir(const Code* code, SEXP formals, Function* fn) {
+namespace {
+bool argumentLoad(const Instruction* ld) {
+    const Instruction* env = ld->args[0];
+    return env->op == Opcode::MkEnv &&
+           std::find(env->names.begin(), env->names.end(), ld->symbol) != env->names.end();
+}
+}  // namespace
+
+std::set<int> unsoundInlines(const Function& fn) {
+    std::set<int> bad;
+    for (auto& b : fn.blocks) {
+        for (Instruction* i : b->insns) {
+            int site = i->inlinedFrom;
+            if (!site) continue;
+            // (a load may run an active binding's function, unless it
+            // reads an argument of the function: in its own frame from the
+            // start, and an active binding made there since is ruled out at
+            // the checkpoint; arithmetic writes only warnings, and inlined
+            // arithmetic is quiet)
+            if (i->mayCallR() || (i->op == Opcode::LdVar && !argumentLoad(i)) ||
+                (i->writes() & ~Global))
+                bad.insert(site - 1);
+        }
+    }
+    return bad;
+}
+
+std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline) {
     if (code->kind != CodeKind::Function) return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = Rf_length(formals);
-    Translator t(code, formals, fn);
+    Translator t(code, formals, fn, noInline);
     return t.run();
+}
+
+std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,
+                             std::string* trace) {
+    std::set<int> noInline;
+    for (;;) {
+        std::string problem = rir2pir(code, formals, fn, noInline);
+        if (problem.empty() && verifyEach) {
+            problem = verify(*fn);
+            if (!problem.empty()) problem = "after translation: " + problem;
+        }
+        if (trace && problem.empty()) *trace += "== translated\n" + print(*fn);
+        if (problem.empty()) problem = optimize(*fn, verifyEach, trace);
+        if (!problem.empty()) return problem;
+        std::set<int> bad = unsoundInlines(*fn);
+        if (bad.empty()) return "";
+        // again without the calls whose inlined code kept what it may not
+        noInline.insert(bad.begin(), bad.end());
+        fn->clear();
+        if (trace) *trace += "== inlined code kept effects before a deoptimization: again\n";
+    }
 }
 
 }  // namespace pir

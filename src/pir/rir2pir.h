@@ -2,6 +2,7 @@
 // optimizing tier's front end; details and an example in rir2pir.cpp).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,21 @@ namespace pir {
 
 // Translates the RIR code of a function body whose formals are `formals`
 // (the closure's pairlist) into `fn`. Returns "" on success, else why the
-// code cannot be translated yet (it then keeps running in RIR).
-std::string rir2pir(const Code* code, SEXP formals, Function* fn);
+// code cannot be translated yet (it then keeps running in RIR). The calls
+// at the RIR call sites `noInline` are not inlined.
+std::string rir2pir(const Code* code, SEXP formals, Function* fn,
+                    const std::set<int>& noInline = {});
+
+// The call sites whose inlined code, after the passes, may have had an
+// effect before one of its assumptions (which resume RIR before the call:
+// the effect would happen twice), or may run R code (without the callee's
+// context).
+std::set<int> unsoundInlines(const Function& fn);
+
+// rir2pir and the passes (opt/pass.h), translated again without the call
+// sites unsoundInlines() names until it names none.
+std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,
+                             std::string* trace = nullptr);
 
 // Makes the R constants the translation uses (at load time: R may allocate).
 void rir2pirInit();

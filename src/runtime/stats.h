@@ -18,6 +18,7 @@ struct Stats {
     double optimized = 0;        // functions given native code
     double opt_refused = 0;      // functions the optimizing tier refused (status() says why)
     double opt_seconds = 0;      // time spent in the optimizing tier (PIR, LLVM)
+    double inlined_calls = 0;    // call sites of optimized functions inlined (their callee's body)
     double compile_seconds = 0;  // time spent compiling to RIR
     double toplevel_compiled = 0;
     double promises_compiled = 0;

@@ -84,6 +84,30 @@ test_that("a variable of an enclosing frame read before an effect costs no deopt
   expect_equal(s$deopts[s$name == "reads_enclosing_k"], 0)
 })
 
+test_that("a small closure's body is inlined; another callee leaves for the call", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(chaos = 0)
+  on.exit(rir:::set_tiering(chaos = old[[3]]))
+  scale_by <- function(a, b) a * b + 0.5
+  total <- function(n) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + scale_by(i, 2)
+    s
+  }
+  f <- rir::compile(total)
+  rir:::without_native(for (k in 1:3) f(10))
+  before <- rir::stats()
+  f <- rir::pir.compile(f)
+  after <- rir::stats()
+  expect_equal(after[["inlined_calls"]] - before[["inlined_calls"]], 1)
+  expect_identical(f(10), 115)
+  expect_identical(f(0), 0)
+  # a new closure under the name: the speculation fails, RIR calls it
+  scale_by <- function(a, b) a - b
+  expect_identical(f(3), 0)
+  expect_gt(rir::stats()[["deopts"]], after[["deopts"]])
+})
+
 test_that("what the tier cannot handle yet is refused with a warning and still runs", {
   f <- rir::compile(function(x) {
     names(x)[1] <- "a"

@@ -97,3 +97,47 @@ test_that("status() reports each function's tier, optimizer state and deoptimiza
   expect_true(is.numeric(st$deopts))
   expect_true(is.numeric(attr(rir::stats(), "opt_refusals")))
 })
+
+test_that("a call of a small arithmetic closure the feedback saw is inlined", {
+  f <- function(x) x + 1
+  g <- function(y) {
+    z <- y * 2
+    f(z)
+  }
+  warm <- function(g) for (i in 1:3) g(1.5)
+  # without feedback: a call, its argument a promise
+  expect_setequal(
+    failed(rir::pir_check(g, c("NoClosureCall", "NoPromise"))),
+    c("NoClosureCall", "NoPromise")
+  )
+  expect_true(rir::pir_check(g, c("NoClosureCall", "NoPromise"), warmup = warm))
+  # an argument of the caller may be an unevaluated promise (forcing it
+  # inside the inlined body would run R code without the callee's
+  # context): the call stays on the path where it is one
+  g2 <- function(y) f(y)
+  expect_identical(failed(rir::pir_check(g2, "NoClosureCall", warmup = warm)), "NoClosureCall")
+  # an argument computed from the caller's variables: its promise code is
+  # translated where the body first uses it
+  h <- function(n) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + f(i * 0.5)
+    s
+  }
+  expect_true(rir::pir_check(h, c("NoClosureCall", "NoPromise", "UnboxedArithmetic"),
+    warmup = function(h) for (i in 1:3) h(4)
+  ))
+  # not inlined: a callee that calls, loops or branches
+  k <- function(x) if (x > 0) x else -x
+  m <- function(y) k(y)
+  expect_identical(
+    failed(rir::pir_check(m, "NoClosureCall", warmup = function(m) for (i in 1:3) m(2))),
+    "NoClosureCall"
+  )
+  # nor integer arithmetic that may overflow (a warning inside the callee)
+  p <- function(a) a + 1L
+  q <- function(b) p(b)
+  expect_identical(
+    failed(rir::pir_check(q, "NoClosureCall", warmup = function(q) for (i in 1:3) q(2L))),
+    "NoClosureCall"
+  )
+})

@@ -9,7 +9,8 @@
 //     %5 = Branch %4 -> BB1, BB2               %5 = Jump -> BB1
 //
 // Folded: IsType when the operand's type is within the tested one (TRUE),
-// or cannot overlap it (FALSE); AsTest and LglIs of logical constants.
+// or cannot overlap it (FALSE); IsForced of a value known to be forced;
+// AsTest and LglIs of logical constants.
 #include "../../runtime/rapi.h"
 #include "pass.h"
 
@@ -41,6 +42,10 @@ SEXP knownTest(const Instruction* i) {
             if (!lazy && !missingOverlap && (t.kinds() & want.kinds()) == 0) return R_FalseValue;
             return nullptr;
         }
+        case Opcode::IsForced: {
+            PirType t = i->args[0]->type;
+            return !t.isBottom() && t.isSubtypeOf(PirType::val()) ? R_TrueValue : nullptr;
+        }
         case Opcode::AsTest: {
             int v = lglConstant(i->args[0]);
             return v < 0 ? nullptr : v ? R_TrueValue : R_FalseValue;
@@ -62,7 +67,8 @@ bool constantBranches(Function& f) {
         BB* b = bp.get();
         for (size_t k = 0; k < b->insns.size(); k++) {
             Instruction* i = b->insns[k];
-            if (i->op == Opcode::IsType || i->op == Opcode::AsTest || i->op == Opcode::LglIs) {
+            if (i->op == Opcode::IsType || i->op == Opcode::AsTest || i->op == Opcode::LglIs ||
+                i->op == Opcode::IsForced) {
                 SEXP v = knownTest(i);
                 if (!v) continue;
                 // the folded test goes (a folded AsTest had a TRUE or FALSE

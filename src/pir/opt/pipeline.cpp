@@ -12,6 +12,9 @@ const std::vector<Pass>& passes() {
         {"scope resolution", scopeResolution},
         {"forced values", forcedValues},
         {"known types", knownTypes},
+        // (again: the values scope resolution found decide more tests, a
+        // call inlined when its arguments are forced, say)
+        {"constant branches", constantBranches},
         {"dead code", deadCode},
         {"redundant visibility", redundantVisible},
     };

@@ -1,0 +1,96 @@
+# Differential tests: calls of small arithmetic closures, which the
+# optimizer inlines once the feedback has seen the callee (the callee's
+# body and its arguments' promise code translated in the caller). Each
+# caller runs enough times to be optimized with feedback in the modes with
+# a low threshold, and each snippet changes something the inlined code
+# assumed: the callee, its arguments' types, laziness, missingness.
+
+expect_all_same(list(
+  "the inlined body computes what the call does, and a new callee is called" = "
+    eval_a <- function(i, j) 1 / ((i + j) * (i + j + 1) / 2 + i + 1)
+    times <- function(v) {
+      n <- length(v)
+      out <- numeric(n)
+      for (i in seq_len(n)) {
+        s <- 0
+        for (j in seq_len(n)) s <- s + eval_a(i - 1, j - 1) * v[j]
+        out[i] <- s
+      }
+      out
+    }
+    r <- lapply(1:4, function(k) times(rep(1, 6)))
+    eval_a <- function(i, j) i - j
+    c(r[[4]], times(rep(1, 6)), times(c(1, 2)))
+  ",
+  "arguments of other types than the feedback saw" = "
+    add <- function(a, b) a + b
+    f <- function(x, y) add(x, y)
+    r <- vapply(1:5, function(k) f(k + 0.5, 2), 0)
+    list(r, f(2L, 3L), f(TRUE, 1), f(NA, 1), f(c(1, 2), 1), f(1:3, 0.5),
+      tryCatch(f('a', 1), error = function(e) conditionMessage(e)),
+      f(.Machine$integer.max, 1L), f(structure(1, names = 'n'), 2))
+  ",
+  "an argument that is an unforced promise, forced in the callee's order" = "
+    add <- function(a, b) b * 10 + a
+    f <- function(x, y) add(x, y)
+    for (k in 1:4) print(f(k + 0.5, 2))
+    f({cat('x forced\\n'); 1.5}, {cat('y forced\\n'); 2.5})
+  ",
+  "an argument never used is never evaluated" = "
+    first <- function(a, b) a * 2
+    f <- function(x) first(x, stop('not evaluated'))
+    vapply(1:5, function(k) f(k + 0.5), 0)
+  ",
+  "errors name the call: an unbound variable, a missing argument" = "
+    sq <- function(x) x * x
+    g <- function() sq(zz + 1)
+    zz <- 2
+    r <- vapply(1:4, function(k) g(), 0)
+    rm(zz)
+    e <- tryCatch(g(), error = function(e) e)
+    h <- function(a) sq(a)
+    r2 <- vapply(1:4, function(k) h(k + 0.5), 0)
+    e2 <- tryCatch(h(), error = function(e) e)
+    list(r, conditionMessage(e), conditionCall(e), r2, conditionMessage(e2), conditionCall(e2))
+  ",
+  "an object argument dispatches to its method, in the callee's frame" = "
+    twice <- function(x) x * 2
+    f <- function(y) twice(y)
+    r <- vapply(1:4, function(k) f(k + 0.5), 0)
+    `*.myc` <- function(e1, e2) {
+      cat('method called from', deparse(sys.call(-1)), '\\n')
+      42
+    }
+    list(r, f(structure(1, class = 'myc')), f(3))
+  ",
+  "visibility of the inlined call's value" = "
+    inc <- function(x) x + 1
+    w <- function(x) inc(x)
+    for (k in 1:4) w(k + 0.5)
+    w(2.5)
+    withVisible(w(3.5))
+  ",
+  "an active binding read by an inlined argument" = "
+    sq <- function(x) x * x
+    f <- function() {
+      makeActiveBinding('ab', function() { cat('ab read\\n'); 3 }, environment())
+      sq(ab + 0.5)
+    }
+    for (k in 1:4) print(f())
+  ",
+  "the callee's argument names and defaults" = "
+    lin <- function(a, b = 10) a * 2 + b
+    f <- function(x) lin(x, 1)
+    g <- function(x) lin(b = x, a = 1)
+    r <- vapply(1:5, function(k) f(k + 0.5) + g(k + 0.5), 0)
+    list(r, f(2), g(2))
+  ",
+  "closures from one factory: same body, different environments" = "
+    mk <- function(k) function(x) x * k
+    a <- mk(2)
+    b <- mk(3)
+    f <- function(g, v) g(v + 0.5)
+    r <- vapply(1:5, function(i) f(a, i), 0)
+    c(r, f(b, 1), f(a, 1))
+  "
+))
