@@ -159,6 +159,7 @@ SEXP rir_pir_check_names() {
 // logical vector; or a string saying why f has no optimized PIR.
 SEXP rir_pir_check(SEXP f, SEXP which) {
     Code* code = baselineOrError(f);
+    uint32_t eager = pir::eagerArgs(tableOrError(f));
     SEXP formals = FORMALS(f);
     // (kept outside the stack: R calls below may leave by longjmp)
     static std::string problem;
@@ -170,7 +171,7 @@ SEXP rir_pir_check(SEXP f, SEXP which) {
         for (R_xlen_t k = 0; k < XLENGTH(which); k++) names.push_back(CHAR(STRING_ELT(which, k)));
         pir::Function fn;
         fn.name = "f";
-        problem = pir::rir2pirOptimized(code, formals, &fn, true);
+        problem = pir::rir2pirOptimized(code, formals, &fn, true, nullptr, eager);
         if (problem.empty()) {
             const auto& all = checks();
             for (const std::string& n : names) {

@@ -127,6 +127,7 @@ extern "C" {
 // `traceIt`: also the function after translation and after each pass.
 SEXP rir_pir_translate(SEXP f, SEXP optimizeIt, SEXP traceIt) {
     Code* code = baselineOrError(f);
+    uint32_t eager = pir::eagerArgs(tableOrError(f));
     bool optimize = Rf_asLogical(optimizeIt) == TRUE;
     bool withTrace = Rf_asLogical(traceIt) == TRUE;
     std::string printed, problem, dot, trace;
@@ -134,8 +135,8 @@ SEXP rir_pir_translate(SEXP f, SEXP optimizeIt, SEXP traceIt) {
         pir::Function fn;
         fn.name = "f";
         if (optimize) {
-            problem =
-                pir::rir2pirOptimized(code, FORMALS(f), &fn, true, withTrace ? &trace : nullptr);
+            problem = pir::rir2pirOptimized(code, FORMALS(f), &fn, true,
+                                            withTrace ? &trace : nullptr, eager);
             if (problem.rfind("after ", 0) == 0) problem = "PIR verifier: " + problem;
         } else {
             problem = pir::rir2pir(code, FORMALS(f), &fn);

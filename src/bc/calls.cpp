@@ -175,28 +175,66 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* forced) {
     return Rf_findFun(sym, env);
 }
 
-bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* forced) {
-    // Fast: no binding of sym in the frames up to the global environment
-    // (plain ones scanned here, hashed ones asked, user-defined databases
-    // left to the slow path), and GNU R's global cache has sym resolved to
-    // base's binding (its BASE_SYM_CACHED flag: set by a global lookup that
-    // found base's binding, cleared when a global frame gains or loses a
-    // binding of sym) whose value is `expected`.
+namespace {
+// Fast: no binding of sym in the frames up to the global environment (plain
+// ones scanned here, hashed ones asked, user-defined databases left to the
+// slow path), and GNU R's global cache has sym resolved to base's binding
+// (its BASE_SYM_CACHED flag: set by a global lookup that found base's
+// binding, cleared when a global frame gains or loses a binding of sym)
+// whose value is `expected`. (No R code runs; false: not known.)
+bool stillNamesFast(SEXP sym, SEXP expected, SEXP env) {
     for (SEXP rho = env; rho != R_GlobalEnv; rho = fcdr(rho)) {  // ENCLOS
-        if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho)) goto slow;
+        if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho)) return false;
         if (ftag(rho) != R_NilValue) {  // HASHTAB: e.g. S4 generics' environments
-            if (R_existsVarInFrame(rho, sym)) goto slow;
+            if (R_existsVarInFrame(rho, sym)) return false;
             continue;
         }
         for (SEXP f = fcar(rho); f != R_NilValue; f = fcdr(f))  // FRAME
-            if (ftag(f) == sym) goto slow;
+            if (ftag(f) == sym) return false;
     }
     if (hdr(sym)->gp & (1 << 13)) {
         SEXP v = fsymvalue(sym);
         if (v == expected || (ftype(v) == PROMSXP && fprvalue(v) == expected)) return true;
     }
-slow:
-    return findFunction(sym, env, call, tramp, forced) == expected;
+    return false;
+}
+}  // namespace
+
+bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* forced) {
+    return stillNamesFast(sym, expected, env) ||
+           findFunction(sym, env, call, tramp, forced) == expected;
+}
+
+bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env) {
+    if (stillNamesFast(sym, expected, env)) return true;
+    // the frames up to the global environment as findFun reads them, a
+    // function found or a value skipped, unless finding one would run R
+    // code (an unevaluated promise, an active binding) or needs a lookup
+    // in a hashed frame
+    for (SEXP rho = env; rho != R_GlobalEnv; rho = fcdr(rho)) {  // ENCLOS
+        if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho)) return false;
+        if (ftag(rho) != R_NilValue) {
+            if (R_existsVarInFrame(rho, sym)) return false;
+            continue;
+        }
+        for (SEXP f = fcar(rho); f != R_NilValue; f = fcdr(f)) {
+            if (ftag(f) != sym) continue;
+            if (hdr(f)->gp & kActiveBinding) return false;
+            SEXP v = fcar(f);
+            if (ftype(v) == PROMSXP) {
+                if (fprvalue(v) == R_UnboundValue) return false;
+                v = fprvalue(v);
+            }
+            if (ftype(v) == CLOSXP || ftype(v) == BUILTINSXP || ftype(v) == SPECIALSXP)
+                return v == expected;
+            break;  // (not a function: findFun looks further)
+        }
+    }
+    if (hdr(sym)->gp & (1 << 13)) {
+        SEXP v = fsymvalue(sym);
+        return v == expected || (ftype(v) == PROMSXP && fprvalue(v) == expected);
+    }
+    return false;
 }
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {

@@ -32,6 +32,10 @@ SEXP findFunction(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* forced = null
 // findFunction(sym, env, ...) == expected (GNU R's BASEGUARD), usually
 // without a lookup.
 bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* forced = nullptr);
+// stillNames() when it can tell without running R code (no promise forced,
+// no active binding called: what the frames hold up to GNU R's global cache);
+// false otherwise.
+bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env);
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);

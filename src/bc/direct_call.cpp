@@ -245,6 +245,7 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
     t->invocations++;
     Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook) {
+        if (t->optState == 0) t->recordArgs(env);
         if (t->optState == 0 && tiering.native && double(t->invocations) > tiering.threshold)
             optimizeHook(t);
         if (t->native) {

@@ -330,6 +330,14 @@ int rirn_still_names(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, c
     return stillNames(sym, expected, env, call, tramp, dirty);
 }
 
+int rirn_still_names_without_r(SEXP sym, SEXP expected, SEXP env) {
+    return stillNamesWithoutR(sym, expected, env);
+}
+
+int rirn_lazy_value(SEXP v) {
+    return lazyValue(v);
+}
+
 int rirn_is_callee(SEXP fun, SEXP clo) {
     return fun == clo && !hdr(fun)->debug && !hdr(fun)->spare;
 }
@@ -657,6 +665,8 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_dollar_assign),
         RIRN_HELPER(rirn_still_names),
         RIRN_HELPER(rirn_is_callee),
+        RIRN_HELPER(rirn_lazy_value),
+        RIRN_HELPER(rirn_still_names_without_r),
         RIRN_HELPER(rirn_srcref),
         RIRN_HELPER(rirn_deopt),
         RIRN_HELPER(rirn_backedge),

@@ -599,18 +599,28 @@ std::string Lowering::lower(pir::Instruction* i) {
                 vals[i] = llvm::ConstantInt::getTrue(C);
                 return "";
             }
-            // a promise with its value, or a value other than the missing
-            // marker
+            // a promise with its value (or of a constant: lazyValue), or
+            // a value other than the missing marker
             llvm::Value* v = a(0);
             llvm::BasicBlock* from = B.GetInsertBlock();
             llvm::BasicBlock* prom = llvm::BasicBlock::Create(C, "", fn);
+            llvm::BasicBlock* unevaluated = llvm::BasicBlock::Create(C, "", fn);
             llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
             llvm::Value* notMissing = B.CreateICmpNE(v, sexp(R_MissingArg));
             B.CreateCondBr(headerByteIs(v, kHeaderTypeMask, PROMSXP), prom, join);
             B.SetInsertPoint(prom);
-            llvm::Value* evaluated =
-                B.CreateICmpNE(fieldAt(v, kCarOffset, sexpT), sexp(R_UnboundValue));
-            vals[i] = mergeAt(join, notMissing, from, evaluated);
+            B.CreateCondBr(B.CreateICmpNE(fieldAt(v, kCarOffset, sexpT), sexp(R_UnboundValue)),
+                           join, unevaluated);
+            B.SetInsertPoint(unevaluated);
+            llvm::Value* harmless = B.CreateICmpEQ(
+                callHelper(reinterpret_cast<void*>(&rirn_lazy_value), i32T, {sexpT}, {v}), i32(0));
+            B.CreateBr(join);
+            B.SetInsertPoint(join);
+            llvm::PHINode* phi = B.CreatePHI(llvm::Type::getInt1Ty(C), 3);
+            phi->addIncoming(notMissing, from);
+            phi->addIncoming(llvm::ConstantInt::getTrue(C), prom);
+            phi->addIncoming(harmless, unevaluated);
+            vals[i] = phi;
             return "";
         }
         case Opcode::Identical:
@@ -618,6 +628,14 @@ std::string Lowering::lower(pir::Instruction* i) {
                 // a function lookup only compared with the function the
                 // bytecode inlined (its guard): the interpreter's test
                 pir::Instruction* ld = i->args[0];
+                if (ld->plain) {
+                    llvm::Value* r = callHelper(
+                        reinterpret_cast<void*>(&rirn_still_names_without_r), i32T,
+                        {sexpT, sexpT, sexpT},
+                        {sexp(ld->symbol), sexp(i->args[1]->constant), value(ld->args[0])});
+                    vals[i] = B.CreateICmpNE(r, i32(0));
+                    return "";
+                }
                 llvm::Value* r =
                     callHelper(reinterpret_cast<void*>(&rirn_still_names), i32T,
                                {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
@@ -789,6 +807,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         case Opcode::LdFun:
             if (guardLoads.count(i)) return "";  // its Identical tests it
+            if (i->plain) return "a guard's function lookup used elsewhere";
             // (sets the dirty flag when it evaluates a promise)
             define(i, callHelper(reinterpret_cast<void*>(&rirn_ldfun), sexpT,
                                  {sexpT, sexpT, sexpT, sexpT, sexpT},

@@ -45,7 +45,8 @@ bool optimizeNow(DispatchTable* t, std::string* whyNot) {
     } else {
         pir::Function fn;
         fn.name = t->name;
-        why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify);
+        why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
+                                    pir::eagerArgs(t));
         if (why.empty()) entry = compile(fn, t, &why);
         if (entry) {
             std::set<int> sites;

@@ -225,10 +225,10 @@ enum class Rule : uint8_t {
     X(IsType, "a", Test, 0, 0, 0, HasType, "does the value have the carried type")                 \
     X(Identical, "vv", Test, 0, 0, 0, NoFlags, "are the two values the same object")               \
     X(IsCallee, "v", Test, 0, 0, 0, HasConstant,                                                   \
-      "is the value the carried closure, not marked for debugging (its inlined body may run)")      \
+      "is the value the carried closure, not marked for debugging (its inlined body may run)")     \
     X(IsForced, "a", Test, 0, 0, 0, NoFlags,                                                       \
-      "is the value neither an unforced promise nor the missing marker (forcing it runs no R "      \
-      "code)")                                                                                     \
+      "is the value neither the missing marker nor an unforced promise of code that may run R "    \
+      "code (forcing it runs none)")                                                               \
     X(BindingIs, "ea", Test, 0, Env, 0, HasSymbol,                                                 \
       "does the environment's own binding of the variable hold exactly this value (a double "      \
       "kept unboxed: one equal to it)")                                                            \

@@ -188,8 +188,8 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             if (object(type(args[k]))) return true;
         return false;
     }
-    if (has(CallsR)) return !(op == Opcode::SubassignVar && plain);
-    if (has(Forces) && any(lazy)) return !(op == Opcode::Force && plain);
+    if (has(CallsR)) return !((op == Opcode::SubassignVar || op == Opcode::LdFun) && plain);
+    if (has(Forces) && any(lazy)) return !((op == Opcode::Force || op == Opcode::LdFun) && plain);
     if (has(Dispatches)) {
         // subsetting, `$`, length() and as.logical() dispatch on their
         // first operand only (an object index is GNU R's default code's)

@@ -51,8 +51,13 @@ struct Instruction {
     // SubassignVar: x was found a plain local vector (IsPlainLocal) right
     // before, so it runs no R code and changes only x's binding and vectors;
     // Force: its operand was found forced (IsForced) right before, so it
-    // runs no R code
+    // runs no R code; LdFun: a guard's lookup, which gives no function
+    // rather than run R code (force a promise, call an active binding)
     bool plain = false;
+    // LdVar: a builtin's argument before others, whose uses scope
+    // resolution leaves to the load (native code counts that value as
+    // referenced from the load to the call)
+    bool kept = false;
     // made for the body of a closure called at this RIR call site of the
     // function (index + 1; 0: not inlined code), see rir2pir.cpp
     int inlinedFrom = 0;

@@ -189,14 +189,16 @@ bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
 
 class Translator {
   public:
-    Translator(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline)
+    Translator(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline,
+               uint32_t eagerArgs)
         : code_(code),
           formals_(formals),
           fn_(fn),
           b_(fn),
           one_(oneInt),
           minusOne_(minusOneInt),
-          noInline_(noInline) {}
+          noInline_(noInline),
+          eagerArgs_(eagerArgs) {}
 
     std::string run() {
         CodeShape shape;
@@ -233,7 +235,12 @@ class Translator {
         for (SEXP a = formals_; a != R_NilValue; a = CDR(a)) {
             names.push_back(TAG(a));
             defaults.push_back(CAR(a));
-            args.push_back(b_.ldArg(int(args.size())));
+            // (one speculated evaluated is not missing: the entry's
+            // IsForced, below, leaves otherwise before any other use)
+            size_t k = args.size();
+            bool eager = k < 32 && (eagerArgs_ & (1u << k));
+            args.push_back(
+                b_.ldArg(int(k), eager ? PirType::any().without(Flag::Missing) : PirType::any()));
         }
         Instruction* parent = b_(Opcode::LdFunctionEnv);
         env_ = b_.mkEnv(args, names, parent);
@@ -253,6 +260,21 @@ class Translator {
             b_.withSymbol(Opcode::StArgDefault, names[k], {p, env_});
             b_.jump(cont);
             b_.setBB(cont);
+        }
+        // arguments the feedback never saw lazy (an unevaluated promise,
+        // or missing) are speculated evaluated at the entry (IsForced,
+        // leaving for the start of the RIR code); their Force here makes
+        // later ones of the same value no effect (force dominance)
+        bool anyEager = false;
+        for (size_t k = 0; k < args.size() && k < 32; k++)
+            anyEager = anyEager || (eagerArgs_ & (1u << k));
+        if (anyEager) {
+            Instruction* cp = checkpoint(0, {});
+            for (size_t k = 0; k < args.size() && k < 32; k++) {
+                if (!(eagerArgs_ & (1u << k))) continue;
+                b_.withType(Opcode::Assume, PirType::val(), {b_(Opcode::IsForced, {args[k]}), cp});
+                b_(Opcode::Force, {args[k]})->plain = true;
+            }
         }
         BB* prologue = b_.bb;
         for (auto& entry : blocks) entry.second = b_.newBB();
@@ -296,6 +318,19 @@ class Translator {
                     phis[k]->args.push_back(edge.second[k]);
                 }
         }
+        // a variable's value passed to a builtin before more arguments:
+        // loaded there (native code counts it as referenced from the load to
+        // the call, as the interpreter does), also when a guard's branch
+        // in a later argument made it a Phi
+        for (auto& c : fn_->insns) {
+            if (c->op != Opcode::CallBuiltin) continue;
+            for (size_t k = 1; k + 1 < c->args.size(); k++) {
+                Instruction* v = c->args[k];
+                while (v->op == Opcode::Phi && v->args.size() == 1) v = v->args[0];
+                if (v->op == Opcode::Force && v->args[0]->op == Opcode::LdVar)
+                    v->args[0]->kept = true;
+            }
+        }
         // (speculation can leave code no path reaches: an object's path)
         fn_->computePreds();
         removeUnreachable(*fn_);
@@ -311,6 +346,7 @@ class Translator {
     Instruction* env_ = nullptr;
     SEXP one_, minusOne_;            // 1L and -1L
     const std::set<int>& noInline_;  // call sites not to inline (see inlineCall)
+    uint32_t eagerArgs_;             // arguments speculated evaluated (bit k: argument k)
     std::map<int, std::vector<Instruction*>> phis_;
     std::set<int> loopHeaders_;  // targets of backward jumps
     std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
@@ -365,6 +401,13 @@ class Translator {
     // resumed load would run again), after it (`below`: the stack under
     // the result at `next`), the deoptimization block computing the
     // operation unspeculated first.
+    // Is v known to have type t? (A Phi made at a block's entry has no
+    // operands, and no type, until the translation has seen every
+    // predecessor: not known.)
+    static bool hasType(const Instruction* v, PirType t) {
+        return !v->type.isBottom() && v->type.isSubtypeOf(t);
+    }
+
     // (`at`: an existing checkpoint the assumptions leave through, for
     // inlined code: see inlineCall)
     Instruction* binop(Opcode op, Instruction* a, Instruction* b, SEXP call, uint32_t feedback,
@@ -373,8 +416,7 @@ class Translator {
                        Instruction* at = nullptr) {
         PirType ta, tb;
         if ((before || below || at) && feedbackType(feedback & 0xffff, &ta) &&
-            feedbackType(feedback >> kRhsShift, &tb) &&
-            (!a->type.isSubtypeOf(ta) || !b->type.isSubtypeOf(tb))) {
+            feedbackType(feedback >> kRhsShift, &tb) && (!hasType(a, ta) || !hasType(b, tb))) {
             Instruction* cp;
             if (at) {
                 cp = at;
@@ -392,11 +434,11 @@ class Translator {
                 b_(Opcode::Deopt, {b_.frameState(code_, next, env_, nullptr, after)});
                 b_.setBB(cont);
             }
-            if (!a->type.isSubtypeOf(ta)) {
+            if (!hasType(a, ta)) {
                 b_.withType(Opcode::Assume, ta, {b_.withType(Opcode::IsType, ta, {a}), cp});
                 a = b_.withType(Opcode::CastType, ta, {a});
             }
-            if (!b->type.isSubtypeOf(tb)) {
+            if (!hasType(b, tb)) {
                 b_.withType(Opcode::Assume, tb, {b_.withType(Opcode::IsType, tb, {b}), cp});
                 b = b_.withType(Opcode::CastType, tb, {b});
             }
@@ -799,8 +841,11 @@ class Translator {
                 // goes on at the label. Speculated: it still does (leaving
                 // resumes at the guard, which then takes the slow path).
                 Instruction* cp = checkpoint(pc, stack);
+                // (the lookup runs no R code: where it would have to, the
+                // guard fails, and RIR's own lookup runs it)
                 Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_});
                 fun->call = pool(imm[2]);
+                fun->plain = true;
                 Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(imm[1]))});
                 b_.withType(Opcode::Assume, fun->type, {t, cp});
                 jumpTo(next, stack, blocks);
@@ -1143,19 +1188,25 @@ std::set<int> unsoundInlines(const Function& fn) {
     return bad;
 }
 
-std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline) {
+std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline,
+                    uint32_t eagerArgs) {
     if (code->kind != CodeKind::Function) return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = Rf_length(formals);
-    Translator t(code, formals, fn, noInline);
+    Translator t(code, formals, fn, noInline, eagerArgs);
     return t.run();
 }
 
+uint32_t eagerArgs(const DispatchTable* t) {
+    // (one entry is no evidence: at threshold 0 the first call optimizes)
+    return t->argSamples >= 2 ? ~t->lazyArgs : 0;
+}
+
 std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,
-                             std::string* trace) {
+                             std::string* trace, uint32_t eager) {
     std::set<int> noInline;
     for (;;) {
-        std::string problem = rir2pir(code, formals, fn, noInline);
+        std::string problem = rir2pir(code, formals, fn, noInline, eager);
         if (problem.empty() && verifyEach) {
             problem = verify(*fn);
             if (!problem.empty()) problem = "after translation: " + problem;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../bc/code.h"
+#include "../runtime/dispatch_table.h"
 #include "ir.h"
 
 namespace rir {
@@ -16,8 +17,13 @@ namespace pir {
 // (the closure's pairlist) into `fn`. Returns "" on success, else why the
 // code cannot be translated yet (it then keeps running in RIR). The calls
 // at the RIR call sites `noInline` are not inlined.
+// Bit k of `eagerArgs`: argument k is speculated to be evaluated at the
+// entry (see eagerArgs()).
 std::string rir2pir(const Code* code, SEXP formals, Function* fn,
-                    const std::set<int>& noInline = {});
+                    const std::set<int>& noInline = {}, uint32_t eagerArgs = 0);
+
+// The arguments of t's function its argument feedback never saw lazy.
+uint32_t eagerArgs(const DispatchTable* t);
 
 // The call sites whose inlined code, after the passes, may have had an
 // effect before one of its assumptions (which resume RIR before the call:
@@ -28,7 +34,7 @@ std::set<int> unsoundInlines(const Function& fn);
 // rir2pir and the passes (opt/pass.h), translated again without the call
 // sites unsoundInlines() names until it names none.
 std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,
-                             std::string* trace = nullptr);
+                             std::string* trace = nullptr, uint32_t eagerArgs = 0);
 
 // Makes the R constants the translation uses (at load time: R may allocate).
 void rir2pirInit();

@@ -21,6 +21,18 @@ struct Version {
     Code* code;
 };
 
+// The missing marker, or an unevaluated promise of code that may run R code
+// when forced (a symbol, a call, byte code; GNU R's AST interpreter also
+// wraps constant arguments in promises, whose forcing only takes the
+// constant). (Reads only.)
+inline bool lazyValue(SEXP v) {
+    if (v == R_MissingArg) return true;
+    if (ftype(v) != PROMSXP || fprvalue(v) != R_UnboundValue) return false;
+    int t = ftype(fcdr(v));  // PRCODE
+    return t == SYMSXP || t == LANGSXP || t == BCODESXP || t == PROMSXP || t == DOTSXP ||
+           t == EXPRSXP;
+}
+
 struct DispatchTable {
     static const size_t kMaxVersions = 15;
 
@@ -42,6 +54,18 @@ struct DispatchTable {
     std::string optRefusal;
     uint32_t deopts = 0;
     double optSeconds = 0;
+    // Argument feedback, recorded at the baseline's entries until the
+    // function is optimized: bit k of `lazyArgs` set once argument k (< 32)
+    // was missing or a promise whose forcing may run R code (lazyValue);
+    // `argSamples` entries seen.
+    uint32_t lazyArgs = 0;
+    uint32_t argSamples = 0;
+    void recordArgs(SEXP env) {
+        int k = 0;
+        for (SEXP b = fcar(env); b != R_NilValue && k < 32; b = fcdr(b), k++)
+            if (lazyValue(fcar(b))) lazyArgs |= 1u << k;
+        argSamples++;
+    }
 
     // (slots read inline: an EXTPTRSXP's CDR is its protected value)
     SEXP slot(int i) const { return static_cast<SEXP*>(fdata(fcdr(container)))[i]; }

@@ -141,3 +141,22 @@ test_that("a call of a small arithmetic closure the feedback saw is inlined", {
     "NoClosureCall"
   )
 })
+
+test_that("arguments seen evaluated are assumed so at the entry: a loop reading one loads nothing", {
+  f <- function(n, dt) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + dt * i
+    s
+  }
+  # without argument feedback, dt may be a promise whose forcing runs R
+  # code: after it, the variables are read from the environment
+  expect_identical(failed(rir::pir_check(f, "NoLoad")), "NoLoad")
+  g <- function(n, dt) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + dt * i
+    s
+  }
+  expect_true(rir::pir_check(g, c("NoLoad", "UnboxedArithmetic"),
+    warmup = function(g) for (k in 1:3) g(10, 0.5)
+  ))
+})

@@ -237,7 +237,12 @@ fz_helper_defs <- list(
   fz_promise = "fz_promise <- function(a, f) { f(); a }",
   fz_warn = "fz_warn <- function(x) { warning(\"fzw \", length(x)); x }",
   fz_err = "fz_err <- function(x) { if (isTRUE(length(x) > 2L)) stop(\"too long: \", length(x)); x }",
-  fz_sys = "fz_sys <- function(x) sys.call()"
+  fz_sys = "fz_sys <- function(x) sys.call()",
+  # small arithmetic bodies: the optimizer inlines them
+  fz_arith = "fz_arith <- function(a, b) a * 2.5 + b / 4",
+  fz_sq = "fz_sq <- function(x) -x * x + 0.5",
+  fz_first = "fz_first <- function(a, b) a + 0.25",
+  fz_rev = "fz_rev <- function(a, b) b - a * 1.5"
 )
 
 fz_helper_call <- function(st, type, d) {
@@ -253,6 +258,8 @@ fz_helper_call <- function(st, type, d) {
       }
     )
   }
+  # (numbers mostly: what the arithmetic helpers are inlined for)
+  num <- function() if (fz_coin(0.7)) fz_expr(st, fz_num_type(), d) else arg()
   h <- fz_pick(names(fz_helper_defs))
   st$defs[[h]] <- TRUE
   call <- switch(h,
@@ -286,6 +293,10 @@ fz_helper_call <- function(st, type, d) {
         sprintf("fz_promise(%s, function() %s <<- %s)", v, v, fz_expr(st, st$vars[[v]], 1L))
       }
     },
+    fz_arith = sprintf("fz_arith(%s, %s)", num(), num()),
+    fz_sq = sprintf("fz_sq(%s)", num()),
+    fz_first = sprintf("fz_first(%s, %s)", num(), arg()),
+    fz_rev = sprintf("fz_rev(%s, %s)", num(), num()),
     fz_warn = sprintf("fz_warn(%s)", a()),
     fz_err = sprintf("fz_err(%s)", a()),
     fz_sys = sprintf("fz_sys(%s)", a())

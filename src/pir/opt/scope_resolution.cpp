@@ -319,7 +319,8 @@ struct Resolver {
                     auto it = s.known.find(i->symbol);
                     if (it != s.known.end() && !s.unconfirmed.count(i->symbol)) {
                         resolvedLoads[i] = it->second;
-                        Instruction* v = rewrite ? value(it->second, i->symbol) : nullptr;
+                        Instruction* v =
+                            rewrite && !i->kept ? value(it->second, i->symbol) : nullptr;
                         if (v) {
                             if (knownEager(s, i->symbol)) eager.insert(v);
                             replaceUses(f, i, v);
@@ -344,7 +345,8 @@ struct Resolver {
                 if (Instruction* p = promiseForced(a)) {
                     auto done = s.forced.find(p);
                     if (done != s.forced.end()) {
-                        if (rewrite && done->second != i) {
+                        bool kept = a->op == Opcode::LdVar && a->kept;
+                        if (rewrite && done->second != i && !kept) {
                             replaceUses(f, i, done->second);
                             replaced[i] = done->second;
                             dead->push_back(i);
