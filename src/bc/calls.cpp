@@ -213,6 +213,12 @@ bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env) {
     // in a hashed frame
     for (SEXP rho = env; rho != R_GlobalEnv; rho = fcdr(rho)) {  // ENCLOS
         if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho)) return false;
+        if (rho == R_BaseNamespace || rho == R_BaseEnv) {
+            // (package code: base's bindings are the symbols' values)
+            SEXP v = fsymvalue(sym);
+            if (ftype(v) == PROMSXP) v = fprvalue(v);
+            return v == expected;
+        }
         if (ftag(rho) != R_NilValue) {
             if (R_existsVarInFrame(rho, sym)) return false;
             continue;
