@@ -90,7 +90,7 @@ status <- function() {
   df <- data.frame(
     name = reg[[1]], state = reg[[2]], reason = reg[[3]], calls = reg[[4]],
     tier = reg[[5]], optimizer = reg[[6]], opt_reason = reg[[7]],
-    opt_seconds = reg[[8]], deopts = reg[[9]],
+    opt_seconds = reg[[8]], deopts = reg[[9]], versions = reg[[10]],
     stringsAsFactors = FALSE
   )
   sites <- .Call(C_rir_ast_sites, 20L)

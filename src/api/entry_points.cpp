@@ -233,7 +233,7 @@ SEXP rir_reset_stats() {
 
 SEXP rir_status() {
     R_xlen_t n = registry.size();
-    const int ncol = 9;
+    const int ncol = 10;
     SEXP out = PROTECT(Rf_allocVector(VECSXP, ncol));
     // column k of the result, protected by it
     auto column = [&](int k, SEXPTYPE type) {
@@ -244,7 +244,7 @@ SEXP rir_status() {
     SEXP name = column(0, STRSXP), state = column(1, STRSXP), reason = column(2, STRSXP);
     SEXP calls = column(3, REALSXP), tier = column(4, STRSXP), optimizer = column(5, STRSXP);
     SEXP optReason = column(6, STRSXP), optSeconds = column(7, REALSXP),
-         deopts = column(8, REALSXP);
+         deopts = column(8, REALSXP), versions = column(9, STRSXP);
     static const char* const optStates[] = {"not tried", "optimized", "refused", "retired"};
     for (R_xlen_t i = 0; i < n; i++) {
         Registered& r = registry[i];
@@ -257,7 +257,7 @@ SEXP rir_status() {
         // once the function was collected)
         const char* tr = r.state != "compiled" ? "gnur"
                          : !t                  ? nullptr
-                         : t->native           ? "native"
+                         : !t->natives.empty() ? "native"
                                                : "rir";
         SET_STRING_ELT(tier, i, tr ? Rf_mkChar(tr) : NA_STRING);
         SET_STRING_ELT(optimizer, i,
@@ -266,6 +266,11 @@ SEXP rir_status() {
                        t && !t->optRefusal.empty() ? Rf_mkChar(t->optRefusal.c_str()) : NA_STRING);
         REAL(optSeconds)[i] = t && t->optState != 0 ? t->optSeconds : NA_REAL;
         REAL(deopts)[i] = t ? double(t->deopts) : NA_REAL;
+        // the contexts of its native versions, most specific first
+        std::string vs;
+        if (t)
+            for (const auto& v : t->natives) vs += (vs.empty() ? "" : " ") + v.context.str();
+        SET_STRING_ELT(versions, i, t && !vs.empty() ? Rf_mkChar(vs.c_str()) : NA_STRING);
     }
     UNPROTECT(1);
     return out;
@@ -359,7 +364,7 @@ SEXP rir_optimize(SEXP f) {
     why.clear();
     {
         std::string w;
-        native::optimizeNow(t, &w);
+        native::optimizeNow(t, Context(), &w);
         why = w;
     }
     return Rf_mkString(why.c_str());

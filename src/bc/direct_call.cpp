@@ -246,11 +246,19 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
     Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook) {
         if (t->optState == 0) t->recordArgs(env);
-        if (t->optState == 0 && tiering.native && double(t->invocations) > tiering.threshold)
-            optimizeHook(t);
-        if (t->native) {
-            stats.native_calls++;
-            return t->native(env, tramp);
+        // (versions made on request run whatever RIR_NATIVE says)
+        bool hot = tiering.native && double(t->invocations) > tiering.threshold && t->mayOptimize();
+        if (!t->natives.empty() || hot) {
+            Context ctx = DispatchTable::contextOf(env);
+            DispatchTable::NativeEntry e = t->nativeFor(ctx);
+            if (!e && hot) {
+                optimizeHook(t, ctx);
+                e = t->nativeFor(ctx);
+            }
+            if (e) {
+                stats.native_calls++;
+                return e(env, tramp);
+            }
         }
     }
     stats.rir_calls++;

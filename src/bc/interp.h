@@ -35,10 +35,12 @@ SEXP interpretFrom(Code* code, SEXP env, SEXP tramp, const ResumePoint& at);
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env);
 
 // Hook registered by the tiering policy (src/native): called at a function
-// entry once its invocations reach the threshold, until it has tried
-// (DispatchTable::optState); it may give the table native code.
+// entry once its invocations reach the threshold when no native version
+// fits the call's context (DispatchTable::natives); it may give the table
+// native code for that context.
 struct DispatchTable;
-typedef void (*OptimizeHook)(DispatchTable*);
+struct Context;
+typedef void (*OptimizeHook)(DispatchTable*, Context);
 extern OptimizeHook optimizeHook;
 
 // Compiles a closure for rir (the JIT hook and compile()): returns a closure

@@ -601,8 +601,9 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
                 int n, const unsigned char* kinds) {
     stats.deopts++;
     if (debugFlags.deopt) REprintf("rir: deoptimization to pc %d\n", pc);
-    if (++t->deopts >= kMaxDeopts && t->native) {
-        t->native = nullptr;
+    if (++t->deopts >= kMaxDeopts && !t->natives.empty()) {
+        // (the code stays: calls running it go on)
+        t->natives.clear();
         t->optState = 3;
     }
     NodeStackSlot* slots =

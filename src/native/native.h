@@ -27,7 +27,8 @@ extern std::map<std::string, double> refusalReasons;
 
 // Optimizes t's baseline to native code now (whatever RIR_NATIVE says: an
 // explicit request); false with *why when the tier refuses it.
-bool optimizeNow(DispatchTable* t, std::string* why);
+// `ctx`: the calls the version is for (Context(): any call).
+bool optimizeNow(DispatchTable* t, Context ctx, std::string* why);
 
 // Registers the tiering policy with the interpreter (optimizeHook).
 void registerTiering();

@@ -26,14 +26,14 @@ std::map<std::string, double> refusalReasons;
 
 namespace {
 
-void optimizeFunction(DispatchTable* t) {
+void optimizeFunction(DispatchTable* t, Context ctx) {
     std::string why;
-    optimizeNow(t, &why);
+    optimizeNow(t, ctx, &why);
 }
 
 }  // namespace
 
-bool optimizeNow(DispatchTable* t, std::string* whyNot) {
+bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
     double t0 = nowSeconds();
     std::string why;
     DispatchTable::NativeEntry entry = nullptr;
@@ -45,8 +45,13 @@ bool optimizeNow(DispatchTable* t, std::string* whyNot) {
     } else {
         pir::Function fn;
         fn.name = t->name;
+        // the arguments the context has evaluated, and (beyond the ones it
+        // describes) those the feedback never saw lazy
+        uint32_t eager = pir::eagerArgs(t) & ~((1u << Context::kMaxArgs) - 1);
+        for (int k = 0; k < Context::kMaxArgs; k++)
+            if (ctx.has(k, ArgFlag::Eager)) eager |= 1u << k;
         why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
-                                    pir::eagerArgs(t));
+                                    eager);
         if (why.empty()) entry = compile(fn, t, &why);
         if (entry) {
             std::set<int> sites;
@@ -63,11 +68,13 @@ bool optimizeNow(DispatchTable* t, std::string* whyNot) {
     t->optSeconds += secs;
     stats.opt_seconds += secs;
     if (entry) {
-        t->native = entry;
+        t->addNative(ctx, entry);
         t->optState = 1;
         stats.optimized++;
     } else {
-        t->optState = 2;
+        // (the versions made before stay; no more are tried)
+        if (t->natives.empty()) t->optState = 2;
+        t->moreVersions = false;
         t->optRefusal = why;
         stats.opt_refused++;
         refusalReasons[why]++;

@@ -43,14 +43,48 @@ struct DispatchTable {
     int registryIndex = -1;
     std::string name;
 
-    // The optimizing tier. `native`: the function's body as native code,
-    // valid for any call (the optimizer does not specialize on call
-    // contexts yet); it runs in the environment the call made, as the
-    // baseline does. `optState`: 0 not tried yet, 1 optimized, 2 refused
-    // (`optRefusal` says why), 3 retired after too many deoptimizations.
+    // The optimizing tier. `natives`: the function's body as native code,
+    // one version per call Context it was compiled for (which arguments are
+    // evaluated: contextOf), most specific first; a call runs the first
+    // whose context its own satisfies, in the environment the call made (as
+    // the baseline does). `optState`: 0 not tried yet, 1 optimized, 2
+    // refused (`optRefusal` says why), 3 retired after too many
+    // deoptimizations.
     typedef SEXP (*NativeEntry)(SEXP env, SEXP tramp);
-    NativeEntry native = nullptr;
+    struct NativeVersion {
+        Context context;
+        NativeEntry entry;
+    };
+    static const size_t kMaxNativeVersions = 4;
+    std::vector<NativeVersion> natives;
     uint8_t optState = 0;
+    bool moreVersions = true;  // false once a version was refused, or natives is full
+    // May a call whose context no version fits get one compiled?
+    bool mayOptimize() const {
+        return optState == 0 ||
+               (optState == 1 && moreVersions && natives.size() < kMaxNativeVersions);
+    }
+    // The version for a call in context `call`, or nullptr.
+    NativeEntry nativeFor(Context call) const {
+        for (const NativeVersion& v : natives)
+            if (call.smaller(v.context)) return v.entry;
+        return nullptr;
+    }
+    void addNative(Context c, NativeEntry e) {
+        auto at = natives.begin();
+        while (at != natives.end() && !contextBefore(c, at->context)) ++at;
+        natives.insert(at, NativeVersion{c, e});
+    }
+    // The context of a call, from its frame: Eager for each of the first
+    // arguments that is neither missing nor a promise whose forcing may
+    // run R code (lazyValue). (Reads only.)
+    static Context contextOf(SEXP env) {
+        Context c;
+        int k = 0;
+        for (SEXP b = fcar(env); b != R_NilValue && k < Context::kMaxArgs; b = fcdr(b), k++)
+            if (!lazyValue(fcar(b))) c.set(k, ArgFlag::Eager);
+        return c;
+    }
     std::string optRefusal;
     uint32_t deopts = 0;
     double optSeconds = 0;

@@ -108,6 +108,29 @@ test_that("a small closure's body is inlined; another callee leaves for the call
   expect_gt(rir::stats()[["deopts"]], after[["deopts"]])
 })
 
+test_that("a call whose arguments arrive differently gets its own native version", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  scaled_sum <- function(n, dt) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + dt * i
+    s
+  }
+  f <- rir::compile(scaled_sum)
+  for (k in 1:4) expect_identical(f(10, 0.5), 27.5)
+  # dt a promise of an expression: another context, another version (not a
+  # deoptimization of the first)
+  g <- function(x) f(10, x * 0.1)
+  for (k in 1:4) expect_equal(g(10), 55)
+  st <- rir::status()
+  row <- st[!is.na(st$name) & st$name == "scaled_sum", ]
+  expect_equal(nrow(row), 1)
+  expect_identical(row$tier, "native")
+  expect_identical(row$versions, "<eager(0),eager(1)> <eager(0)>")
+  expect_equal(row$deopts, 0)
+})
+
 test_that("what the tier cannot handle yet is refused with a warning and still runs", {
   f <- rir::compile(function(x) {
     names(x)[1] <- "a"
