@@ -343,9 +343,17 @@ SEXP eagerArgs(Code* c, CallSite& cs, SEXP call, SEXP env, SEXP tramp,
 }
 
 SEXP promisedArgs(Code* c, CallSite& cs, SEXP env, const SEXP* stackArgs = nullptr,
-                  const SEXP* stackExprs = nullptr) {
+                  const SEXP* stackExprs = nullptr, const SEXP* eager = nullptr) {
     ListBuilder b;
+    size_t k = 0;
     for (CallArg& a : cs.args) {
+        // (a promise whose value the caller computed: evaluated already)
+        SEXP known = eager && a.kind == ArgKind::Code ? eager[k] : nullptr;
+        k++;
+        if (known) {
+            b.add(R_mkEVPROMISE(Code::unpack(c->poolAt(a.pool))->trampoline, known), a.tag);
+            continue;
+        }
         switch (a.kind) {
             case ArgKind::Stack:
                 // evaluated promises, as GNU R's setter calls pass them
@@ -487,7 +495,8 @@ SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, S
 // promises (ArgKind::Stack ones from `vals`, see doAssignCall); `expr` is
 // what errors without a call name.
 static SEXP callWithSiteArgs(Code* c, CallSite& cs, SEXP fun, SEXP call, SEXP expr, SEXP env,
-                             SEXP tramp, const SEXP* vals, const SEXP* exprs) {
+                             SEXP tramp, const SEXP* vals, const SEXP* exprs,
+                             const SEXP* eager = nullptr) {
     switch (ftype(fun)) {
         case BUILTINSXP: {
             SEXP args = PROTECT(eagerArgs(c, cs, call, env, tramp, vals));
@@ -496,7 +505,7 @@ static SEXP callWithSiteArgs(Code* c, CallSite& cs, SEXP fun, SEXP call, SEXP ex
             return r;
         }
         case CLOSXP: {
-            SEXP args = PROTECT(promisedArgs(c, cs, env, vals, exprs));
+            SEXP args = PROTECT(promisedArgs(c, cs, env, vals, exprs, eager));
             SEXP r = applyClosureFromRir(call, fun, args, env, tramp);
             releaseArgs(args);  // allocates nothing: r needs no protection
             UNPROTECT(1);
@@ -507,7 +516,7 @@ static SEXP callWithSiteArgs(Code* c, CallSite& cs, SEXP fun, SEXP call, SEXP ex
     }
 }
 
-SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
+SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager) {
     SEXP call = c->poolAt(cs.ast);
     switch (ftype(fun)) {
         case SPECIALSXP: {
@@ -521,7 +530,7 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp) {
             return r;
         }
         default:
-            return callWithSiteArgs(c, cs, fun, call, call, env, tramp, nullptr, nullptr);
+            return callWithSiteArgs(c, cs, fun, call, call, env, tramp, nullptr, nullptr, eager);
     }
 }
 

@@ -38,7 +38,10 @@ bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* 
 bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env);
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
-SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp);
+// (`eager`: for a closure, per argument of the site, the value of its
+// promise code when the caller computed it, else nullptr; see rir2pir's
+// eagerCall)
+SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager = nullptr);
 // A getter (rhs == nullptr) or setter call of a complex assignment: the
 // ArgKind::Stack arguments are `lhs` (as `*tmp*`) and `rhs` (as `value`,
 // its promise showing `vexpr`), as GNU R's byte code passes them.

@@ -251,7 +251,9 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
         if (!t->natives.empty() || hot) {
             Context ctx = DispatchTable::contextOf(env);
             DispatchTable::NativeEntry e = t->nativeFor(ctx);
-            if (!e && hot) {
+            // (a version less specific than the call's context may run it;
+            // while versions can be added, the call's own is made)
+            if (hot && (!e || !t->hasNative(ctx))) {
                 optimizeHook(t, ctx);
                 e = t->nativeFor(ctx);
             }

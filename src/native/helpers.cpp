@@ -346,6 +346,10 @@ SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp) {
     return doCall(code, code->calls[site], fun, env, tramp);
 }
 
+SEXP rirn_call_site_eager(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager) {
+    return doCall(code, code->calls[site], fun, env, tramp, eager);
+}
+
 int rirn_chaos() {
     if (tiering.chaos <= 0) return 0;
     // xorshift64: deterministic for a seed
@@ -672,6 +676,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_deopt),
         RIRN_HELPER(rirn_backedge),
         RIRN_HELPER(rirn_call_site),
+        RIRN_HELPER(rirn_call_site_eager),
         RIRN_HELPER(rirn_chaos),
         RIRN_HELPER(rirn_forseq),
         RIRN_HELPER(rirn_forlength),

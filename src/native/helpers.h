@@ -98,6 +98,9 @@ int rirn_lazy_value(SEXP v);
 // The call of RIR call site `site` of `code` to `fun`, its arguments made
 // from the site as the RIR interpreter makes them.
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp);
+// The same with some promises evaluated already: eager[k], when not null, is
+// the value of argument k (the values are in the frame's slots).
+SEXP rirn_call_site_eager(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager);
 // RIR_DEOPT_CHAOS: 1 when this Assume is to fail on purpose (no error).
 int rirn_chaos();
 // for(): the sequence (forSequence), its length (an integer scalar), its

@@ -657,9 +657,33 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         case Opcode::Call: {
             if (!siteCalls.count(i)) return "a call whose arguments are not its call site's";
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site), sexpT,
-                                 {sexpT, i32T, sexpT, sexpT, sexpT},
-                                 {constant(i->code), i32(i->index), a(1), envArg, trampArg}));
+            // promises whose value the function computed (eagerCall)
+            int n = int(i->args.size()) - 2;
+            bool anyEager = false;
+            auto eagerOf = [&](int k) -> pir::Instruction* {
+                pir::Instruction* m = i->args[k + 2];
+                if (m->op != pir::Opcode::MkArg) return nullptr;
+                pir::Instruction* v = m->args[0];
+                return v->op == pir::Opcode::LdConst && v->constant == R_MissingArg ? nullptr : v;
+            };
+            for (int k = 0; k < n; k++) anyEager = anyEager || eagerOf(k);
+            if (!anyEager) {
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site), sexpT,
+                                     {sexpT, i32T, sexpT, sexpT, sexpT},
+                                     {constant(i->code), i32(i->index), a(1), envArg, trampArg}));
+                return "";
+            }
+            auto* at = llvm::ArrayType::get(sexpT, n);
+            llvm::Value* arr = entryAlloca(at);
+            for (int k = 0; k < n; k++) {
+                pir::Instruction* v = eagerOf(k);
+                B.CreateStore(v ? boxedValue(v) : constant(nullptr),
+                              B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+            }
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site_eager), sexpT,
+                                 {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
+                                 {constant(i->code), i32(i->index), a(1), envArg, trampArg,
+                                  B.CreateBitCast(arr, sexpT)}));
             return "";
         }
         case Opcode::CallBuiltin: {

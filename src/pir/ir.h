@@ -61,6 +61,9 @@ struct Instruction {
     // made for the body of a closure called at this RIR call site of the
     // function (index + 1; 0: not inlined code), see rir2pir.cpp
     int inlinedFrom = 0;
+    // computes an argument of the call at this RIR call site (index + 1)
+    // before the call (see rir2pir.cpp's eagerCall)
+    int eagerFor = 0;
     std::vector<BB*> phiFrom;  // Phi: the predecessor each operand comes from
 
     const InsnInfo& info() const { return pir::info(op); }

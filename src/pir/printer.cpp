@@ -136,6 +136,7 @@ std::string operands(const Instruction* i) {
     }
     if (i->plain) s += " (plain)";
     if (i->inlinedFrom) s += " (inlined)";
+    if (i->eagerFor) s += " (eager)";
     return s;
 }
 

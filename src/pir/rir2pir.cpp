@@ -449,8 +449,10 @@ class Translator {
     }
 
     // The call of fun at RIR call site `site` (nullptr: an argument kind not
-    // translated yet).
-    Instruction* call(const CallSite& cs, int site, Instruction* fun) {
+    // translated yet); `eager[k]`, when given and not null: the value of
+    // argument k's promise (evaluated already).
+    Instruction* call(const CallSite& cs, int site, Instruction* fun,
+                      const std::vector<Instruction*>* eager = nullptr) {
         std::vector<Instruction*> ops{env_, fun};
         std::vector<SEXP> tags;
         bool tagged = false;
@@ -466,7 +468,9 @@ class Translator {
                     break;
                 case ArgKind::Symbol:
                 case ArgKind::Code: {
-                    Instruction* p = b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
+                    size_t k = ops.size() - 2;
+                    Instruction* v = eager && (*eager)[k] ? (*eager)[k] : b_.ldConst(R_MissingArg);
+                    Instruction* p = b_.add(Opcode::MkArg, {v, env_});
                     p->index = a.pool;
                     p->constant = a.kind == ArgKind::Symbol ? pool(a.pool)
                                                             : Code::unpack(pool(a.pool))->ast();
@@ -492,6 +496,85 @@ class Translator {
         c->index = site;
         if (tagged) c->names = tags;
         return c;
+    }
+
+    // A call whose arguments include promise code that is straight-line
+    // quiet arithmetic on the caller's variables (inlinable) passes those
+    // promises evaluated: their values are computed before the call (they
+    // can have no effect, and whether the callee forces them or not is not
+    // observable), so that the callee neither runs their code in the
+    // interpreter nor finds them lazy (its context has them evaluated). As
+    // for inlining, the variables they read are loaded first; unless each is
+    // forced already the call passes plain promises; the speculations leave
+    // through a checkpoint before the call; and unsoundInlines() checks
+    // after the passes that no load is left (a variable that is not bound
+    // would raise its error whether the callee uses the argument or not)
+    // and nothing had an effect.
+    //
+    //   f(i - 1)                        %20 = Sub %18, %19  (eager)
+    //                                   %22 = MkArg 3, <call -(...)>, %20, %2
+    //                                   %23 = Call <call f(...)>, %2, %8, %22
+    Instruction* eagerCall(const CallSite& cs, int site, Instruction* fun,
+                           const std::vector<Instruction*>& stack, int pc) {
+        if (noInline_.count(site)) return nullptr;
+        std::vector<const Code*> promise(cs.args.size(), nullptr);
+        auto callerVar = [](SEXP sym) { return !dotsName(sym); };
+        bool any = false;
+        for (size_t k = 0; k < cs.args.size(); k++) {
+            const CallArg& a = cs.args[k];
+            switch (a.kind) {
+                case ArgKind::Code:
+                    promise[k] = Code::unpack(pool(a.pool));
+                    if (promise[k] && !inlinable(promise[k], callerVar)) promise[k] = nullptr;
+                    any = any || promise[k];
+                    break;
+                case ArgKind::Const:
+                case ArgKind::Symbol:
+                case ArgKind::Missing:
+                case ArgKind::Dots:
+                    break;
+                default:
+                    return nullptr;
+            }
+        }
+        if (!any) return nullptr;
+        std::vector<SEXP> loads;
+        for (const Code* p : promise)
+            if (p) forEachLoad(p, [&](SEXP v) { loads.push_back(v); });
+        std::vector<Instruction*> atCall = stack;
+        atCall.push_back(fun);
+        Instruction* cp = checkpoint(pc, atCall);
+        size_t first = fn_->insns.size();
+        BB* slow = loads.empty() ? nullptr : b_.newBB();
+        std::vector<Instruction*> loaded;
+        for (SEXP sym : loads) {
+            Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
+            BB* next = b_.newBB();
+            b_.branch(b_(Opcode::IsForced, {v}), next, slow);
+            b_.setBB(next);
+            loaded.push_back(v);
+        }
+        size_t nextLoad = 0;
+        std::function<Instruction*(SEXP)> callerLoad = [&](SEXP) {
+            Instruction* forced = b_(Opcode::Force, {loaded[nextLoad++]});
+            forced->plain = true;
+            return forced;
+        };
+        std::vector<Instruction*> value(cs.args.size(), nullptr);
+        for (size_t k = 0; k < cs.args.size(); k++)
+            if (promise[k]) value[k] = straightLine(promise[k], callerLoad, cp);
+        for (size_t k = first; k < fn_->insns.size(); k++) fn_->insns[k]->eagerFor = site + 1;
+        Instruction* r = call(cs, site, fun, &value);
+        if (!slow) return r;
+        BB* fast = b_.bb;
+        BB* join = b_.newBB();
+        b_.jump(join);
+        b_.setBB(slow);
+        Instruction* c = call(cs, site, fun);
+        BB* slowEnd = b_.bb;
+        b_.jump(join);
+        b_.setBB(join);
+        return b_.phi({{fast, r}, {slowEnd, c}});
     }
 
     // A call whose feedback saw one closure only, whose body is straight-line
@@ -829,6 +912,7 @@ class Translator {
                 const CallSite& cs = code_->calls[imm[0]];
                 Instruction* fun = pop(stack);
                 Instruction* r = inlineCall(cs, imm[0], imm[1], fun, stack, pc);
+                if (!r) r = eagerCall(cs, imm[0], fun, stack, pc);
                 if (!r) r = call(cs, imm[0], fun);
                 if (!r)
                     return "calls with stack arguments (complex assignments) not translated yet";
@@ -1173,6 +1257,12 @@ std::set<int> unsoundInlines(const Function& fn) {
     std::set<int> bad;
     for (auto& b : fn.blocks) {
         for (Instruction* i : b->insns) {
+            if (int e = i->eagerFor) {
+                // (no load: the callee may not use the argument at all)
+                if (i->mayCallR() || i->op == Opcode::LdVar || (i->writes() & ~Global))
+                    bad.insert(e - 1);
+                continue;
+            }
             int site = i->inlinedFrom;
             if (!site) continue;
             // (a load may run an active binding's function, unless it

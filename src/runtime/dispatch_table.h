@@ -70,6 +70,11 @@ struct DispatchTable {
             if (call.smaller(v.context)) return v.entry;
         return nullptr;
     }
+    bool hasNative(Context c) const {
+        for (const NativeVersion& v : natives)
+            if (v.context == c) return true;
+        return false;
+    }
     void addNative(Context c, NativeEntry e) {
         auto at = natives.begin();
         while (at != natives.end() && !contextBefore(c, at->context)) ++at;

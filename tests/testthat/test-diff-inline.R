@@ -85,6 +85,27 @@ expect_all_same(list(
     r <- vapply(1:5, function(k) f(k + 0.5) + g(k + 0.5), 0)
     list(r, f(2), g(2))
   ",
+  "promises the caller evaluates before the call: substitute, missing, values" = "
+    g <- function(a, b) list(substitute(a), missing(b), a, substitute(b))
+    f <- function(x) {
+      s <- 0
+      for (i in 1:3) s <- s + g(x * 2, i + 1)[[3]]
+      list(s, g(x * 2, i + 1), g(x - 1))
+    }
+    lapply(1:5, function(k) f(k + 0.5))
+  ",
+  "an argument the callee never uses: an unbound variable, a forced promise" = "
+    h <- function(a, b) a * 2
+    f <- function(x) h(x + 1, undefined_var + 1)
+    g <- function(x, y) h(x + 1, y * 2)
+    r <- vapply(1:5, function(k) f(k + 0.5), 0)
+    list(r, g(1.5, {cat('y forced\n'); 2}), g(2.5, stop('not forced')))
+  ",
+  "recursion with arithmetic arguments" = "
+    fib <- function(k) if (k < 2) k else fib(k - 1) + fib(k - 2)
+    fibi <- function(k) if (k < 2L) k else fibi(k - 1L) + fibi(k - 2L)
+    list(vapply(1:12, fib, 0), vapply(1:12, fibi, 0L), fib(15.5), fibi(.Machine$integer.max - 1L < 0L))
+  ",
   "closures from one factory: same body, different environments" = "
     mk <- function(k) function(x) x * k
     a <- mk(2)
