@@ -105,6 +105,9 @@ std::string Lowering::findMissokLoads() {
         for (pir::Instruction* i : b->insns) {
             if (i->op != pir::Opcode::ForceOrMissing) continue;
             pir::Instruction* v = i->args[0];
+            // (an argument assumed evaluated at the entry, known not missing:
+            // forcing it is its value)
+            if (v->op == pir::Opcode::LdArg && !v->type.may(pir::Flag::Missing)) continue;
             if (v->op != pir::Opcode::LdVar || useCount(v) != 1)
                 return "an index value that is not a variable's";
             missokLoads.insert(v);

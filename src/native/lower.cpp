@@ -718,6 +718,10 @@ std::string Lowering::lower(pir::Instruction* i) {
                                  {sexp(i->constant), a(0)}));
             return "";
         case Opcode::ForceOrMissing:
+            if (i->args[0]->op == Opcode::LdArg) {  // (see findMissokLoads)
+                define(i, inlineForce(a(0), nullptr, writesEnv(i)));
+                return "";
+            }
             define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar_missok), sexpT,
                                  {sexpT, sexpT, sexpT, sexpT},
                                  {sexp(i->args[0]->symbol), value(i->args[0]->args[0]), trampArg,

@@ -55,6 +55,15 @@ expect_all_same(list(
     environment(f) <- e
     list(r, f(4))
   ",
+  "an index argument seen evaluated, later missing or a promise" = "
+    h <- function(v, i) {
+      s <- 0
+      for (k in 1:3) s <- s + sum(v[i])
+      s
+    }
+    r <- vapply(1:5, function(k) h(c(1, 2, 3), 2L), 0)
+    list(r, h(c(1, 2, 3)), h(c(1, 2, 3), {cat('i forced\n'); 3L}), h(c(4, 5), -1))
+  ",
   "arguments loaded for a builtin, changed by a later argument" = "
     f <- function(x) {
       y <- x * 2
