@@ -498,6 +498,33 @@ class Translator {
         return c;
     }
 
+    // The variables `loads` read from the function's environment in order,
+    // each tested forced (IsForced) on the way: the path goes on to `slow`
+    // where one is not. `call`: what the loads' errors name (nullptr: the
+    // function's call).
+    std::vector<Instruction*> loadForced(const std::vector<SEXP>& loads, BB* slow, SEXP call) {
+        std::vector<Instruction*> loaded;
+        for (SEXP sym : loads) {
+            Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
+            if (call) v->call = call;
+            BB* next = b_.newBB();
+            b_.branch(b_(Opcode::IsForced, {v}), next, slow);
+            b_.setBB(next);
+            loaded.push_back(v);
+        }
+        return loaded;
+    }
+    // The loads' values, one per call in their order (translated code that
+    // loads them in the order loadForced got: see forEachLoad).
+    std::function<Instruction*(SEXP)> forcedInOrder(const std::vector<Instruction*>& loaded,
+                                                    size_t& next) {
+        return [this, &loaded, &next](SEXP) {
+            Instruction* forced = b_(Opcode::Force, {loaded[next++]});
+            forced->plain = true;
+            return forced;
+        };
+    }
+
     // A call whose arguments include promise code that is straight-line
     // quiet arithmetic on the caller's variables (inlinable) passes those
     // promises evaluated: their values are computed before the call (they
@@ -546,20 +573,9 @@ class Translator {
         Instruction* cp = checkpoint(pc, atCall);
         size_t first = fn_->insns.size();
         BB* slow = loads.empty() ? nullptr : b_.newBB();
-        std::vector<Instruction*> loaded;
-        for (SEXP sym : loads) {
-            Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
-            BB* next = b_.newBB();
-            b_.branch(b_(Opcode::IsForced, {v}), next, slow);
-            b_.setBB(next);
-            loaded.push_back(v);
-        }
+        std::vector<Instruction*> loaded = loadForced(loads, slow, nullptr);
         size_t nextLoad = 0;
-        std::function<Instruction*(SEXP)> callerLoad = [&](SEXP) {
-            Instruction* forced = b_(Opcode::Force, {loaded[nextLoad++]});
-            forced->plain = true;
-            return forced;
-        };
+        std::function<Instruction*(SEXP)> callerLoad = forcedInOrder(loaded, nextLoad);
         std::vector<Instruction*> value(cs.args.size(), nullptr);
         for (size_t k = 0; k < cs.args.size(); k++)
             if (promise[k]) value[k] = straightLine(promise[k], callerLoad, cp);
@@ -662,21 +678,10 @@ class Translator {
         test->constant = clo;
         b_.withType(Opcode::Assume, fun->type, {test, cp});
         BB* slow = loads.empty() ? nullptr : b_.newBB();
-        std::vector<Instruction*> loaded;
-        for (SEXP sym : loads) {
-            Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
-            v->call = pool(cs.ast);  // (its errors name the call, as its promise's would)
-            BB* next = b_.newBB();
-            b_.branch(b_(Opcode::IsForced, {v}), next, slow);
-            b_.setBB(next);
-            loaded.push_back(v);
-        }
+        // (their errors name the call, as its promises' would)
+        std::vector<Instruction*> loaded = loadForced(loads, slow, pool(cs.ast));
         size_t nextLoad = 0;
-        std::function<Instruction*(SEXP)> callerLoad = [&](SEXP) {
-            Instruction* forced = b_(Opcode::Force, {loaded[nextLoad++]});
-            forced->plain = true;
-            return forced;
-        };
+        std::function<Instruction*(SEXP)> callerLoad = forcedInOrder(loaded, nextLoad);
         std::vector<Instruction*> value(names.size(), nullptr);
         std::function<Instruction*(SEXP)> argument = [&](SEXP sym) {
             size_t k = formal(sym);
