@@ -722,6 +722,27 @@ class Translator {
         }
     }
 
+    // ld2_binop's operands, each (kind, a) from its immediates: 0 the stack
+    // (popped; the stack operands come first, a below b), 1 a variable
+    // (`load` of pool[a]), 2 the constant pool[a]; c: the code's pool.
+    template <typename Load>
+    std::pair<Instruction*, Instruction*> ld2Operands(const int32_t* imm,
+                                                      std::vector<Instruction*>& stack,
+                                                      const Code* c, const Load& load) {
+        int nStack = (imm[0] == 0) + (imm[3] == 0);
+        std::vector<Instruction*> fromStack(stack.end() - nStack, stack.end());
+        stack.resize(stack.size() - nStack);
+        size_t used = 0;
+        auto operand = [&](int kind, int a) -> Instruction* {
+            if (kind == 0) return fromStack[used++];
+            if (kind == 2) return b_.ldConst(c->poolAt(a));
+            return load(c->poolAt(a));
+        };
+        Instruction* a = operand(imm[0], imm[1]);
+        Instruction* b = operand(imm[3], imm[4]);
+        return {a, b};
+    }
+
     // The translation of code inlinable() admitted, its assumptions
     // leaving through `cp`; `load` gives a variable's value.
     Instruction* straightLine(const Code* c, const std::function<Instruction*(SEXP)>& load,
@@ -759,18 +780,8 @@ class Translator {
                     break;
                 }
                 case Op::ld2_binop: {
-                    int nStack = (imm[0] == 0) + (imm[3] == 0);
-                    std::vector<Instruction*> fromStack(st.end() - nStack, st.end());
-                    st.resize(st.size() - nStack);
-                    size_t used = 0;
-                    auto operand = [&](int kind, int a) -> Instruction* {
-                        if (kind == 0) return fromStack[used++];
-                        if (kind == 2) return b_.ldConst(c->poolAt(a));
-                        return load(c->poolAt(a));
-                    };
-                    Instruction* a = operand(imm[0], imm[1]);
-                    Instruction* b = operand(imm[3], imm[4]);
-                    st.push_back(arith(imm[6], a, b, imm[8], imm[11]));
+                    auto ab = ld2Operands(imm, st, c, load);
+                    st.push_back(arith(imm[6], ab.first, ab.second, imm[8], imm[11]));
                     break;
                 }
                 case Op::unop: {
@@ -1198,24 +1209,14 @@ class Translator {
                 Opcode o;
                 if (!binaryOpcode(ArithOp(imm[6]), &o))
                     return "vectorized & and | not translated yet";
-                // the stack operands come first (a below b)
-                int nStack = (imm[0] == 0) + (imm[3] == 0);
-                std::vector<Instruction*> fromStack(stack.end() - nStack, stack.end());
-                stack.resize(stack.size() - nStack);
-                size_t used = 0;
-                auto operand = [&](int kind, int a) -> Instruction* {
-                    if (kind == 0) return fromStack[used++];
-                    if (kind == 2) return b_.ldConst(pool(a));
-                    return loadVariable(pool(a));
-                };
-                Instruction* a = operand(imm[0], imm[1]);
-                Instruction* b = operand(imm[3], imm[4]);
-                const Feedback& f = code_->feedback[imm[11]];
-                // when no load ran, leaving resumes at the binop (its state
+                // when no load runs, leaving resumes at the binop (its state
                 // has the stack operands on it), else after it
-                bool loaded = imm[0] == 1 || imm[3] == 1;
                 std::vector<Instruction*> before = stack;
-                before.insert(before.end(), fromStack.begin(), fromStack.end());
+                auto ab =
+                    ld2Operands(imm, stack, code_, [&](SEXP sym) { return loadVariable(sym); });
+                Instruction *a = ab.first, *b = ab.second;
+                const Feedback& f = code_->feedback[imm[11]];
+                bool loaded = imm[0] == 1 || imm[3] == 1;
                 std::vector<Instruction*> below = stack;
                 stack.push_back(binop(o, a, b, pool(imm[8]), f.types, pc,
                                       loaded ? nullptr : &before, next, &below));
