@@ -245,7 +245,8 @@ SEXP rir_status() {
     SEXP calls = column(3, REALSXP), tier = column(4, STRSXP), optimizer = column(5, STRSXP);
     SEXP optReason = column(6, STRSXP), optSeconds = column(7, REALSXP),
          deopts = column(8, REALSXP), versions = column(9, STRSXP);
-    static const char* const optStates[] = {"not tried", "optimized", "refused", "retired"};
+    static const char* const optStates[] = {"not tried", "optimized", "refused", "retired",
+                                            "retired, again later"};
     for (R_xlen_t i = 0; i < n; i++) {
         Registered& r = registry[i];
         const DispatchTable* t = r.table;
@@ -261,7 +262,7 @@ SEXP rir_status() {
                                                : "rir";
         SET_STRING_ELT(tier, i, tr ? Rf_mkChar(tr) : NA_STRING);
         SET_STRING_ELT(optimizer, i,
-                       t && t->optState < 4 ? Rf_mkChar(optStates[t->optState]) : NA_STRING);
+                       t && t->optState < 5 ? Rf_mkChar(optStates[t->optState]) : NA_STRING);
         SET_STRING_ELT(optReason, i,
                        t && !t->optRefusal.empty() ? Rf_mkChar(t->optRefusal.c_str()) : NA_STRING);
         REAL(optSeconds)[i] = t && t->optState != 0 ? t->optSeconds : NA_REAL;

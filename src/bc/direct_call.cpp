@@ -245,9 +245,10 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
     t->invocations++;
     Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook) {
-        if (t->optState == 0) t->recordArgs(env);
-        // (versions made on request run whatever RIR_NATIVE says)
-        bool hot = tiering.native && double(t->invocations) > tiering.threshold && t->mayOptimize();
+        if (t->optState == 0 || t->optState == 4) t->recordArgs(env);
+        // (versions made on request run whatever RIR_NATIVE says; hot:
+        // `threshold` calls of the baseline returned)
+        bool hot = tiering.native && double(t->completed) >= tiering.threshold && t->mayOptimize();
         if (!t->natives.empty() || hot) {
             Context ctx = DispatchTable::contextOf(env);
             DispatchTable::NativeEntry e = t->nativeFor(ctx);
@@ -264,7 +265,9 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
         }
     }
     stats.rir_calls++;
-    return interpret(code, env, tramp);
+    SEXP r = interpret(code, env, tramp);
+    t->completed++;
+    return r;
 }
 
 SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,

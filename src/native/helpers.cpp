@@ -30,7 +30,6 @@ namespace {
 
 // A version that deoptimized this often loses its native code (the RIR
 // baseline runs it from then on).
-const uint32_t kMaxDeopts = 8;
 
 SEXP primitiveOf(ArithOp op) {
     static SEXP prims[int(ArithOp::Not) + 1] = {nullptr};
@@ -605,11 +604,7 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
                 int n, const unsigned char* kinds) {
     stats.deopts++;
     if (debugFlags.deopt) REprintf("rir: deoptimization to pc %d\n", pc);
-    if (++t->deopts >= kMaxDeopts && !t->natives.empty()) {
-        // (the code stays: calls running it go on)
-        t->natives.clear();
-        t->optState = 3;
-    }
+    t->noteDeopt();
     NodeStackSlot* slots =
         n ? static_cast<NodeStackSlot*>(alloca(n * sizeof(NodeStackSlot))) : nullptr;
     int loopSlots = 0;

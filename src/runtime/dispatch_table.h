@@ -49,7 +49,13 @@ struct DispatchTable {
     // whose context its own satisfies, in the environment the call made (as
     // the baseline does). `optState`: 0 not tried yet, 1 optimized, 2
     // refused (`optRefusal` says why), 3 retired after too many
-    // deoptimizations.
+    // deoptimizations, 4 retired and to be optimized again (with the
+    // feedback the baseline gathers meanwhile; at most kMaxReoptimizations
+    // times). `completed`: calls of the baseline that returned since the
+    // function was last retired (or made): a call that has not returned yet
+    // (say the recursion of its first calls) has not given the feedback of
+    // what it runs after the recursion. `deoptsSinceOptimized`: the
+    // deoptimizations of the current versions.
     typedef SEXP (*NativeEntry)(SEXP env, SEXP tramp);
     struct NativeVersion {
         Context context;
@@ -59,9 +65,32 @@ struct DispatchTable {
     std::vector<NativeVersion> natives;
     uint8_t optState = 0;
     bool moreVersions = true;  // false once a version was refused, or natives is full
+    static const uint32_t kMaxDeopts = 8;
+    static const uint8_t kMaxReoptimizations = 2;
+    uint64_t completed = 0;
+    uint32_t deoptsSinceOptimized = 0;
+    uint8_t reoptimizations = 0;
+    // One of the versions deoptimized: after kMaxDeopts, they are dropped
+    // (calls running them go on: the code stays), to be made again with
+    // the feedback gathered from then on, for good after
+    // kMaxReoptimizations.
+    void noteDeopt() {
+        deopts++;
+        if (++deoptsSinceOptimized < kMaxDeopts || natives.empty()) return;
+        natives.clear();
+        deoptsSinceOptimized = 0;
+        completed = 0;
+        moreVersions = true;
+        if (reoptimizations < kMaxReoptimizations) {
+            reoptimizations++;
+            optState = 4;
+        } else {
+            optState = 3;
+        }
+    }
     // May a call whose context no version fits get one compiled?
     bool mayOptimize() const {
-        return optState == 0 ||
+        return optState == 0 || optState == 4 ||
                (optState == 1 && moreVersions && natives.size() < kMaxNativeVersions);
     }
     // The version for a call in context `call`, or nullptr.

@@ -131,6 +131,54 @@ test_that("a call whose arguments arrive differently gets its own native version
   expect_equal(row$deopts, 0)
 })
 
+test_that("a recursive function is optimized once its first calls returned", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  # at the third call nothing returned yet: fib(k - 2) had not run, nor `+`
+  fib_rec <- function(k) if (k < 2) k else fib_rec(k - 1) + fib_rec(k - 2)
+  fib_rec <- rir::compile(fib_rec)
+  run <- function(n) fib_rec(n)
+  expect_identical(run(18), 2584)
+  expect_identical(run(15), 610)
+  st <- rir::status()
+  row <- st[!is.na(st$name) & st$name == "fib_rec", ]
+  expect_identical(row$tier, "native")
+  # the version for lazy k passes k - 1 and k - 2 evaluated (both had run),
+  # so the recursive calls get a version of their own
+  expect_identical(row$versions, "<eager(0)> <>")
+  expect_equal(row$deopts, 0)
+})
+
+test_that("versions that keep deoptimizing are dropped and made again, then for good", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  twice_plus <- function(x) x * 2 + 1
+  f <- rir::compile(twice_plus)
+  state <- function(name) {
+    st <- rir::status()
+    row <- st[!is.na(st$name) & st$name == name, ]
+    list(optimizer = row$optimizer, deopts = row$deopts)
+  }
+  for (k in 1:3) expect_identical(f(1), 3)
+  expect_identical(state("twice_plus"), list(optimizer = "optimized", deopts = 0))
+  # integers: each call deoptimizes the version that speculated doubles
+  for (k in 1:8) expect_identical(f(1L), 3)
+  expect_identical(state("twice_plus"), list(optimizer = "retired, again later", deopts = 8))
+  # two calls of the interpreter, then a version for what it saw since
+  for (k in 1:3) expect_identical(f(1L), 3)
+  for (k in 1:3) expect_identical(f(2.5), 6)
+  expect_identical(state("twice_plus"), list(optimizer = "optimized", deopts = 8))
+
+  # every speculation failing (chaos): made three times, then not again
+  rir:::set_tiering(chaos = 1)
+  plus_one <- function(x) x + 1
+  g <- rir::compile(plus_one)
+  for (k in 1:40) expect_identical(g(k + 0.5), k + 1.5)
+  expect_identical(state("plus_one"), list(optimizer = "retired", deopts = 24))
+})
+
 test_that("what the tier cannot handle yet is refused with a warning and still runs", {
   f <- rir::compile(function(x) {
     names(x)[1] <- "a"

@@ -45,7 +45,9 @@
 // (its operand's type is known now), the analysis runs again.
 //
 // Values that may be the missing marker (arguments not known to be passed)
-// are not forwarded: their load raises the error naming the variable.
+// are not forwarded: their load raises the error naming the variable. Once
+// such a load of the value ran (on every path), later loads of it are
+// forwarded: the value is not the marker.
 // Stores stay (the environment is still real); dead-store and environment
 // elision come later.
 #include <algorithm>
@@ -78,15 +80,19 @@ struct Val {
 // return a different value each time.
 // `forced`: promises (SSA values) a Force has forced on every path here,
 // with that Force (it dominates: forcing them again is its value).
+// `present`: variables whose known value a load left in place has read on
+// every path here since it was bound (the load raised the error if it was
+// the missing marker: it is not).
 struct State {
     bool top = true;
     bool reflective = false;
     std::set<SEXP> unconfirmed;
     std::map<SEXP, Val> known;
     std::map<Instruction*, Instruction*> forced;
+    std::set<SEXP> present;
     bool operator!=(const State& o) const {
         return top != o.top || reflective != o.reflective || unconfirmed != o.unconfirmed ||
-               known != o.known || forced != o.forced;
+               known != o.known || forced != o.forced || present != o.present;
     }
 };
 
@@ -110,6 +116,8 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
                                                                   : s.forced.erase(it);
         }
         s.unconfirmed.insert(in->unconfirmed.begin(), in->unconfirmed.end());
+        for (auto it = s.present.begin(); it != s.present.end();)
+            it = in->present.count(*it) ? std::next(it) : s.present.erase(it);
         for (auto it = s.known.begin(); it != s.known.end();) {
             auto o = in->known.find(it->first);
             if (o == in->known.end()) {
@@ -126,6 +134,12 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
     }
     for (auto it = s.unconfirmed.begin(); it != s.unconfirmed.end();)
         it = s.known.count(*it) ? std::next(it) : s.unconfirmed.erase(it);
+    // (a variable whose value became a Phi here was bound differently on
+    // some path)
+    for (auto it = s.present.begin(); it != s.present.end();) {
+        auto k = s.known.find(*it);
+        it = k != s.known.end() && k->second.v ? std::next(it) : s.present.erase(it);
+    }
     return s;
 }
 
@@ -300,6 +314,7 @@ struct Resolver {
     void transfer(Instruction* i, State& s, bool rewrite, std::vector<Instruction*>* dead) {
         if (i == env) {
             s.known.clear();
+            s.present.clear();
             s.reflective = false;
             for (size_t k = 0; k + 1 < i->args.size() && k < i->names.size(); k++)
                 s.known[i->names[k]] = Val{i->args[k], nullptr};
@@ -310,6 +325,7 @@ struct Resolver {
             case Opcode::StArgDefault:
                 if (i->args[1] == env) {
                     s.known[i->symbol] = Val{i->args[0], nullptr};
+                    s.present.erase(i->symbol);
                     markStored(s, i->symbol);
                     return;
                 }
@@ -319,8 +335,12 @@ struct Resolver {
                     auto it = s.known.find(i->symbol);
                     if (it != s.known.end() && !s.unconfirmed.count(i->symbol)) {
                         resolvedLoads[i] = it->second;
+                        bool present = s.present.count(i->symbol);
                         Instruction* v =
-                            rewrite && !i->kept ? value(it->second, i->symbol) : nullptr;
+                            rewrite && !i->kept ? value(it->second, i->symbol, present) : nullptr;
+                        // (a load left in place errs on the missing marker;
+                        // an index's load does not)
+                        if (!v && it->second.v && !indexLoads.count(i)) s.present.insert(i->symbol);
                         if (v) {
                             if (knownEager(s, i->symbol)) eager.insert(v);
                             replaceUses(f, i, v);
@@ -332,6 +352,7 @@ struct Resolver {
                     // (the environment's value is the load's)
                     resolvedLoads.erase(i);
                     s.known[i->symbol] = Val{i, nullptr};
+                    s.present.erase(i->symbol);
                     markStored(s, i->symbol);
                     return;
                 }
@@ -360,6 +381,7 @@ struct Resolver {
                 // x's new value, known as stored (it ran no R code)
                 if (i->plain && i->args[0] == env) {
                     s.known[i->symbol] = Val{i, nullptr};
+                    s.present.erase(i->symbol);
                     markStored(s, i->symbol);
                     return;
                 }
@@ -384,6 +406,7 @@ struct Resolver {
         // confirms)
         if (i->op == Opcode::SubassignVar && i->args[0] == env) {
             s.known[i->symbol] = Val{i, nullptr};
+            s.present.erase(i->symbol);
             s.unconfirmed.insert(i->symbol);
         }
         if (i->op == Opcode::Force)
@@ -422,11 +445,11 @@ struct Resolver {
     }
 
     // The instruction that holds `v` (making the Phis it needs), or nullptr
-    // when it may be the missing marker.
-    Instruction* value(const Val& v, SEXP sym) {
+    // when it may be the missing marker (unless a load found it `present`).
+    Instruction* value(const Val& v, SEXP sym, bool present = false) {
         if (v.v) {
             Instruction* i = current(v.v);
-            return i->type.may(Flag::Missing) ? nullptr : i;
+            return i->type.may(Flag::Missing) && !present ? nullptr : i;
         }
         auto key = std::make_pair(v.phiAt, sym);
         auto made = phis.find(key);
