@@ -443,3 +443,17 @@ test_that("scope resolution makes no Phi of a value that may be missing", {
   expect_no_match(r$printed, "= Phi ", fixed = TRUE)
   expect_match(r$printed, "LdVar x, %", fixed = TRUE)
 })
+
+test_that("an argument that may be missing is loaded once: the load that did not fail found it", {
+  f <- rir::compile(function(x) {
+    y <- x + 1
+    x * y
+  })
+  g <- function(a) f(a) # x arrives as a promise: not known to be passed
+  g(2)
+  g(3)
+  p <- rir:::pir_translate(f, optimize = TRUE)$printed
+  expect_identical(lengths(regmatches(p, gregexpr("LdVar x,", p, fixed = TRUE))), 1L)
+  expect_identical(g(4), 20)
+  expect_error(f(), "argument \"x\" is missing, with no default")
+})
