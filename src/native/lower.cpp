@@ -889,7 +889,13 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::Assume: {
             pir::Instruction* cp = i->args[1];
             llvm::BasicBlock* cont = llvm::BasicBlock::Create(C, "", fn);
-            llvm::Value* holds = a(0);
+            // (a test the passes decided is a logical constant)
+            pir::Instruction* t = i->args[0];
+            llvm::Value* holds = t->op == Opcode::LdConst
+                                     ? llvm::ConstantInt::get(i1T, TYPEOF(t->constant) == LGLSXP &&
+                                                                       XLENGTH(t->constant) == 1 &&
+                                                                       LOGICAL(t->constant)[0] == 1)
+                                     : a(0);
             if (tiering.chaos > 0) {
                 // RIR_DEOPT_CHAOS: fails now and then even when it holds
                 llvm::Value* fail = callHelper(reinterpret_cast<void*>(&rirn_chaos), i32T, {}, {});

@@ -51,7 +51,7 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
         for (int k = 0; k < Context::kMaxArgs; k++)
             if (ctx.has(k, ArgFlag::Eager)) eager |= 1u << k;
         why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
-                                    eager);
+                                    eager, ctx);
         if (why.empty()) entry = compile(fn, t, &why);
         if (entry) {
             std::set<int> sites;

@@ -190,7 +190,7 @@ bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
 class Translator {
   public:
     Translator(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline,
-               uint32_t eagerArgs)
+               uint32_t eagerArgs, Context ctx)
         : code_(code),
           formals_(formals),
           fn_(fn),
@@ -198,7 +198,8 @@ class Translator {
           one_(oneInt),
           minusOne_(minusOneInt),
           noInline_(noInline),
-          eagerArgs_(eagerArgs) {}
+          eagerArgs_(eagerArgs),
+          ctx_(ctx) {}
 
     std::string run() {
         CodeShape shape;
@@ -269,11 +270,31 @@ class Translator {
         for (size_t k = 0; k < args.size() && k < 32; k++)
             anyEager = anyEager || (eagerArgs_ & (1u << k));
         if (anyEager) {
-            Instruction* cp = checkpoint(0, {});
+            // (the context's evaluated arguments need no test: the call
+            // satisfies the context, see DispatchTable::contextOf)
+            auto inContext = [&](size_t k) {
+                return int(k) < Context::kMaxArgs && ctx_.has(int(k), ArgFlag::Eager);
+            };
+            Instruction* cp = nullptr;
+            for (size_t k = 0; k < args.size() && k < 32; k++)
+                if ((eagerArgs_ & (1u << k)) && !inContext(k) && !cp) cp = checkpoint(0, {});
             for (size_t k = 0; k < args.size() && k < 32; k++) {
                 if (!(eagerArgs_ & (1u << k))) continue;
-                b_.withType(Opcode::Assume, PirType::val(), {b_(Opcode::IsForced, {args[k]}), cp});
-                b_(Opcode::Force, {args[k]})->plain = true;
+                if (!inContext(k))
+                    b_.withType(Opcode::Assume, PirType::val(),
+                                {b_(Opcode::IsForced, {args[k]}), cp});
+                Instruction* v = b_(Opcode::Force, {args[k]});
+                v->plain = true;
+                // (what the context says of the value: the uses this Force
+                // dominates take the cast, see known types)
+                if (inContext(k)) {
+                    if (ctx_.has(int(k), ArgFlag::SimpleReal))
+                        b_.withType(Opcode::CastType, PirType::scalar(Kind::Real), {v});
+                    else if (ctx_.has(int(k), ArgFlag::SimpleInt))
+                        b_.withType(Opcode::CastType, PirType::scalar(Kind::Int), {v});
+                    else if (ctx_.has(int(k), ArgFlag::NotObject))
+                        b_.withType(Opcode::CastType, v->type.without(Flag::Object), {v});
+                }
             }
         }
         BB* prologue = b_.bb;
@@ -347,6 +368,7 @@ class Translator {
     SEXP one_, minusOne_;            // 1L and -1L
     const std::set<int>& noInline_;  // call sites not to inline (see inlineCall)
     uint32_t eagerArgs_;             // arguments speculated evaluated (bit k: argument k)
+    Context ctx_;                    // the context of the calls the version is for
     std::map<int, std::vector<Instruction*>> phis_;
     std::set<int> loopHeaders_;  // targets of backward jumps
     std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
@@ -415,8 +437,15 @@ class Translator {
                        const std::vector<Instruction*>* below = nullptr,
                        Instruction* at = nullptr) {
         PirType ta, tb;
+        // (an operand known to be a plain scalar of a kind the feedback did
+        // not see, an argument the call context types: the feedback came
+        // from calls in other contexts; the operand keeps its type)
+        auto known = [](const Instruction* v, PirType& t) {
+            if (v->type.isUnboxable() && v->type.kinds() != t.kinds()) t = v->type;
+        };
         if ((before || below || at) && feedbackType(feedback & 0xffff, &ta) &&
-            feedbackType(feedback >> kRhsShift, &tb) && (!hasType(a, ta) || !hasType(b, tb))) {
+            feedbackType(feedback >> kRhsShift, &tb) && (known(a, ta), known(b, tb), true) &&
+            (!hasType(a, ta) || !hasType(b, tb))) {
             Instruction* cp;
             if (at) {
                 cp = at;
@@ -1285,11 +1314,11 @@ std::set<int> unsoundInlines(const Function& fn) {
 }
 
 std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline,
-                    uint32_t eagerArgs) {
+                    uint32_t eagerArgs, Context ctx) {
     if (code->kind != CodeKind::Function) return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = Rf_length(formals);
-    Translator t(code, formals, fn, noInline, eagerArgs);
+    Translator t(code, formals, fn, noInline, eagerArgs, ctx);
     return t.run();
 }
 
@@ -1299,10 +1328,10 @@ uint32_t eagerArgs(const DispatchTable* t) {
 }
 
 std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,
-                             std::string* trace, uint32_t eager) {
+                             std::string* trace, uint32_t eager, Context ctx) {
     std::set<int> noInline;
     for (;;) {
-        std::string problem = rir2pir(code, formals, fn, noInline, eager);
+        std::string problem = rir2pir(code, formals, fn, noInline, eager, ctx);
         if (problem.empty() && verifyEach) {
             problem = verify(*fn);
             if (!problem.empty()) problem = "after translation: " + problem;

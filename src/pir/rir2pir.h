@@ -18,9 +18,12 @@ namespace pir {
 // code cannot be translated yet (it then keeps running in RIR). The calls
 // at the RIR call sites `noInline` are not inlined.
 // Bit k of `eagerArgs`: argument k is speculated to be evaluated at the
-// entry (see eagerArgs()).
+// entry (see eagerArgs()). `ctx`: the call context the version is for; what
+// it says of its evaluated arguments' values (not objects, plain double or
+// integer scalars) types them from the entry on, without a test.
 std::string rir2pir(const Code* code, SEXP formals, Function* fn,
-                    const std::set<int>& noInline = {}, uint32_t eagerArgs = 0);
+                    const std::set<int>& noInline = {}, uint32_t eagerArgs = 0,
+                    Context ctx = Context());
 
 // The arguments of t's function its argument feedback never saw lazy.
 uint32_t eagerArgs(const DispatchTable* t);
@@ -34,7 +37,8 @@ std::set<int> unsoundInlines(const Function& fn);
 // rir2pir and the passes (opt/pass.h), translated again without the call
 // sites unsoundInlines() names until it names none.
 std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,
-                             std::string* trace = nullptr, uint32_t eagerArgs = 0);
+                             std::string* trace = nullptr, uint32_t eagerArgs = 0,
+                             Context ctx = Context());
 
 // Makes the R constants the translation uses (at load time: R may allocate).
 void rir2pirInit();

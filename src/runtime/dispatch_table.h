@@ -111,12 +111,24 @@ struct DispatchTable {
     }
     // The context of a call, from its frame: Eager for each of the first
     // arguments that is neither missing nor a promise whose forcing may
-    // run R code (lazyValue). (Reads only.)
+    // run R code (lazyValue), and of such an argument's value whether it
+    // is not an object (NotObject), a double or integer scalar without
+    // attributes, not ALTREP (SimpleReal, SimpleInt; NA or not). (Reads
+    // only.)
     static Context contextOf(SEXP env) {
         Context c;
         int k = 0;
-        for (SEXP b = fcar(env); b != R_NilValue && k < Context::kMaxArgs; b = fcdr(b), k++)
-            if (!lazyValue(fcar(b))) c.set(k, ArgFlag::Eager);
+        for (SEXP b = fcar(env); b != R_NilValue && k < Context::kMaxArgs; b = fcdr(b), k++) {
+            SEXP v = fcar(b);
+            if (lazyValue(v)) continue;
+            c.set(k, ArgFlag::Eager);
+            // (a promise not lazy: its value, or the constant it evaluates)
+            if (ftype(v) == PROMSXP) v = fprvalue(v) != R_UnboundValue ? fprvalue(v) : fcdr(v);
+            if (fobject(v)) continue;
+            c.set(k, ArgFlag::NotObject);
+            if (simpleScalar(v, REALSXP)) c.set(k, ArgFlag::SimpleReal);
+            if (simpleScalar(v, INTSXP)) c.set(k, ArgFlag::SimpleInt);
+        }
         return c;
     }
     std::string optRefusal;

@@ -127,8 +127,28 @@ test_that("a call whose arguments arrive differently gets its own native version
   row <- st[!is.na(st$name) & st$name == "scaled_sum", ]
   expect_equal(nrow(row), 1)
   expect_identical(row$tier, "native")
-  expect_identical(row$versions, "<eager(0),eager(1)> <eager(0)>")
+  # (n and dt plain double scalars in both)
+  expect_identical(
+    row$versions,
+    "<eager(0),notObj(0),real(0),eager(1),notObj(1),real(1)> <eager(0),notObj(0),real(0)>"
+  )
   expect_equal(row$deopts, 0)
+
+  # a scalar argument's type is part of the context: doubles, then
+  # integers, get a version each, the second not speculating on the
+  # doubles the feedback saw (it would always deoptimize)
+  add_half <- function(x) x + 0.5
+  h <- rir::compile(add_half)
+  for (k in 1:4) expect_identical(h(1.5), 2)
+  for (k in 1:4) expect_identical(h(2L), 2.5)
+  expect_identical(h(NA_integer_), NA_real_)
+  expect_identical(h(2147483647L), 2147483647.5)
+  st <- rir::status()
+  row <- st[!is.na(st$name) & st$name == "add_half", ]
+  expect_identical(row$versions, "<eager(0),notObj(0),int(0)> <eager(0),notObj(0),real(0)>")
+  expect_equal(row$deopts, 0)
+  # (an object satisfies neither: another version)
+  expect_identical(h(structure(1, class = "foo")), structure(1.5, class = "foo"))
 })
 
 test_that("a recursive function is optimized once its first calls returned", {
@@ -146,7 +166,7 @@ test_that("a recursive function is optimized once its first calls returned", {
   expect_identical(row$tier, "native")
   # the version for lazy k passes k - 1 and k - 2 evaluated (both had run),
   # so the recursive calls get a version of their own
-  expect_identical(row$versions, "<eager(0)> <>")
+  expect_identical(row$versions, "<eager(0),notObj(0),real(0)> <>")
   expect_equal(row$deopts, 0)
 })
 
@@ -154,21 +174,22 @@ test_that("versions that keep deoptimizing are dropped and made again, then for 
   skip_if_not(native_available(), "built without LLVM")
   old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
   on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
-  twice_plus <- function(x) x * 2 + 1
+  # (x a vector: its elements' type is speculated, not part of the context)
+  twice_plus <- function(x) x[[1]] * 2 + 1
   f <- rir::compile(twice_plus)
   state <- function(name) {
     st <- rir::status()
     row <- st[!is.na(st$name) & st$name == name, ]
     list(optimizer = row$optimizer, deopts = row$deopts)
   }
-  for (k in 1:3) expect_identical(f(1), 3)
+  for (k in 1:3) expect_identical(f(c(1, 2)), 3)
   expect_identical(state("twice_plus"), list(optimizer = "optimized", deopts = 0))
   # integers: each call deoptimizes the version that speculated doubles
-  for (k in 1:8) expect_identical(f(1L), 3)
+  for (k in 1:8) expect_identical(f(1:2), 3)
   expect_identical(state("twice_plus"), list(optimizer = "retired, again later", deopts = 8))
   # two calls of the interpreter, then a version for what it saw since
-  for (k in 1:3) expect_identical(f(1L), 3)
-  for (k in 1:3) expect_identical(f(2.5), 6)
+  for (k in 1:3) expect_identical(f(1:2), 3)
+  for (k in 1:3) expect_identical(f(c(2.5, 1)), 6)
   expect_identical(state("twice_plus"), list(optimizer = "optimized", deopts = 8))
 
   # every speculation failing (chaos): made three times, then not again

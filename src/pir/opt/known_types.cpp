@@ -15,6 +15,11 @@
 //     %19 = Assume %18, %14, (int$'-)
 //     %20 = CastType %42, (int$'-)
 //     %21 = Gt %20, %13
+//
+// An Assume that a value known to be a plain scalar of one kind (an
+// argument the call context types) has another kind would always fail: the
+// feedback it came from saw calls in other contexts. It goes too, and the
+// value's casts to that type: the operation takes the value as it is.
 #include <map>
 
 #include "pass.h"
@@ -58,21 +63,32 @@ bool refineUses(Function& f) {
 
 }  // namespace
 
+// v is a plain scalar of one kind (lgl, int, real) that t does not have
+bool contradicts(const Instruction* v, PirType t) {
+    return !v->type.isBottom() && v->type.isUnboxable() && !(v->type.kinds() & t.kinds());
+}
+
 bool knownTypes(Function& f) {
     bool refined = refineUses(f);
     std::vector<Instruction*> dead;
+    bool contradiction = false;
     for (auto& b : f.blocks)
         for (Instruction* i : b->insns) {
             if (i->op == Opcode::Assume) {
                 Instruction* test = i->args[0];
-                if (test->op == Opcode::IsType && known(test->args[0], test->carriedType))
+                if (test->op == Opcode::IsType && (known(test->args[0], test->carriedType) ||
+                                                   contradicts(test->args[0], test->carriedType))) {
+                    contradiction = contradiction || !known(test->args[0], test->carriedType);
                     dead.push_back(i);
-            } else if (i->op == Opcode::CastType && known(i->args[0], i->carriedType)) {
+                }
+            } else if (i->op == Opcode::CastType && (known(i->args[0], i->carriedType) ||
+                                                     contradicts(i->args[0], i->carriedType))) {
                 replaceUses(f, i, i->args[0]);
                 dead.push_back(i);
             }
         }
     bool changed = removeAll(f, dead) || refined;
+    if (contradiction) f.inferTypes();
     std::vector<int> uses = useCounts(f);
     for (auto& b : f.blocks) {
         Instruction* t = b->terminator();
