@@ -53,6 +53,10 @@ const int kRhsShift = 16;
 // A subassign's feedback keeps its value's types in the low bits and this
 // bit once x was not a plain local vector (see plainLocalVector).
 const uint32_t kSubassignNotPlain = TB_OBJECT << kRhsShift;
+// dollar (x$name) keeps x's types in the low bits and this bit once
+// dollarPlain did not apply; dollar_assign its value's and this bit once
+// dollarAssignPlain did not.
+const uint32_t kDollarNotPlain = TB_OBJECT << kRhsShift;
 // Calls record their results' types over their first executions only.
 const uint32_t kResultSamples = 1000;
 

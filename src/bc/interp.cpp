@@ -939,7 +939,12 @@ L_dollar : {
     SEXP x = TOP();
     recordType(f, x);
     SYNC();
-    SEXP r = dollarDefault(x, name, nameSym);
+    // (what the optimizer speculates on: see dollarPlain)
+    SEXP r = f.types & kDollarNotPlain ? nullptr : dollarPlain(x, name, nameSym);
+    if (!r) {
+        f.types |= kDollarNotPlain;
+        r = dollarDefault(x, name, nameSym);
+    }
     if (!r) {
         SYNC();
         r = Rf_eval(call, env);
@@ -1003,8 +1008,14 @@ L_dollar_assign : {
     SEXP v = TOP();
     SYNC();
     recordType(f, v);
-    bool done = dollarAssignLocal(env, xsym, name, nameSym, v, tramp,
-                                  inPlaceScope(userBase, ownFrame, sp - 1));
+    InPlaceScope scope = inPlaceScope(userBase, ownFrame, sp - 1);
+    // (what the optimizer speculates on: see dollarAssignPlain)
+    bool done =
+        !(f.types & kDollarNotPlain) && dollarAssignPlain(env, xsym, name, nameSym, v, scope);
+    if (!done) {
+        f.types |= kDollarNotPlain;
+        done = dollarAssignLocal(env, xsym, name, nameSym, v, tramp, scope);
+    }
     (void)call;
     if (!done) {
         // the general complex assignment at `fail` (v stays on the stack)

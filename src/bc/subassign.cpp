@@ -573,10 +573,25 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
     return e0;
 }
 
+bool dollarAssignPlain(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v,
+                       const InPlaceScope& scope) {
+    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
+        hdr(cell)->extra)
+        return false;
+    SEXP x = fcar(cell);
+    if (ftype(x) == ENVSXP && (fobject(x) || x == env)) return false;
+    if (ftype(x) != ENVSXP && ftype(x) != VECSXP) return false;
+    return dollarAssignInto(x, name, nameSym, v, scope);
+}
+
 bool dollarAssignLocal(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v, SEXP tramp,
                        const InPlaceScope& scope) {
     SEXP x = localAssignTarget(env, xsym, tramp);
-    if (!x) return false;
+    return x && dollarAssignInto(x, name, nameSym, v, scope);
+}
+
+bool dollarAssignInto(SEXP x, SEXP name, SEXP nameSym, SEXP v, const InPlaceScope& scope) {
     if (ftype(x) == ENVSXP && !fobject(x)) {
         // e$name <- v: define in e (unless that would need an error).
         R_varloc_t b = R_findVarLocInFrame(x, nameSym);

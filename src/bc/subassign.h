@@ -156,6 +156,16 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
 bool dollarAssignLocal(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v, SEXP tramp,
                        const InPlaceScope& scope);
 
+// dollarAssignLocal when no R code can run for it and only x's value
+// changes: x's binding in env an ordinary one (not a promise, active or
+// locked) holding a list or another environment (not env itself). What the
+// optimizer speculates (kDollarNotPlain); false: nothing was assigned.
+bool dollarAssignPlain(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v,
+                       const InPlaceScope& scope);
+
+// The assignment itself, into the environment or list x.
+bool dollarAssignInto(SEXP x, SEXP name, SEXP nameSym, SEXP v, const InPlaceScope& scope);
+
 // Stores v at x[i] / x[[i]] / x[i, j] in place when x is a plain vector that
 // nothing but its one binding refers to (see storeIndex for the rest).
 inline bool storeInto(int kind, SEXP x, SEXP i, SEXP j, SEXP v, const InPlaceScope& s) {

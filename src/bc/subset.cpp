@@ -164,6 +164,31 @@ SEXP dollarDefault(SEXP x, SEXP name, SEXP sym) {
     return nullptr;
 }
 
+SEXP envMemberPlain(SEXP e, SEXP sym) {
+    if (e == R_BaseEnv || e == R_BaseNamespace) return nullptr;
+    SEXP cell = R_findVarLocInFrame(e, sym).cell;
+    if (!cell || cell == R_NilValue) return R_NilValue;
+    // (an immediate binding value is boxed by envMember)
+    if ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra) return nullptr;
+    SEXP v = fcar(cell);
+    if (v == R_UnboundValue) return R_NilValue;
+    return ftype(v) == PROMSXP ? nullptr : v;
+}
+
+SEXP dollarPlain(SEXP x, SEXP name, SEXP sym) {
+    if (fobject(x)) return nullptr;
+    if (ftype(x) == ENVSXP) return envMemberPlain(x, sym);
+    if (ftype(x) != VECSXP || hdr(x)->alt) return nullptr;
+    SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+    if (TYPEOF(names) == STRSXP) {
+        R_xlen_t len = XLENGTH(names);
+        for (R_xlen_t k = 0; k < len; k++)
+            if (STRING_ELT(names, k) == name) return VECTOR_ELT(x, k);
+    }
+    // (GNU R's `$` then matches partially)
+    return nullptr;
+}
+
 SEXP envMember(SEXP e, SEXP sym) {
     SEXP r = Rf_findVarInFrame3(e, sym, TRUE);
     if (ftype(r) == PROMSXP) {

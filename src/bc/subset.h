@@ -82,6 +82,19 @@ SEXP logicSlow(int kind, SEXP call, SEXP first, SEXP second, SEXP env, SEXP tram
 // that frame only, a promise forced, NULL when unbound.
 SEXP envMember(SEXP e, SEXP sym);
 
+// e$name when no R code can run for it: e's binding of sym is an ordinary
+// one (not active, not a promise; NULL when unbound); nullptr otherwise
+// (envMember then). Not for base's environments.
+SEXP envMemberPlain(SEXP e, SEXP sym);
+
+// x$name (name a CHARSXP, sym its symbol) without running R code and
+// without error: x a plain list (not an object, not ALTREP) with an element
+// of that exact name, or an environment (not an object) whose binding is
+// plain (envMemberPlain).
+// What the optimizer speculates (see the dollar instruction's feedback,
+// kDollarNotPlain); nullptr when it does not apply.
+SEXP dollarPlain(SEXP x, SEXP name, SEXP sym);
+
 // && (kind 1) / || (2) of two logical scalars (NA_LOGICAL for NA) whose
 // first did not decide: the second, or NA when either is NA and the
 // second does not decide.

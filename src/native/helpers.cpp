@@ -398,6 +398,18 @@ void rirn_count(SEXP v) {
     incRefcnt(v);
 }
 
+int rirn_is_plain_member(SEXP x, SEXP name, SEXP nameSym) {
+    return dollarPlain(x, name, nameSym) != nullptr;
+}
+
+SEXP rirn_dollar_plain(SEXP x, SEXP name, SEXP nameSym) {
+    SEXP r = dollarPlain(x, name, nameSym);
+    // (IsPlainMember held right before: nothing ran since)
+    if (!r) Rf_error("rir: internal error: x$%s was not plain", CHAR(PRINTNAME(nameSym)));
+    R_Visible = TRUE;
+    return r;
+}
+
 SEXP rirn_dollar(SEXP x, SEXP nameSym, SEXP call, SEXP env) {
     SEXP r = dollarDefault(x, PRINTNAME(nameSym), nameSym);
     // anything else: GNU R evaluates x$name (x is a variable: see the
@@ -573,10 +585,13 @@ SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp) {
 }
 
 int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeStackSlot* frame,
-                       const int* live, int nlive) {
+                       const int* live, int nlive, int plain) {
     // (dollar_assign's operands: fail, x, name, its symbol, call, feedback)
     const int32_t* imm = &code->bc[pc + 1];
     RIRN_HELD_SLOTS(scope, frame, live, nlive);
+    if (plain)
+        return dollarAssignPlain(env, code->poolAt(imm[1]), code->poolAt(imm[2]),
+                                 code->poolAt(imm[3]), v, scope);
     return dollarAssignLocal(env, code->poolAt(imm[1]), code->poolAt(imm[2]), code->poolAt(imm[3]),
                              v, tramp, scope);
 }
@@ -681,6 +696,8 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_call_builtin),
         RIRN_HELPER(rirn_count),
         RIRN_HELPER(rirn_dollar),
+        RIRN_HELPER(rirn_is_plain_member),
+        RIRN_HELPER(rirn_dollar_plain),
         RIRN_HELPER(rirn_mkcls),
         RIRN_HELPER(rirn_lgl_combine),
         RIRN_HELPER(rirn_lgl_slow),

@@ -114,10 +114,10 @@ SEXP rirn_forelement(SEXP seq, SEXP i);
 // method's value, else GNU R's UseMethod (which leaves with a jump).
 SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp);
 // x$name <- v by the RIR dollar_assign at pc of `code` when its fast path
-// applies (dollarAssignLocal; the frame's live slots as operand slots): 1,
-// else 0 (nothing assigned).
+// applies (dollarAssignLocal, or with `plain` dollarAssignPlain; the
+// frame's live slots as operand slots): 1, else 0 (nothing assigned).
 int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeStackSlot* frame,
-                       const int* live, int nlive);
+                       const int* live, int nlive, int plain);
 // x <<- v from env (GNU R's setVar from its enclosing environment).
 void rirn_stvar_super(SEXP sym, SEXP v, SEXP env);
 // switch(): the entry of the RIR switch_table at pc of `code` that EXPR
@@ -134,6 +134,9 @@ SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, con
 void rirn_count(SEXP v);  // (no error)
 // x$name as the interpreter's dollar (`call`: the whole x$name).
 SEXP rirn_dollar(SEXP x, SEXP nameSym, SEXP call, SEXP env);
+// x$name when it is plain (IsPlainMember: dollarPlain; `name` the CHARSXP).
+int rirn_is_plain_member(SEXP x, SEXP name, SEXP nameSym);  // (no error)
+SEXP rirn_dollar_plain(SEXP x, SEXP name, SEXP nameSym);
 // A closure of the function in `spec` (formals, body, srcref) in env.
 SEXP rirn_mkcls(SEXP spec, SEXP env);
 // && (kind 1) and || (2): a plain logical lhs `a` with the evaluated rhs

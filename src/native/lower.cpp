@@ -709,9 +709,21 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         }
         case Opcode::Dollar:
+            if (i->plain) {
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_dollar_plain), sexpT,
+                                     {sexpT, sexpT, sexpT},
+                                     {a(0), sexp(i->constant), sexp(i->symbol)}));
+                return "";
+            }
             define(i, callHelper(reinterpret_cast<void*>(&rirn_dollar), sexpT,
                                  {sexpT, sexpT, sexpT, sexpT},
                                  {a(0), sexp(i->symbol), sexp(i->call), envArg}));
+            return "";
+        case Opcode::IsPlainMember:
+            vals[i] = B.CreateICmpNE(
+                callHelper(reinterpret_cast<void*>(&rirn_is_plain_member), i32T,
+                           {sexpT, sexpT, sexpT}, {a(0), sexp(i->constant), sexp(i->symbol)}),
+                i32(0));
             return "";
         case Opcode::MkCls:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_mkcls), sexpT, {sexpT, sexpT},
@@ -806,10 +818,11 @@ std::string Lowering::lower(pir::Instruction* i) {
             // (any list the variable may hold: every live boxed value)
             int n;
             const int* live = liveSlots(i, nullptr, nullptr, &n);
-            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_dollar_assign), i32T,
-                                        {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
-                                        {constant(i->code), i32(i->index), a(1), a(0), trampArg,
-                                         slots, constant(live), i32(n)});
+            llvm::Value* r =
+                callHelper(reinterpret_cast<void*>(&rirn_dollar_assign), i32T,
+                           {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, i32T},
+                           {constant(i->code), i32(i->index), a(1), a(0), trampArg, slots,
+                            constant(live), i32(n), i32(i->plain)});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }

@@ -185,7 +185,8 @@ enum class Rule : uint8_t {
       "evaluated "                                                                                 \
       "and the carried call's other arguments")                                                    \
     X(Dollar, "v", Value, 0, Vectors | Attributes | OtherEnv, 0,                                   \
-      MayError | Dispatches | HasSymbol | HasCall, "x$name")                                       \
+      MayError | Dispatches | HasSymbol | HasCall | HasConstant,                                   \
+      "x$name (carried: the name, a CHARSXP)")                                                    \
     X(Subassign1_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
       MayError | Dispatches, "`[<-`(x, i, value): x, or a copy, with the element stored")          \
     X(Subassign2_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
@@ -235,6 +236,9 @@ enum class Rule : uint8_t {
     X(IsPlainLocal, "e", Test, 0, Env, 0, HasSymbol,                                               \
       "is the variable bound in the environment's own frame (an ordinary binding) to a vector "    \
       "without a class that x[i] <- v modifies without running R code")                            \
+    X(IsPlainMember, "v", Test, 0, Vectors | Attributes | OtherEnv, 0, HasSymbol | HasConstant,    \
+      "is x$name plain: x a list (no class) with an element of exactly that name, or an "          \
+      "environment (no class) whose binding of it is ordinary (not active, not a promise)")       \
     X(NoActiveBindings, "e", Test, 0, Env, 0, NoFlags,                                             \
       "does the environment hold no active binding (only reflective code makes one)")              \
     X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \

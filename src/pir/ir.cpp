@@ -130,6 +130,7 @@ const InsnInfo& info(Opcode op) {
 
 uint8_t Instruction::reads() const {
     if (op == Opcode::SubassignVar && plain) return Vectors | Attributes | OwnEnv;
+    if (op == Opcode::DollarAssignVar && plain) return Vectors | Attributes | OwnEnv | OtherEnv;
     uint8_t r = info().reads;
     if (r & Env) {
         r &= ~Env;
@@ -149,6 +150,7 @@ uint8_t Instruction::writes() const {
 
 uint8_t Instruction::writes(OperandType typeOf, void* analysis) const {
     if (op == Opcode::SubassignVar && plain) return Vectors | Attributes | OwnEnv;
+    if (op == Opcode::DollarAssignVar && plain) return Vectors | Attributes | OtherEnv;
     // (no R code: at most warnings, and the builtin's own effects on
     // vectors, attributes and global state)
     if (op == Opcode::CallBuiltin && !mayCallR(typeOf, analysis))
@@ -188,7 +190,11 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             if (object(type(args[k]))) return true;
         return false;
     }
-    if (has(CallsR)) return !((op == Opcode::SubassignVar || op == Opcode::LdFun) && plain);
+    if (has(CallsR))
+        return !(
+            (op == Opcode::SubassignVar || op == Opcode::LdFun || op == Opcode::DollarAssignVar) &&
+            plain);
+    if (op == Opcode::Dollar && plain) return false;
     if (has(Forces) && any(lazy)) return !((op == Opcode::Force || op == Opcode::LdFun) && plain);
     if (has(Dispatches)) {
         // subsetting, `$`, length() and as.logical() dispatch on their

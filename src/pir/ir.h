@@ -52,7 +52,11 @@ struct Instruction {
     // before, so it runs no R code and changes only x's binding and vectors;
     // Force: its operand was found forced (IsForced) right before, so it
     // runs no R code; LdFun: a guard's lookup, which gives no function
-    // rather than run R code (force a promise, call an active binding)
+    // rather than run R code (force a promise, call an active binding);
+    // Dollar: x$name was found plain (IsPlainMember) right before, so it
+    // runs no R code and raises no error; DollarAssignVar: the assignment
+    // takes only its plain fast path (dollarAssignPlain: no R code, x's
+    // value changed, no other binding of the function's environment)
     bool plain = false;
     // LdVar: a builtin's argument before others, whose uses scope
     // resolution leaves to the load (native code counts that value as

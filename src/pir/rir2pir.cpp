@@ -991,6 +991,8 @@ class Translator {
                 d->code = code_;
                 d->index = pc;
                 d->call = pool(imm[4]);
+                // (only its plain fast path, as always so far: no R code)
+                d->plain = !(code_->feedback[imm[5]].types & kDollarNotPlain);
                 b_.withType(Opcode::Assume, stack.back()->type, {d, cp});
                 pop(stack);
                 return "";
@@ -1080,13 +1082,24 @@ class Translator {
                     return "subsetting a missing value not translated yet";
                 Opcode o = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
                                   : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
+                uint32_t t = code_->feedback[imm[3]].types;
+                // speculation: a list without a class, as always so far
+                // (subsetting it runs no R code; leaving resumes the subset)
+                PirType list = PirType::of(Kind::List).without(Flag::Object);
+                if ((t & 0x7f) == TB_LIST && !(t & TB_OBJECT) && !hasType(ops[0], list)) {
+                    std::vector<Instruction*> before = stack;
+                    before.insert(before.end(), ops.begin(), ops.end());
+                    Instruction* cp = checkpoint(pc, before);
+                    b_.withType(Opcode::Assume, list,
+                                {b_.withType(Opcode::IsType, list, {ops[0]}), cp});
+                    ops[0] = b_.withType(Opcode::CastType, list, {ops[0]});
+                }
                 Instruction* x = b_.add(o, ops);
                 x->code = code_;  // its call site (the call GNU R's `[` gets)
                 x->index = imm[2];
                 // speculation: an element of a plain double / integer vector
                 // (or matrix) seen so far is a scalar of its type; leaving
                 // resumes after the subset with its value
-                uint32_t t = code_->feedback[imm[3]].types;
                 Kind k = (t & 0x7f) == TB_REAL ? Kind::Real : Kind::Nil;
                 if ((t & 0x7f) == TB_INT) k = Kind::Int;
                 if (k != Kind::Nil && !(t & TB_OBJECT) && (n == 2 || !(t & TB_ATTRIB))) {
@@ -1192,8 +1205,22 @@ class Translator {
                 return "";
             }
             case Op::dollar: {
+                // speculation: plain (a list's element of that exact name,
+                // an environment's ordinary binding: no R code), as always
+                // so far (leaving resumes the RIR dollar with x on the stack)
+                uint32_t t = code_->feedback[imm[3]].types;
+                bool plain = t != 0 && !(t & kDollarNotPlain);
+                if (plain) {
+                    Instruction* cp = checkpoint(pc, stack);
+                    Instruction* test =
+                        b_.withSymbol(Opcode::IsPlainMember, pool(imm[1]), {stack.back()});
+                    test->constant = pool(imm[0]);
+                    b_(Opcode::Assume, {test, cp});
+                }
                 Instruction* d = b_.withSymbol(Opcode::Dollar, pool(imm[1]), {pop(stack)});
                 d->call = pool(imm[2]);
+                d->constant = pool(imm[0]);
+                d->plain = plain;
                 stack.push_back(d);
                 return "";
             }

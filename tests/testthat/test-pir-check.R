@@ -160,3 +160,41 @@ test_that("arguments seen evaluated are assumed so at the entry: a loop reading 
     warmup = function(g) for (k in 1:3) g(10, 0.5)
   ))
 })
+
+test_that("$ and [[ on lists and environments seen plain leave the function's variables known", {
+  step <- function(bodies, dt) {
+    s <- 0
+    for (i in seq_along(bodies)) {
+      b <- bodies[[i]]
+      b$x <- b$x + b$v * dt
+      s <- s + b$x
+    }
+    s
+  }
+  mk <- function(x) {
+    e <- new.env()
+    e$x <- x
+    e$v <- 1
+    e
+  }
+  bodies <- list(mk(1), mk(2))
+  # without feedback, `[[` and `$` may meet an active binding (R code): the
+  # variables are read from the environment after them
+  expect_identical(failed(rir::pir_check(step, "NoLoad")), "NoLoad")
+  # (do.call: the arguments arrive evaluated)
+  step2 <- step
+  expect_true(rir::pir_check(step2, "NoLoad",
+    warmup = function(f) for (k in 1:3) do.call(f, list(bodies, 0.5))
+  ))
+  # an active binding once seen: `$` is no longer assumed plain
+  step3 <- step
+  odd <- new.env()
+  odd$x <- 3
+  makeActiveBinding("v", function() 1, odd)
+  expect_identical(
+    failed(rir::pir_check(step3, "NoLoad",
+      warmup = function(f) for (k in 1:3) do.call(f, list(list(odd), 0.5))
+    )),
+    "NoLoad"
+  )
+})

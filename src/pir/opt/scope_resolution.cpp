@@ -396,9 +396,14 @@ struct Resolver {
             default:
                 break;
         }
-        if (i->writes(&Resolver::operandType, this) & OwnEnv) {
+        uint8_t w = i->writes(&Resolver::operandType, this);
+        if (w & OwnEnv) {
             for (auto& k : s.known) s.unconfirmed.insert(k.first);
             s.reflective = true;
+        } else if (w & OtherEnv) {
+            // another environment written (x$name <- v into one): what a
+            // load found may be bound in an enclosing frame, that one
+            forgetLoaded(s);
         }
         // x's value changes, or x is bound to a copy: the instruction's
         // value, unconfirmed (what the binding holds after it runs a
@@ -411,6 +416,19 @@ struct Resolver {
         }
         if (i->op == Opcode::Force)
             if (Instruction* p = promiseForced(i->args[0])) s.forced[p] = i;
+    }
+
+    void forgetLoaded(State& s) {
+        for (auto it = s.known.begin(); it != s.known.end();) {
+            std::set<BB*> seen;
+            if (!fromLoad(it->second, it->first, seen)) {
+                ++it;
+                continue;
+            }
+            s.unconfirmed.erase(it->first);
+            s.present.erase(it->first);
+            it = s.known.erase(it);
+        }
     }
 
     // The SSA value a Force forces: its operand, or the value a load of the
