@@ -336,7 +336,7 @@ fz_stmt <- function(st, d = 3L) {
     assign = 5, reassign = 3, alias = 6, index_assign = 4, output = 3,
     if_ = 2, for_ = 2, while_ = 1, repeat_ = 1, closure = 2, call_closure = 2,
     try = 2, restart = 0.5, onexit = 1, redef = 0.7, delayed = 0.7, setter = 1,
-    attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1, env = 1.5
+    attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1, env = 1.5, record = 1.2
   )
   if (d <= 0L) w <- w[!names(w) %in% c("if_", "for_", "while_", "repeat_", "closure", "try", "restart")]
   if (st$loop) w <- c(w, brk = 1.5)
@@ -529,6 +529,7 @@ fz_stmt <- function(st, d = 3L) {
         sprintf("%s <- list(sys.function() -> fz_self, is.function(fz_self))", r)
       )
     },
+    record = fz_record_stmt(st),
     brk = {
       fz_pick(c(
         sprintf("if (%s) break", fz_cond(st, 1L)),
@@ -537,6 +538,48 @@ fz_stmt <- function(st, d = 3L) {
       ))
     }
   )
+}
+
+# an environment or a list used as a record: x$name and x$name <- v in a
+# loop (what the optimizer speculates runs no R code), sometimes meeting an
+# active binding, a promise, the function's own environment or a partial
+# name
+fz_record_stmt <- function(st) {
+  r <- fz_fresh(st, "r")
+  k <- fz_fresh(st, "k")
+  out <- fz_fresh(st, "v")
+  st$vars[[out]] <- "dbl"
+  e <- fz_expr(st, "dbl", 1L)
+  init <- fz_pick(c(
+    sprintf("%s <- new.env()", r),
+    sprintf("%s <- new.env(parent = emptyenv())", r),
+    sprintf("%s <- list(a = 0, b = 1, abc = 2)", r)
+  ))
+  lines <- c(
+    init,
+    sprintf("%s$a <- %s", r, e),
+    sprintf("%s$b <- 1", r),
+    sprintf("for (%s in 1:%dL) {", k, sample(2:5, 1)),
+    sprintf("  %s$a <- %s$a * 0.5 + %s$b", r, r, r),
+    sprintf("  %s$b <- %s$b + %s", r, r, k),
+    "}"
+  )
+  env <- !grepl("list", init)
+  odd <- fz_pick(1:6)
+  if (env && odd == 1) {
+    lines <- c(lines, sprintf("makeActiveBinding(\"b\", function() { cat(\"active b\\n\"); 2 }, %s)", r))
+  } else if (env && odd == 2) {
+    lines <- c(lines, sprintf("delayedAssign(\"b\", { cat(\"forcing b\\n\"); 3 }, assign.env = %s)", r))
+  } else if (odd == 3) {
+    v <- fz_var(st, "dbl")
+    if (!is.null(v)) {
+      lines <- c(lines, sprintf("%s <- environment()", r), sprintf("%s$%s <- %s$%s + 1", r, v, r, v))
+    }
+  }
+  lines <- c(lines, sprintf("%s <- as.numeric(%s$a) + as.numeric(%s$b)%s", out, r, r,
+    if (!env && fz_coin(0.3)) sprintf(" + length(%s$ab)", r) else ""
+  ))
+  lines
 }
 
 # the aliasing statements that known JIT bugs come from
