@@ -598,6 +598,15 @@ bool dollarAssignInto(SEXP x, SEXP name, SEXP nameSym, SEXP v, const InPlaceScop
         bool exists = b.cell && b.cell != R_NilValue;
         if (exists ? !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock))
                    : !R_EnvironmentIsLocked(x)) {
+            // an ordinary binding of a frame the global cache does not
+            // hold: its value replaced, as defineVar does then (the
+            // binding no longer missing)
+            if (exists && ftype(b.cell) == LISTSXP && !hdr(b.cell)->extra &&
+                !(hdr(x)->gp & kGlobalFrame) && x != R_GlobalEnv) {
+                SETCAR(b.cell, v);
+                hdr(b.cell)->gp &= ~kMissingMask;
+                return true;
+            }
             Rf_defineVar(nameSym, v, x);
             return true;
         }

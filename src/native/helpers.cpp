@@ -402,6 +402,10 @@ int rirn_is_plain_member(SEXP x, SEXP name, SEXP nameSym) {
     return dollarPlain(x, name, nameSym) != nullptr;
 }
 
+SEXP rirn_plain_member(SEXP x, SEXP name, SEXP nameSym) {
+    return dollarPlain(x, name, nameSym);
+}
+
 SEXP rirn_dollar_plain(SEXP x, SEXP name, SEXP nameSym) {
     SEXP r = dollarPlain(x, name, nameSym);
     // (IsPlainMember held right before: nothing ran since)
@@ -698,6 +702,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_dollar),
         RIRN_HELPER(rirn_is_plain_member),
         RIRN_HELPER(rirn_dollar_plain),
+        RIRN_HELPER(rirn_plain_member),
         RIRN_HELPER(rirn_mkcls),
         RIRN_HELPER(rirn_lgl_combine),
         RIRN_HELPER(rirn_lgl_slow),

@@ -136,6 +136,8 @@ void rirn_count(SEXP v);  // (no error)
 SEXP rirn_dollar(SEXP x, SEXP nameSym, SEXP call, SEXP env);
 // x$name when it is plain (IsPlainMember: dollarPlain; `name` the CHARSXP).
 int rirn_is_plain_member(SEXP x, SEXP name, SEXP nameSym);  // (no error)
+// x$name when it is plain, else nullptr (no error).
+SEXP rirn_plain_member(SEXP x, SEXP name, SEXP nameSym);
 SEXP rirn_dollar_plain(SEXP x, SEXP name, SEXP nameSym);
 // A closure of the function in `spec` (formals, body, srcref) in env.
 SEXP rirn_mkcls(SEXP spec, SEXP env);

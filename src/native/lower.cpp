@@ -709,6 +709,12 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         }
         case Opcode::Dollar:
+            if (memberVals.count(i)) {
+                // (the result of x$name is visible)
+                setVisible();
+                define(i, memberVals.at(i));
+                return "";
+            }
             if (i->plain) {
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_dollar_plain), sexpT,
                                      {sexpT, sexpT, sexpT},
@@ -719,12 +725,30 @@ std::string Lowering::lower(pir::Instruction* i) {
                                  {sexpT, sexpT, sexpT, sexpT},
                                  {a(0), sexp(i->symbol), sexp(i->call), envArg}));
             return "";
-        case Opcode::IsPlainMember:
+        case Opcode::IsPlainMember: {
+            // x$name right after the Assume of this test: its value is the
+            // member this looks up (nothing runs in between)
+            auto& in = i->bb->insns;
+            auto at = std::find(in.begin(), in.end(), i);
+            pir::Instruction* d = nullptr;
+            if (at + 2 < in.end() && at[1]->op == Opcode::Assume && at[1]->args[0] == i &&
+                at[2]->op == Opcode::Dollar && at[2]->plain && at[2]->args[0] == i->args[0] &&
+                at[2]->symbol == i->symbol && at[2]->constant == i->constant)
+                d = at[2];
+            if (d) {
+                llvm::Value* v =
+                    callHelper(reinterpret_cast<void*>(&rirn_plain_member), sexpT,
+                               {sexpT, sexpT, sexpT}, {a(0), sexp(i->constant), sexp(i->symbol)});
+                memberVals[d] = v;
+                vals[i] = B.CreateICmpNE(v, constant(nullptr));
+                return "";
+            }
             vals[i] = B.CreateICmpNE(
                 callHelper(reinterpret_cast<void*>(&rirn_is_plain_member), i32T,
                            {sexpT, sexpT, sexpT}, {a(0), sexp(i->constant), sexp(i->symbol)}),
                 i32(0));
             return "";
+        }
         case Opcode::MkCls:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_mkcls), sexpT, {sexpT, sexpT},
                                  {sexp(i->constant), a(0)}));

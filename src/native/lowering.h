@@ -165,6 +165,9 @@ class Lowering {
     // and users the store dominates (a loop's Phi) take the value bound.
     std::set<pir::Instruction*> rawOk;
     std::map<pir::Instruction*, llvm::Value*> rawVals;
+    // a plain Dollar's value, looked up by the IsPlainMember its Assume
+    // tests right before it (one lookup for both)
+    std::map<pir::Instruction*, llvm::Value*> memberVals;
 
     static bool isArith(pir::Opcode op);
     // the operators lowered inline or by rirn_binop (which sets the dirty

@@ -206,6 +206,8 @@ const unsigned kAsciiMask = 1u << 6;          // ASCII_MASK: CHARSXPs
 const unsigned kNoSpecialSymbols = 1u << 12;  // SPECIAL_SYMBOL_MASK: symbols, environments
 const unsigned kBindingLock = 1u << 14;       // BINDING_LOCK_MASK: binding cells
 const unsigned kActiveBinding = 1u << 15;     // ACTIVE_BINDING_MASK: binding cells
+const unsigned kGlobalFrame = 1u << 15;       // GLOBAL_FRAME_MASK (envir.c): environments
+                                              // whose bindings the global cache holds
 
 }  // namespace rir
 
