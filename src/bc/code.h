@@ -93,6 +93,13 @@ struct Code {
     // Function code: per formal, the pool index of its default argument's
     // promise code, or -1 (no default, or not a call: the AST is used).
     std::vector<int32_t> defaults;
+    // Load feedback: bit k once a load of the variable of binding-cache slot
+    // k (< 64) forced a promise or took the general lookup (a variable not
+    // in the frame, missing, active, ...); `entries`: the baseline calls of
+    // a function body run so far (the bits mean something after a few).
+    uint64_t lazyLoads = 0;
+    uint32_t entries = 0;
+    static uint64_t slotBit(int k) { return k >= 0 && k < 64 ? uint64_t(1) << k : 0; }
 
     // (read inline: an EXTPTRSXP's CDR is its protected value, and the
     // pool is a plain list)

@@ -265,6 +265,7 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
         }
     }
     stats.rir_calls++;
+    code->entries++;
     SEXP r = interpret(code, env, tramp);
     t->completed++;
     return r;

@@ -176,6 +176,7 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
                 } else if (ftype(x_) == PROMSXP) {                                \
                     v_ = fprvalue(x_);                                            \
                     if (v_ == unbound) {                                          \
+                        c->lazyLoads |= Code::slotBit(k_);                        \
                         /* as in GNU R: visible first, forcing may change it */   \
                         R_Visible = TRUE;                                         \
                         SYNC();                                                   \
@@ -194,6 +195,7 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
         } else {                                                                  \
             /* visible first: forcing a promise can leave its visibility */       \
             /* (withCallingHandlers(expr, ...)) */                                \
+            c->lazyLoads |= Code::slotBit(k_);                                    \
             R_Visible = TRUE;                                                     \
             SYNC();                                                               \
             PUSH(getVariable(sym_, env, tramp, exprExpr));                        \

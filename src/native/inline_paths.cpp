@@ -456,6 +456,19 @@ llvm::Value* Lowering::inlineTypeTest(llvm::Value* x, pir::PirType want) {
         // values): the header's object bit
         return headerByteIs(x, kHeaderObjectBit, 0);
     }
+    const int lazy = int(Flag::Object) | int(Flag::Lazy) | int(Flag::Missing);
+    if (!(want.flags() & lazy) && (want.flags() & (int(Flag::NotScalar) | int(Flag::Attrib)))) {
+        // one kind of vector, any length and attributes, no class: the
+        // type bits and the object bit
+        int k = want.kinds();
+        int t = k == int(Kind::Real)   ? REALSXP
+                : k == int(Kind::Int)  ? INTSXP
+                : k == int(Kind::Lgl)  ? LGLSXP
+                : k == int(Kind::List) ? VECSXP
+                : k == int(Kind::Str)  ? STRSXP
+                                       : -1;
+        if (t >= 0) return headerByteIs(x, kHeaderTypeMask | kHeaderObjectBit, unsigned(t));
+    }
     if (want.flags() & shape) return nullptr;
     int k = want.kinds();
     int t = k == int(Kind::Real)  ? REALSXP

@@ -400,9 +400,27 @@ class Translator {
         return v;
     }
 
-    Instruction* loadVariable(SEXP sym) {
+    // A variable's value: a load, then forcing. An argument whose loads at
+    // binding-cache slot `slot` never met an unevaluated promise (Code::
+    // lazyLoads; forced by an earlier load, a callee, or passed evaluated)
+    // is speculated forced: leaving resumes the load at `pc` with `resume`
+    // on the stack; the Force then runs no R code (in a loop, no effect).
+    Instruction* loadVariable(SEXP sym, int slot = -1, int pc = -1,
+                              const std::vector<Instruction*>* resume = nullptr) {
+        bool forced = resume && code_->entries >= 2 && Code::slotBit(slot) &&
+                      !(code_->lazyLoads & Code::slotBit(slot)) && isFormal(sym);
+        Instruction* cp = forced ? checkpoint(pc, *resume) : nullptr;
         Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
-        return b_(Opcode::Force, {v});
+        if (!forced) return b_(Opcode::Force, {v});
+        b_.withType(Opcode::Assume, PirType::val(), {b_(Opcode::IsForced, {v}), cp});
+        Instruction* f = b_(Opcode::Force, {v});
+        f->plain = true;
+        return f;
+    }
+    bool isFormal(SEXP sym) const {
+        for (SEXP a = formals_; a != R_NilValue; a = CDR(a))
+            if (TAG(a) == sym) return true;
+        return false;
     }
 
     // a checkpoint leaving for the RIR code at pc with this stack
@@ -762,13 +780,13 @@ class Translator {
         std::vector<Instruction*> fromStack(stack.end() - nStack, stack.end());
         stack.resize(stack.size() - nStack);
         size_t used = 0;
-        auto operand = [&](int kind, int a) -> Instruction* {
+        auto operand = [&](int kind, int a, int slot) -> Instruction* {
             if (kind == 0) return fromStack[used++];
             if (kind == 2) return b_.ldConst(c->poolAt(a));
-            return load(c->poolAt(a));
+            return load(c->poolAt(a), slot);
         };
-        Instruction* a = operand(imm[0], imm[1]);
-        Instruction* b = operand(imm[3], imm[4]);
+        Instruction* a = operand(imm[0], imm[1], imm[2]);
+        Instruction* b = operand(imm[3], imm[4], imm[5]);
         return {a, b};
     }
 
@@ -809,7 +827,7 @@ class Translator {
                     break;
                 }
                 case Op::ld2_binop: {
-                    auto ab = ld2Operands(imm, st, c, load);
+                    auto ab = ld2Operands(imm, st, c, [&](SEXP sym, int) { return load(sym); });
                     st.push_back(arith(imm[6], ab.first, ab.second, imm[8], imm[11]));
                     break;
                 }
@@ -844,7 +862,7 @@ class Translator {
             case Op::ldvar_in:
                 // visible first: forcing a promise may make it invisible
                 b_(Opcode::Visible);
-                stack.push_back(loadVariable(pool(imm[0])));
+                stack.push_back(loadVariable(pool(imm[0]), imm[1], pc, &stack));
                 // an argument of an inlined call: its errors name the call
                 if (op == Op::ldvar_in) stack.back()->args[0]->call = pool(imm[2]);
                 return "";
@@ -1083,16 +1101,21 @@ class Translator {
                 Opcode o = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
                                   : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
                 uint32_t t = code_->feedback[imm[3]].types;
-                // speculation: a list without a class, as always so far
-                // (subsetting it runs no R code; leaving resumes the subset)
-                PirType list = PirType::of(Kind::List).without(Flag::Object);
-                if ((t & 0x7f) == TB_LIST && !(t & TB_OBJECT) && !hasType(ops[0], list)) {
+                // speculation: a list, double or integer vector without a
+                // class, as always so far (subsetting it runs no R code;
+                // leaving resumes the subset)
+                Kind xk = (t & 0x7f) == TB_LIST   ? Kind::List
+                          : (t & 0x7f) == TB_REAL ? Kind::Real
+                          : (t & 0x7f) == TB_INT  ? Kind::Int
+                                                  : Kind::Nil;
+                PirType plainX = PirType::of(xk).without(Flag::Object);
+                if (xk != Kind::Nil && !(t & TB_OBJECT) && !hasType(ops[0], plainX)) {
                     std::vector<Instruction*> before = stack;
                     before.insert(before.end(), ops.begin(), ops.end());
                     Instruction* cp = checkpoint(pc, before);
-                    b_.withType(Opcode::Assume, list,
-                                {b_.withType(Opcode::IsType, list, {ops[0]}), cp});
-                    ops[0] = b_.withType(Opcode::CastType, list, {ops[0]});
+                    b_.withType(Opcode::Assume, plainX,
+                                {b_.withType(Opcode::IsType, plainX, {ops[0]}), cp});
+                    ops[0] = b_.withType(Opcode::CastType, plainX, {ops[0]});
                 }
                 Instruction* x = b_.add(o, ops);
                 x->code = code_;  // its call site (the call GNU R's `[` gets)
@@ -1268,8 +1291,9 @@ class Translator {
                 // when no load runs, leaving resumes at the binop (its state
                 // has the stack operands on it), else after it
                 std::vector<Instruction*> before = stack;
-                auto ab =
-                    ld2Operands(imm, stack, code_, [&](SEXP sym) { return loadVariable(sym); });
+                auto ab = ld2Operands(imm, stack, code_, [&](SEXP sym, int slot) {
+                    return loadVariable(sym, slot, pc, &before);
+                });
                 Instruction *a = ab.first, *b = ab.second;
                 const Feedback& f = code_->feedback[imm[11]];
                 bool loaded = imm[0] == 1 || imm[3] == 1;

@@ -72,3 +72,31 @@ expect_all_same(list(
     lapply(1:5, function(k) f(c(k, 2)))
   "
 ))
+
+expect_all_same(list(
+  "an argument a callee forced, loaded in a loop; later not forced before the loop" = "
+    peek <- function(x) length(x)
+    f <- function(v, n, first) {
+      if (first) m <- peek(v)
+      cat('before the loop\\n')
+      s <- 0
+      for (i in seq_len(n)) s <- s + v[[i]] * 2
+      s
+    }
+    r <- vapply(1:20, function(k) f(c(1, 2, 3), 3, TRUE), 0)
+    list(r, f({cat('forcing v\\n'); c(4, 5)}, 2, FALSE),
+         f({cat('forcing v once\\n'); c(4, 5)}, 2, TRUE),
+         tryCatch(f(stop('v fails'), 1, FALSE), error = function(e) conditionMessage(e)))
+  ",
+  "a vector, then a list, an object and a matrix subset in a loop" = "
+    g <- function(x, n) {
+      s <- 0
+      for (i in seq_len(n)) s <- s + x[i] + x[[i]]
+      s
+    }
+    r <- vapply(1:20, function(k) g(c(1.5, 2.5, 3.5), 3), 0)
+    `[.tagged` <- function(x, i) { cat('method [\\n'); 1 }
+    list(r, g(1:3, 3), tryCatch(g(list(1, 2), 2), error = function(e) conditionMessage(e)),
+         g(structure(c(1, 2), class = 'tagged'), 2), g(matrix(1:4 + 0.5, 2), 4))
+  "
+))
