@@ -250,7 +250,7 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
         // `threshold` calls of the baseline returned)
         bool hot = tiering.native && double(t->completed) >= tiering.threshold && t->mayOptimize();
         if (!t->natives.empty() || hot) {
-            Context ctx = DispatchTable::contextOf(env);
+            Context ctx = t->contextOf(env);
             DispatchTable::NativeEntry e = t->nativeFor(ctx);
             // (a version less specific than the call's context may run it;
             // while versions can be added, the call's own is made)

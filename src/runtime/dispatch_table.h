@@ -109,26 +109,42 @@ struct DispatchTable {
         while (at != natives.end() && !contextBefore(c, at->context)) ++at;
         natives.insert(at, NativeVersion{c, e});
     }
+    // Calls f(k, value) for the bindings of the first `max` formals in the
+    // call's frame, k the formal's position. A frame lists them in the
+    // formals' order, but S3 dispatch defines .Generic, .Class, ... in a
+    // method's frame first; a frame that does not follow the formals (a
+    // closure whose formals were replaced) stops early: false.
+    template <typename F>
+    bool forEachArg(SEXP env, int max, F f) const {
+        SEXP fs = formals();
+        SEXP b = fcar(env);
+        if (fs != R_NilValue)
+            while (b != R_NilValue && ftag(b) != ftag(fs)) b = fcdr(b);
+        int k = 0;
+        for (; fs != R_NilValue && k < max; fs = fcdr(fs), b = fcdr(b), k++) {
+            if (b == R_NilValue || ftag(b) != ftag(fs)) return false;
+            f(k, fcar(b));
+        }
+        return true;
+    }
     // The context of a call, from its frame: Eager for each of the first
     // arguments that is neither missing nor a promise whose forcing may
     // run R code (lazyValue), and of such an argument's value whether it
     // is not an object (NotObject), a double or integer scalar without
     // attributes, not ALTREP (SimpleReal, SimpleInt; NA or not). (Reads
     // only.)
-    static Context contextOf(SEXP env) {
+    Context contextOf(SEXP env) const {
         Context c;
-        int k = 0;
-        for (SEXP b = fcar(env); b != R_NilValue && k < Context::kMaxArgs; b = fcdr(b), k++) {
-            SEXP v = fcar(b);
-            if (lazyValue(v)) continue;
+        forEachArg(env, Context::kMaxArgs, [&](int k, SEXP v) {
+            if (lazyValue(v)) return;
             c.set(k, ArgFlag::Eager);
             // (a promise not lazy: its value, or the constant it evaluates)
             if (ftype(v) == PROMSXP) v = fprvalue(v) != R_UnboundValue ? fprvalue(v) : fcdr(v);
-            if (fobject(v)) continue;
+            if (fobject(v)) return;
             c.set(k, ArgFlag::NotObject);
             if (simpleScalar(v, REALSXP)) c.set(k, ArgFlag::SimpleReal);
             if (simpleScalar(v, INTSXP)) c.set(k, ArgFlag::SimpleInt);
-        }
+        });
         return c;
     }
     std::string optRefusal;
@@ -141,9 +157,11 @@ struct DispatchTable {
     uint32_t lazyArgs = 0;
     uint32_t argSamples = 0;
     void recordArgs(SEXP env) {
-        int k = 0;
-        for (SEXP b = fcar(env); b != R_NilValue && k < 32; b = fcdr(b), k++)
-            if (lazyValue(fcar(b))) lazyArgs |= 1u << k;
+        bool inOrder = forEachArg(env, 32, [&](int k, SEXP v) {
+            if (lazyValue(v)) lazyArgs |= 1u << k;
+        });
+        // (a frame not in the formals' order: no evidence of evaluation)
+        if (!inOrder) lazyArgs = ~0u;
         argSamples++;
     }
 

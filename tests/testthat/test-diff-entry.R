@@ -100,3 +100,18 @@ expect_all_same(list(
          g(structure(c(1, 2), class = 'tagged'), 2), g(matrix(1:4 + 0.5, 2), 4))
   "
 ))
+
+expect_all_same(list(
+  "an S3 method's frame starts with dispatch's variables; a default reads a local" = "
+    print.myw <- function(x, header = ngettext(n, 'one\\n', 'many\\n'), ...) {
+      if (n <- length(x)) cat(header)
+      invisible(x)
+    }
+    for (k in 1:5) print(structure(1:k, class = 'myw'))
+    summary.myw <- function(object, scale = n * 2, ...) {
+      n <- length(object)
+      sum(unclass(object)) * scale
+    }
+    vapply(1:5, function(k) summary(structure(c(1, k), class = 'myw')), 0)
+  "
+))
