@@ -30,6 +30,10 @@ R_xlen_t nameIndex(SEXP x, SEXP i) {
     if (!simpleScalar(i, STRSXP)) return -1;
     SEXP name = STRING_ELT(i, 0);
     if (name == NA_STRING || !(hdr(name)->gp & kAsciiMask)) return -1;
+    return namedElement(x, name);
+}
+
+R_xlen_t namedElement(SEXP x, SEXP name) {
     SEXP names = Rf_getAttrib(x, R_NamesSymbol);
     if (TYPEOF(names) != STRSXP) return -1;
     R_xlen_t len = XLENGTH(names);
@@ -614,14 +618,10 @@ bool dollarAssignInto(SEXP x, SEXP name, SEXP nameSym, SEXP v, const InPlaceScop
     }
     if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt && mayModifyInPlace(x, scope) &&
         v != R_NilValue && v != x) {
-        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
-        if (TYPEOF(names) == STRSXP) {
-            R_xlen_t len = XLENGTH(names);
-            for (R_xlen_t k = 0; k < len; k++)
-                if (STRING_ELT(names, k) == name) {
-                    SET_VECTOR_ELT(x, k, v);
-                    return true;
-                }
+        R_xlen_t k = namedElement(x, name);
+        if (k >= 0) {
+            SET_VECTOR_ELT(x, k, v);
+            return true;
         }
     }
     return false;

@@ -53,6 +53,10 @@ inline bool plainMatrix(SEXP x, int* nrow, int* ncol) {
 // that way: GNU R decides then).
 R_xlen_t nameIndex(SEXP x, SEXP i);
 
+// The first element of x whose name is the CHARSXP `name` (compared as
+// cached CHARSXPs, exactly), or -1 (none, or x has no names).
+R_xlen_t namedElement(SEXP x, SEXP name);
+
 R_xlen_t storeIndex(int kind, SEXP x, SEXP i, SEXP j, SEXP v);
 
 void storeAt(int kind, SEXP x, R_xlen_t idx, SEXP v);

@@ -152,13 +152,8 @@ SEXP subsetQuick(int kind, SEXP x, SEXP i, SEXP scr) {
 
 SEXP dollarDefault(SEXP x, SEXP name, SEXP sym) {
     if (ftype(x) == VECSXP && !fobject(x) && !hdr(x)->alt) {
-        SEXP names = Rf_getAttrib(x, R_NamesSymbol);
-        if (TYPEOF(names) == STRSXP) {
-            R_xlen_t len = XLENGTH(names);
-            for (R_xlen_t k = 0; k < len; k++)
-                if (STRING_ELT(names, k) == name) return VECTOR_ELT(x, k);
-        }
-        return nullptr;
+        R_xlen_t k = namedElement(x, name);
+        return k >= 0 ? VECTOR_ELT(x, k) : nullptr;
     }
     if (ftype(x) == ENVSXP && !fobject(x)) return envMember(x, sym);  // GNU R's R_subset3_dflt
     return nullptr;
@@ -179,14 +174,9 @@ SEXP dollarPlain(SEXP x, SEXP name, SEXP sym) {
     if (fobject(x)) return nullptr;
     if (ftype(x) == ENVSXP) return envMemberPlain(x, sym);
     if (ftype(x) != VECSXP || hdr(x)->alt) return nullptr;
-    SEXP names = Rf_getAttrib(x, R_NamesSymbol);
-    if (TYPEOF(names) == STRSXP) {
-        R_xlen_t len = XLENGTH(names);
-        for (R_xlen_t k = 0; k < len; k++)
-            if (STRING_ELT(names, k) == name) return VECTOR_ELT(x, k);
-    }
-    // (GNU R's `$` then matches partially)
-    return nullptr;
+    R_xlen_t k = namedElement(x, name);
+    // (none: GNU R's `$` then matches partially)
+    return k >= 0 ? VECTOR_ELT(x, k) : nullptr;
 }
 
 SEXP envMember(SEXP e, SEXP sym) {
