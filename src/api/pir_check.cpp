@@ -64,8 +64,15 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
     static const std::map<std::string, std::function<bool(const pir::Function&)>> all = {
         {"NoEnvironment",
          [](const pir::Function& fn) {
-             return none(fn, [](const pir::Instruction* i) {
-                 return isOp(i, {Opcode::MkEnv, Opcode::MaterializeEnv});
+             // (an environment only deoptimization writes, for the
+             // interpreter to go on in, is not one the optimized code has)
+             std::map<const pir::Instruction*, bool> used;
+             for (auto& b : fn.blocks)
+                 for (const pir::Instruction* i : b->insns)
+                     if (i->op != Opcode::FrameState && !onDeoptPath(i))
+                         for (const pir::Instruction* a : i->args) used[a] = true;
+             return none(fn, [&](const pir::Instruction* i) {
+                 return isOp(i, {Opcode::MkEnv, Opcode::MaterializeEnv}) && used[i];
              });
          }},
         {"NoPromise",
@@ -88,7 +95,8 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
          [](const pir::Function& fn) {
              return none(fn, [](const pir::Instruction* i) {
                  return isOp(i, {Opcode::StVar, Opcode::StVarSuper, Opcode::StArgDefault,
-                                 Opcode::SubassignVar});
+                                 Opcode::SubassignVar}) &&
+                        !onDeoptPath(i);
              });
          }},
         {"NoClosureCall",
@@ -171,7 +179,8 @@ SEXP rir_pir_check(SEXP f, SEXP which) {
         for (R_xlen_t k = 0; k < XLENGTH(which); k++) names.push_back(CHAR(STRING_ELT(which, k)));
         pir::Function fn;
         fn.name = "f";
-        problem = pir::rir2pirOptimized(code, formals, &fn, true, nullptr, eager);
+        problem = pir::rir2pirOptimized(code, formals, &fn, true, nullptr, eager,
+                                        pir::feedbackContext(eager));
         if (problem.empty()) {
             const auto& all = checks();
             for (const std::string& n : names) {

@@ -135,8 +135,9 @@ SEXP rir_pir_translate(SEXP f, SEXP optimizeIt, SEXP traceIt) {
         pir::Function fn;
         fn.name = "f";
         if (optimize) {
-            problem = pir::rir2pirOptimized(code, FORMALS(f), &fn, true,
-                                            withTrace ? &trace : nullptr, eager);
+            problem =
+                pir::rir2pirOptimized(code, FORMALS(f), &fn, true, withTrace ? &trace : nullptr,
+                                      eager, pir::feedbackContext(eager));
             if (problem.rfind("after ", 0) == 0) problem = "PIR verifier: " + problem;
         } else {
             problem = pir::rir2pir(code, FORMALS(f), &fn);

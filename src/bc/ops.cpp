@@ -42,7 +42,7 @@ inline SEXP intResult(int v, SEXP a) {
 
 }  // namespace
 
-SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse, SEXP scratch) {
+SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse, SEXP scratch, int keep) {
     int ka, kb, ia, ib;
     double da, db;
     if (!scalarNum(a, &ka, &ia, &da) || !scalarNum(b, &kb, &ib, &db)) {
@@ -55,15 +55,17 @@ SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse, SEXP scratch) {
     }
     ScalarValue v;
     bool ok = ka == 1 && kb == 1 ? intOp(op, ia, ib, &v) : realOp(op, da, db, &v);
-    return ok ? boxScalar(v, a, b, reuse, scratch) : nullptr;
+    return ok ? boxScalar(v, keep & 1 ? nullptr : a, keep & 2 ? nullptr : b, reuse, scratch)
+              : nullptr;
 }
 
-SEXP fastUnop(ArithOp op, SEXP a) {
+SEXP fastUnop(ArithOp op, SEXP a, int keep) {
     int k, i;
     double d;
     if (!scalarNum(a, &k, &i, &d)) return nullptr;
     switch (op) {
         case ArithOp::Neg:
+            if (keep) return k == 1 ? Rf_ScalarInteger(-i) : Rf_ScalarReal(-d);
             if (k == 1) return hdr(a)->type == INTSXP ? intResult(-i, a) : Rf_ScalarInteger(-i);
             return realResult(-d, a);
         case ArithOp::Not:

@@ -214,14 +214,15 @@ inline bool reusable(SEXP x, int type) {
 }
 
 // Boxes a result: into `reuse` (the old value of the assigned variable) if
-// its type fits, else into a reusable operand or the instruction's scratch
-// object, else a new scalar (logicals: R's shared TRUE/FALSE/NA).
+// its type fits, else into a reusable operand (nullptr: an operand used
+// again, never reused) or the instruction's scratch object, else a new
+// scalar (logicals: R's shared TRUE/FALSE/NA).
 __attribute__((always_inline)) inline SEXP boxScalar(const ScalarValue& v, SEXP a, SEXP b,
                                                      SEXP reuse, SEXP scratch) {
     if (v.type == LGLSXP) return lglScalar(v.i);
     SEXP r = reuse && ftype(reuse) == (unsigned)v.type ? reuse
-             : reusable(a, v.type)                     ? a
-             : reusable(b, v.type)                     ? b
+             : a && reusable(a, v.type)                ? a
+             : b && reusable(b, v.type)                ? b
              : scratch && reusable(scratch, v.type)    ? scratch
                                                        : nullptr;
     if (v.type == REALSXP) {
@@ -245,7 +246,10 @@ const unsigned char kScalarBit = 0x20;
 // when its type matches (the old value of the variable being assigned).
 // `scratch` (or nullptr): this instruction's own previous result, which may
 // be overwritten when nothing refers to it any more (refcount 0).
-SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse = nullptr, SEXP scratch = nullptr);
-SEXP fastUnop(ArithOp op, SEXP a);
+// `keep` bit 0 / 1: operand a / b is used again (native code: an SSA value
+// with later uses), so it is never overwritten with the result.
+SEXP fastBinop(ArithOp op, SEXP a, SEXP b, SEXP reuse = nullptr, SEXP scratch = nullptr,
+               int keep = 0);
+SEXP fastUnop(ArithOp op, SEXP a, int keep = 0);
 
 }  // namespace rir

@@ -275,7 +275,7 @@ static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tra
 
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,
                 char* dirty) {
-    SEXP r = fastBinop(ArithOp(op), a, b, nullptr, scratch);
+    SEXP r = fastBinop(ArithOp(op), a, b, nullptr, scratch, keep);
     if (!r) {
         *dirty = 1;  // (GNU R's arithmetic may dispatch to R code)
         r = arithByGnuR(ArithOp(op), a, b, call, env, tramp, keep);
@@ -285,7 +285,7 @@ SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int kee
 }
 
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep) {
-    SEXP r = fastUnop(ArithOp(op), a);
+    SEXP r = fastUnop(ArithOp(op), a, keep);
     if (!r) r = arithByGnuR(ArithOp(op), a, nullptr, call, env, tramp, keep);
     R_Visible = TRUE;
     return r;

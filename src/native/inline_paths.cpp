@@ -47,7 +47,9 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
                    {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
                     slots, constant(list), i32(n), B.CreateBitCast(dirty, sexpT)});
     llvm::Value* box = mergeAt(join, x, inPlace, made);
-    if (v->op != pir::Opcode::LdConst) define(v, box);
+    // (the box: v's value where this store dominates; stores the function
+    // leaves for the interpreter after dominate nothing else)
+    if (v->op != pir::Opcode::LdConst) storeBoxes[v].push_back({st, box});
 }
 
 llvm::Value* Lowering::boxedValue(pir::Instruction* v) {
@@ -590,7 +592,7 @@ bool Lowering::inlineMath(pir::Instruction* i) {
 llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     ArithOp op;
     arithOp(i->op, &op);
-    int keep = (useCount(i->args[0]) > 1 ? 1 : 0) | (useCount(i->args[1]) > 1 ? 2 : 0);
+    int keep = (usedAgain(i->args[0]) ? 1 : 0) | (usedAgain(i->args[1]) ? 2 : 0);
     if (i->args[0] == i->args[1]) keep = 3;
     return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
                       {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT},

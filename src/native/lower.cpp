@@ -193,6 +193,7 @@ std::string Lowering::run(const std::string& name) {
     for (pir::BB* b : order) {
         B.SetInsertPoint(blocks[b]);
         for (pir::Instruction* i : b->insns) {
+            current = i;
             problem = lower(i);
             if (!problem.empty()) return problem;
             // (those whose helpers set the flag when R code may have run)
@@ -206,8 +207,11 @@ std::string Lowering::run(const std::string& name) {
     for (auto& p : pendingPhis) {
         pir::Instruction* i = p.first;
         llvm::PHINode* phi = p.second;
-        for (size_t k = 0; k < i->args.size(); k++)
+        for (size_t k = 0; k < i->args.size(); k++) {
+            // (the value at the end of the predecessor)
+            current = i->phiFrom[k]->insns.back();
             phi->addIncoming(value(i->args[k]), edgeFrom.at({i->phiFrom[k], i->bb}));
+        }
     }
     std::string err;
     llvm::raw_string_ostream os(err);
@@ -249,6 +253,26 @@ size_t Lowering::useCount(pir::Instruction* v) {
     return it == users.end() ? 0 : it->second.size();
 }
 
+bool Lowering::usedAgain(pir::Instruction* v) {
+    // (a CastType is the same object: its uses are the value's)
+    while (v->op == pir::Opcode::CastType) v = v->args[0];
+    size_t n = 0;
+    std::vector<pir::Instruction*> work = {v};
+    while (!work.empty()) {
+        pir::Instruction* x = work.back();
+        work.pop_back();
+        auto it = users.find(x);
+        if (it == users.end()) continue;
+        for (pir::Instruction* u : it->second) {
+            if (u->op == pir::Opcode::CastType)
+                work.push_back(u);
+            else if (++n > 1)
+                return true;
+        }
+    }
+    return false;
+}
+
 std::vector<std::unique_ptr<unsigned char[]>>& Lowering::keptKinds() {
     static std::vector<std::unique_ptr<unsigned char[]>> all;
     return all;
@@ -285,7 +309,16 @@ llvm::Value* Lowering::mergeAt(llvm::BasicBlock* join, llvm::Value* a, llvm::Bas
 
 llvm::Value* Lowering::value(pir::Instruction* i) {
     auto it = vals.find(i);
-    return it == vals.end() ? nullptr : it->second;
+    if (it != vals.end()) return it->second;
+    auto boxes = storeBoxes.find(i);
+    if (boxes == storeBoxes.end() || !current) return nullptr;
+    for (auto& sb : boxes->second) {
+        pir::Instruction* st = sb.first;
+        bool before = st->bb != current->bb ? dom->dominates(st->bb, current->bb)
+                                            : position(st) < position(current);
+        if (before) return sb.second;
+    }
+    return nullptr;
 }
 
 void Lowering::define(pir::Instruction* i, llvm::Value* v) {
@@ -417,7 +450,7 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::Plus:
         case Opcode::Not: {
             arithOp(i->op, &op);
-            int keep = useCount(i->args[0]) > 1 ? 1 : 0;
+            int keep = usedAgain(i->args[0]) ? 1 : 0;
             define(i, callHelper(reinterpret_cast<void*>(&rirn_unop), sexpT,
                                  {i32T, sexpT, sexpT, sexpT, sexpT, i32T},
                                  {i32(int(op)), a(0), sexp(i->call), envArg, trampArg, i32(keep)}));

@@ -86,6 +86,9 @@ class Lowering {
     // every instruction's users, one entry per operand it is
     std::map<pir::Instruction*, std::vector<pir::Instruction*>> users;
     size_t useCount(pir::Instruction* v);
+    // Is the value (through its CastTypes) used by more than one
+    // instruction? (Then no helper may write its result into it.)
+    bool usedAgain(pir::Instruction* v);
     // Are all of v's users `ok`?
     template <class Pred>
     bool allUsers(pir::Instruction* v, Pred ok) {
@@ -165,6 +168,11 @@ class Lowering {
     // and users the store dominates (a loop's Phi) take the value bound.
     std::set<pir::Instruction*> rawOk;
     std::map<pir::Instruction*, llvm::Value*> rawVals;
+    // the boxes stores of an unboxed double made (StVar), usable where the
+    // store dominates (value() looks them up for the instruction lowered)
+    std::map<pir::Instruction*, std::vector<std::pair<pir::Instruction*, llvm::Value*>>>
+        storeBoxes;
+    pir::Instruction* current = nullptr;  // the instruction being lowered
     // a plain Dollar's value, looked up by the IsPlainMember its Assume
     // tests right before it (one lookup for both)
     std::map<pir::Instruction*, llvm::Value*> memberVals;

@@ -367,8 +367,11 @@ class Translator {
     Instruction* env_ = nullptr;
     SEXP one_, minusOne_;            // 1L and -1L
     const std::set<int>& noInline_;  // call sites not to inline (see inlineCall)
-    uint32_t eagerArgs_;             // arguments speculated evaluated (bit k: argument k)
-    Context ctx_;                    // the context of the calls the version is for
+    // the closure constants standing for guarded lookups (see ldfun), with
+    // the checkpoint before each lookup
+    std::map<Instruction*, Instruction*> guardedLookups_;
+    uint32_t eagerArgs_;  // arguments speculated evaluated (bit k: argument k)
+    Context ctx_;         // the context of the calls the version is for
     std::map<int, std::vector<Instruction*>> phis_;
     std::set<int> loopHeaders_;  // targets of backward jumps
     std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
@@ -615,9 +618,17 @@ class Translator {
         std::vector<SEXP> loads;
         for (const Code* p : promise)
             if (p) forEachLoad(p, [&](SEXP v) { loads.push_back(v); });
-        std::vector<Instruction*> atCall = stack;
-        atCall.push_back(fun);
-        Instruction* cp = checkpoint(pc, atCall);
+        // (the lookup of the function before the call was guarded: leaving
+        // resumes there, else at the call with the function on the stack)
+        auto guarded = guardedLookups_.find(fun);
+        Instruction* cp = nullptr;
+        if (guarded != guardedLookups_.end()) {
+            cp = guarded->second;
+        } else {
+            std::vector<Instruction*> atCall = stack;
+            atCall.push_back(fun);
+            cp = checkpoint(pc, atCall);
+        }
         size_t first = fn_->insns.size();
         BB* slow = loads.empty() ? nullptr : b_.newBB();
         std::vector<Instruction*> loaded = loadForced(loads, slow, nullptr);
@@ -669,8 +680,9 @@ class Translator {
     //                                  BB4
     //                                    %13 = Force %10 (plain) (inlined)
     //                                    ... y + 1, then x * x, speculated ...
-    Instruction* inlineCall(const CallSite& cs, int site, int slot, Instruction* fun,
-                            const std::vector<Instruction*>& stack, int pc) {
+    // The closure the call at this site calls, when its body will be
+    // inlined (see inlineCall), else nullptr.
+    SEXP inlineTarget(const CallSite& cs, int site, int slot) {
         if (noInline_.count(site)) return nullptr;
         const Feedback& f = code_->feedback[slot];
         if (f.ncallees != 1) return nullptr;
@@ -704,6 +716,22 @@ class Translator {
         };
         if (!inlinable(t->baseline, [&](SEXP sym) { return formal(sym) < names.size(); }))
             return nullptr;
+        return clo;
+    }
+
+    Instruction* inlineCall(const CallSite& cs, int site, int slot, Instruction* fun,
+                            const std::vector<Instruction*>& stack, int pc) {
+        SEXP clo = inlineTarget(cs, site, slot);
+        if (!clo) return nullptr;
+        DispatchTable* t = DispatchTable::unpackFast(trampolineTargetFast(BODY(clo)));
+        std::vector<SEXP> names;
+        for (SEXP a = FORMALS(clo); a != R_NilValue; a = CDR(a)) names.push_back(TAG(a));
+        std::vector<const Code*> promise(names.size(), nullptr);
+        for (size_t k = 0; k < cs.args.size(); k++)
+            if (cs.args[k].kind == ArgKind::Code) promise[k] = Code::unpack(pool(cs.args[k].pool));
+        auto formal = [&](SEXP sym) {
+            return size_t(std::find(names.begin(), names.end(), sym) - names.begin());
+        };
         // the caller's variables read, in the order the body forces them
         std::vector<SEXP> loads;
         std::vector<bool> used(names.size(), false);
@@ -717,9 +745,17 @@ class Translator {
                 forEachLoad(promise[k], [&](SEXP v) { loads.push_back(v); });
         });
 
-        std::vector<Instruction*> atCall = stack;
-        atCall.push_back(fun);
-        Instruction* cp = checkpoint(pc, atCall);
+        // (the lookup of the function before the call was guarded: leaving
+        // resumes there, else at the call with the function on the stack)
+        auto guarded = guardedLookups_.find(fun);
+        Instruction* cp = nullptr;
+        if (guarded != guardedLookups_.end()) {
+            cp = guarded->second;
+        } else {
+            std::vector<Instruction*> atCall = stack;
+            atCall.push_back(fun);
+            cp = checkpoint(pc, atCall);
+        }
         size_t first = fn_->insns.size();
         Instruction* test = b_(Opcode::IsCallee, {fun});
         test->constant = clo;
@@ -967,10 +1003,32 @@ class Translator {
                 *open = false;
                 return "";
             }
-            case Op::ldfun:
+            case Op::ldfun: {
+                // the function of a call whose body will be inlined: the
+                // lookup is speculated to find the closure the feedback saw
+                // without running R code (forcing a promise, an active
+                // binding); leaving resumes at the lookup, which RIR redoes
+                SEXP clo = nullptr;
+                if (size_t(next) < code_->bc.size() && Op(code_->bc[next]) == Op::call) {
+                    const int32_t* c = &code_->bc[next + 1];
+                    clo = inlineTarget(code_->calls[c[0]], c[0], c[1]);
+                }
+                if (clo) {
+                    Instruction* cp = checkpoint(pc, stack);
+                    Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_});
+                    fun->call = pool(imm[1]);
+                    fun->plain = true;
+                    Instruction* known = b_.ldConst(clo);
+                    b_.withType(Opcode::Assume, fun->type,
+                                {b_(Opcode::Identical, {fun, known}), cp});
+                    guardedLookups_[known] = cp;
+                    stack.push_back(known);
+                    return "";
+                }
                 stack.push_back(b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_}));
                 stack.back()->call = pool(imm[1]);
                 return "";
+            }
             case Op::call: {
                 const CallSite& cs = code_->calls[imm[0]];
                 Instruction* fun = pop(stack);
@@ -1373,6 +1431,13 @@ std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set
 uint32_t eagerArgs(const DispatchTable* t) {
     // (one entry is no evidence: at threshold 0 the first call optimizes)
     return t->argSamples >= 2 ? ~t->lazyArgs : 0;
+}
+
+Context feedbackContext(uint32_t eager) {
+    Context ctx;
+    for (int k = 0; k < Context::kMaxArgs; k++)
+        if (eager & (1u << k)) ctx.set(k, ArgFlag::Eager);
+    return ctx;
 }
 
 std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,

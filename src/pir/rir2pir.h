@@ -27,6 +27,10 @@ std::string rir2pir(const Code* code, SEXP formals, Function* fn,
 
 // The arguments of t's function its argument feedback never saw lazy.
 uint32_t eagerArgs(const DispatchTable* t);
+// The context of calls like the ones the feedback saw: the arguments it
+// never saw lazy evaluated (rir::pir(), pir_check(): what the tier makes
+// for such calls).
+Context feedbackContext(uint32_t eagerArgs);
 
 // The call sites whose inlined code, after the passes, may have had an
 // effect before one of its assumptions (which resume RIR before the call:

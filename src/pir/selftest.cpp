@@ -253,6 +253,8 @@ std::vector<SelftestCase> selftest(const SelftestInputs& in) {
         s += "int / int: " + PirType::arith(ii, ii, true).str() + "\n";
         s += "int vector + real: " + PirType::arith(PirType::of(Kind::Int), ri, false).str() + "\n";
         s += "real < int: " + PirType::compare(ri, ii).str() + "\n";
+        s += "maybe NA real < int: " + PirType::compare(PirType::scalar(Kind::Real), ii).str() +
+             "\n";
         s += "any forced: " + PirType::any().forced().str() + "\n";
         s += "lazy real forced: " + ri.with(Flag::Lazy).forced().str() + "\n";
         s += "real within int|real: " + std::string(ri.isSubtypeOf(ri | ii) ? "yes" : "no") + "\n";

@@ -44,7 +44,14 @@ PirType PirType::compare(PirType a, PirType b) {
     a = a.forced();
     b = b.forced();
     if (a.may(Flag::Object) || b.may(Flag::Object)) return val();
-    return PirType(uint16_t(Kind::Lgl), ((a.flags_ | b.flags_) & kShape) | uint8_t(Flag::NA));
+    // (NA only from NA operands: logical, integer, double and string
+    // elements compare to TRUE or FALSE otherwise)
+    constexpr uint16_t ordered =
+        uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real) | uint16_t(Kind::Str);
+    bool naFree = !a.may(Flag::NA) && !b.may(Flag::NA) && a.kinds_ && b.kinds_ &&
+                  !(a.kinds_ & ~ordered) && !(b.kinds_ & ~ordered);
+    return PirType(uint16_t(Kind::Lgl),
+                   ((a.flags_ | b.flags_) & kShape) | (naFree ? 0 : uint8_t(Flag::NA)));
 }
 
 std::string PirType::str() const {

@@ -55,6 +55,47 @@ test_that("a scalar double loop has unboxed arithmetic and no variable loads", {
   }))
 })
 
+test_that("environment elision: stores wait for what can look at the environment", {
+  f <- function() {
+    a <- 42
+    a
+  }
+  expect_true(rir::pir_check(f, c("NoEnvironment", "NoStore")))
+  # a loop of plain arithmetic keeps its variables as values; only leaving
+  # for the interpreter writes them
+  loop <- function() {
+    s <- 0
+    i <- 0
+    while (i < 100) {
+      s <- s + i * 0.5
+      i <- i + 1
+    }
+    s
+  }
+  expect_true(rir::pir_check(loop, c("NoEnvironment", "NoStore", "NoLoad"),
+    warmup = function(f) f()
+  ))
+  # a callee inlined with the caller's evaluated argument: no promise, no
+  # environment
+  inc <- function(x) x + 1
+  g <- function(y) inc(y)
+  expect_true(rir::pir_check(g, c("NoPromise", "NoEnvironment"),
+    warmup = rir::compile(function(g) for (i in 1:5) g(1.5))
+  ))
+  # a call that may look at the frame gets the values first
+  h <- function(n) {
+    s <- 0
+    for (i in 1:n) s <- s + i
+    print(s)
+  }
+  expect_setequal(
+    failed(rir::pir_check(h, c("NoEnvironment", "NoStore"), warmup = function(f) {
+      utils::capture.output(f(3), f(4))
+    })),
+    c("NoEnvironment", "NoStore")
+  )
+})
+
 test_that("code that calls environment() or sys.function() keeps its environment", {
   e <- function(x) environment()
   s <- function(x) sys.function()
@@ -115,7 +156,11 @@ test_that("a call of a small arithmetic closure the feedback saw is inlined", {
   # inside the inlined body would run R code without the callee's
   # context): the call stays on the path where it is one
   g2 <- function(y) f(y)
-  expect_identical(failed(rir::pir_check(g2, "NoClosureCall", warmup = warm)), "NoClosureCall")
+  lazy <- function(g) for (i in 1:3) g(i + 0.5)
+  expect_identical(failed(rir::pir_check(g2, "NoClosureCall", warmup = lazy)), "NoClosureCall")
+  # (for calls whose argument is evaluated, as the feedback saw them: none)
+  g3 <- function(y) f(y)
+  expect_true(rir::pir_check(g3, "NoClosureCall", warmup = warm))
   # an argument computed from the caller's variables: its promise code is
   # translated where the body first uses it
   h <- function(n) {

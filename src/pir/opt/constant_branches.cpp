@@ -9,7 +9,8 @@
 //     %5 = Branch %4 -> BB1, BB2               %5 = Jump -> BB1
 //
 // Folded: IsType when the operand's type is within the tested one (TRUE),
-// or cannot overlap it (FALSE); IsForced of a value known to be forced;
+// or cannot overlap it (FALSE); IsForced of a value known to be forced (by
+// its type, or by a Force of it that runs before on every path);
 // AsTest and LglIs of logical constants.
 #include "../../runtime/rapi.h"
 #include "pass.h"
@@ -59,10 +60,29 @@ SEXP knownTest(const Instruction* i) {
     }
 }
 
+// Was `a` forced by a Force that runs before i on every path? (It then
+// holds its value: a promise forced once stays forced.)
+bool forcedBefore(Function& f, const Dominators& dom, const Instruction* i) {
+    const Instruction* a = i->args[0];
+    for (auto& b : f.blocks)
+        for (size_t k = 0; k < b->insns.size(); k++) {
+            Instruction* x = b->insns[k];
+            if (x->op != Opcode::Force || x->args[0] != a) continue;
+            if (b.get() != i->bb) {
+                if (dom.dominates(b.get(), i->bb)) return true;
+                continue;
+            }
+            for (size_t j = k + 1; j < b->insns.size(); j++)
+                if (b->insns[j] == i) return true;
+        }
+    return false;
+}
+
 }  // namespace
 
 bool constantBranches(Function& f) {
     bool changed = false;
+    Dominators dom(f);
     for (auto& bp : f.blocks) {
         BB* b = bp.get();
         for (size_t k = 0; k < b->insns.size(); k++) {
@@ -70,6 +90,7 @@ bool constantBranches(Function& f) {
             if (i->op == Opcode::IsType || i->op == Opcode::AsTest || i->op == Opcode::LglIs ||
                 i->op == Opcode::IsForced) {
                 SEXP v = knownTest(i);
+                if (!v && i->op == Opcode::IsForced && forcedBefore(f, dom, i)) v = R_TrueValue;
                 if (!v) continue;
                 // the folded test goes (a folded AsTest had a TRUE or FALSE
                 // constant: it cannot raise its error)

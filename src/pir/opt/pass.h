@@ -85,6 +85,7 @@ bool deadCode(Function& f);          // dead_code.cpp
 bool constantBranches(Function& f);  // constant_branches.cpp
 bool redundantVisible(Function& f);  // visibility.cpp
 bool knownTypes(Function& f);        // known_types.cpp
+bool envElision(Function& f);        // env_elision.cpp
 
 }  // namespace pir
 }  // namespace rir

@@ -16,6 +16,10 @@ const std::vector<Pass>& passes() {
         // call inlined when its arguments are forced, say)
         {"constant branches", constantBranches},
         {"dead code", deadCode},
+        // (after the loads are resolved and the dead ones gone: the stores
+        // left are for what may still look at the environment)
+        {"environment elision", envElision},
+        {"dead code", deadCode},
         {"redundant visibility", redundantVisible},
     };
     return all;

@@ -1,0 +1,445 @@
+// env_elision.cpp — the function's own environment is written only where
+// something can look at it. After scope resolution the optimized code reads
+// its local variables as SSA values; what still needs the stores is what
+// may read the environment: R code (a call, a promise, a method, a
+// condition handler: any of them can reach the frame through sys.frames()),
+// an instruction with the environment as operand, and the interpreter after
+// a deoptimization. A store is therefore deferred: the variable is
+// "pending" with its value, and the pending variables are written just
+// before the next such instruction, at the start of a deoptimization (before
+// its FrameState), and before the return when R code may have kept the
+// environment. Where paths with different pending values meet, the value
+// is a Phi; a variable pending on one path but of unknown value on another
+// is written at the end of the path where it is pending.
+//
+//   before                                  after
+//   BB1                                     BB1
+//     %20 = Phi %5 (BB0), %31 (BB3)           %20 = Phi %5 (BB0), %31 (BB3)
+//     ...                                     ...
+//   BB3                                     BB3
+//     %30 = Assume %29, %25                   %30 = Assume %29, %25
+//     %31 = Add %20, %9   real$'-             %31 = Add %20, %9
+//     %32 = StVar s, %31, %2                  %33 = Jump -> BB1
+//     %33 = Jump -> BB1                     BB4 (deoptimization)
+//   BB4 (deoptimization)                      %40 = StVar s, %20, %2
+//     %41 = FrameState pc 38, env %2, ...     %41 = FrameState pc 38, env %2, ...
+//     %42 = Deopt %41                         %42 = Deopt %41
+//
+// A loop of plain arithmetic then keeps its variables in registers (native
+// code: unboxed) and writes them only when it leaves for the interpreter.
+//
+// A store is deferred only while the environment holds no active binding
+// (no R code ran since the call made it, or since a NoActiveBindings
+// assumption confirmed it): an active binding would run its function at
+// the store. R code that changes a binding makes its value unknown (the
+// checkpoint after it confirms the ones loads use, as in scope resolution).
+// Whether an operation can signal a condition is decided from its operands'
+// types: double arithmetic and comparisons of plain scalars cannot, integer
+// `+ - *` can (the overflow warning), an `if` condition that may be NA can.
+//
+// First, lookups (LdVar, LdFun) of names the environment cannot bind yet
+// where they run (no argument of that name, no store of it in the
+// function, no R code before them) start from the environment's parent.
+// (Names starting with a dot are left alone: S3 and S4 dispatch bind
+// .Generic, .Class, .Method, ... in a method's frame before its body runs,
+// and `..1` is an element of the frame's `...`.)
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "../../runtime/rapi.h"
+#include "pass.h"
+
+namespace rir {
+namespace pir {
+
+namespace {
+
+struct Val {
+    Instruction* v = nullptr;
+    BB* phiAt = nullptr;  // the Phi (made when needed) of this block
+    bool operator==(const Val& o) const { return v == o.v && phiAt == o.phiAt; }
+    bool operator!=(const Val& o) const { return !(*this == o); }
+};
+
+// `known`: what each variable holds (in the environment, or pending);
+// `pending`: the variables whose value the environment does not hold yet;
+// `clean`: the environment holds no active binding.
+struct State {
+    bool top = true;
+    bool clean = true;
+    std::map<SEXP, Val> known;
+    std::set<SEXP> pending;
+    bool operator!=(const State& o) const {
+        return top != o.top || clean != o.clean || known != o.known || pending != o.pending;
+    }
+};
+
+bool isOp(const Instruction* i, std::initializer_list<Opcode> ops) {
+    for (Opcode o : ops)
+        if (i->op == o) return true;
+    return false;
+}
+
+// Can i raise an error, warn or leave non-locally, given its operands'
+// types? (Conservative: true unless known quiet.)
+bool maySignal(const Instruction* i) {
+    if (!i->has(MayError) && !i->has(NonLocal)) return false;
+    auto t = [&](size_t k) { return i->args[k]->type; };
+    switch (i->op) {
+        case Opcode::Add:
+        case Opcode::Sub:
+        case Opcode::Mul:
+        case Opcode::Div:
+        case Opcode::Pow:
+        case Opcode::IDiv:
+        case Opcode::Mod: {
+            if (!t(0).isUnboxable() || !t(1).isUnboxable()) return true;
+            if (t(0).isA(Kind::Real) || t(1).isA(Kind::Real)) return false;
+            // integers and logicals: + - * may overflow (a warning); / ^
+            // give doubles, %/% and %% NA for a zero divisor
+            if (i->op == Opcode::Add && i->index == kLoopCounter) return false;
+            return isOp(i, {Opcode::Add, Opcode::Sub, Opcode::Mul});
+        }
+        case Opcode::Eq:
+        case Opcode::Neq:
+        case Opcode::Lt:
+        case Opcode::Le:
+        case Opcode::Gt:
+        case Opcode::Ge:
+            return !t(0).isUnboxable() || !t(1).isUnboxable();
+        case Opcode::Minus:
+        case Opcode::Plus:
+        case Opcode::Not:
+            return !t(0).isUnboxable();
+        case Opcode::AsTest:
+            return !t(0).isUnboxable() || t(0).may(Flag::NA);
+        case Opcode::Force:
+            return t(0).may(Flag::Lazy) || t(0).mayBe(Kind::Prom) || t(0).may(Flag::Missing);
+        case Opcode::Dollar:
+            return !i->plain;
+        default:
+            return true;
+    }
+}
+
+// Instructions that read the environment operand and nothing else
+bool readsEnvOnly(const Instruction* i) {
+    return isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal});
+}
+
+bool onDeoptPath(const BB* b) {
+    return !b->insns.empty() && b->insns.back()->op == Opcode::Deopt;
+}
+
+struct Elider {
+    Function& f;
+    Instruction* env;
+    // Can R code (or a condition handler) have kept the environment, so
+    // that it is read after the function returned?
+    bool escapes = false;
+    std::vector<State> in, out;
+    // variables written at the end of a block (pending there, of unknown
+    // value at a successor)
+    std::vector<std::set<SEXP>> syncAtEnd;
+    std::map<std::pair<BB*, SEXP>, Instruction*> phis;
+    bool changed = false;
+
+    Elider(Function& f, Instruction* env)
+        : f(f), env(env), in(f.blocks.size()), out(f.blocks.size()), syncAtEnd(f.blocks.size()) {}
+
+    bool deferrable(const Instruction* i) const {
+        return i->op == Opcode::StVar && i->args[1] == env && i->args[0] != env;
+    }
+
+    // Must the environment hold every variable's value before i runs?
+    bool observes(const Instruction* i) const {
+        if (i->op == Opcode::FrameState) return true;
+        if (i->op == Opcode::Return) return escapes;
+        for (const Instruction* a : i->args)
+            if (a == env) return true;
+        return i->mayCallR() || maySignal(i);
+    }
+
+    bool computeEscapes() const {
+        for (auto& b : f.blocks) {
+            if (onDeoptPath(b.get())) continue;  // (the interpreter finishes there)
+            for (Instruction* i : b->insns) {
+                if (i == env || deferrable(i) || readsEnvOnly(i) || i->op == Opcode::FrameState)
+                    continue;
+                if (i->op == Opcode::Return) continue;
+                if (observes(i)) return true;
+            }
+        }
+        return false;
+    }
+
+    void insertBefore(Instruction* at, Instruction* i) {
+        BB* b = at->bb;
+        i->bb = b;
+        auto it = std::find(b->insns.begin(), b->insns.end(), at);
+        b->insns.insert(it, i);
+    }
+
+    Instruction* store(SEXP sym, Instruction* v) {
+        Instruction* st = f.newInsn(Opcode::StVar);
+        st->symbol = sym;
+        st->args = {v, env};
+        st->type = st->ruleType();
+        return st;
+    }
+
+    // writes the pending variables before `at`
+    void sync(State& s, Instruction* at, bool rewrite) {
+        if (rewrite)
+            for (SEXP sym : s.pending) insertBefore(at, store(sym, value(s.known.at(sym), sym)));
+        s.pending.clear();
+    }
+
+    void transfer(Instruction* i, State& s, bool rewrite, std::vector<Instruction*>& dead) {
+        if (i == env) {
+            s.known.clear();
+            s.pending.clear();
+            s.clean = true;
+            for (size_t k = 0; k + 1 < i->args.size() && k < i->names.size(); k++)
+                s.known[i->names[k]] = Val{i->args[k], nullptr};
+            return;
+        }
+        if (deferrable(i)) {
+            if (s.clean) {
+                s.known[i->symbol] = Val{i->args[0], nullptr};
+                s.pending.insert(i->symbol);
+                if (rewrite) dead.push_back(i);
+            } else {
+                // (an active binding's function may run: the store stays,
+                // after the pending ones)
+                sync(s, i, rewrite);
+                s.known[i->symbol] = Val{i->args[0], nullptr};
+            }
+            return;
+        }
+        if (i->op == Opcode::Assume) {
+            Instruction* t = i->args[0];
+            if (t->op == Opcode::NoActiveBindings && t->args[0] == env) s.clean = true;
+            if (t->op == Opcode::BindingIs && t->args[0] == env && !s.pending.count(t->symbol))
+                s.known[t->symbol] = Val{t->args[1], nullptr};
+            return;
+        }
+        if (!observes(i)) return;
+        sync(s, i, rewrite);
+        bool plainLocal = i->op == Opcode::SubassignVar && i->plain && i->args[0] == env;
+        if (!plainLocal && (i->writes() & OwnEnv)) {
+            // (R code may have changed any binding, or made an active one)
+            s.known.clear();
+            s.clean = false;
+        }
+        if (i->op == Opcode::SubassignVar && i->args[0] == env) {
+            if (i->plain)
+                s.known[i->symbol] = Val{i, nullptr};
+            else
+                s.known.erase(i->symbol);
+        }
+        if (i->op == Opcode::StArgDefault && i->args[1] == env) s.known.erase(i->symbol);
+    }
+
+    State run(BB* b, bool rewrite, std::vector<Instruction*>& dead) {
+        State s = in[b->id];
+        std::vector<Instruction*> insns = b->insns;  // (syncs are inserted)
+        for (Instruction* i : insns) {
+            if (i->isTerminator()) {
+                for (SEXP sym : syncAtEnd[b->id]) {
+                    if (!s.pending.count(sym)) continue;
+                    if (rewrite) insertBefore(i, store(sym, value(s.known.at(sym), sym)));
+                    s.pending.erase(sym);
+                }
+            }
+            transfer(i, s, rewrite, dead);
+        }
+        return s;
+    }
+
+    // Might the value be the missing marker (which a store cannot write)?
+    bool mayBeMissing(const Val& v) const { return v.v && v.v->type.may(Flag::Missing); }
+
+    State merge(BB* b) {
+        State s;
+        std::vector<BB*> reached;
+        for (BB* p : b->preds) {
+            const State& o = out[p->id];
+            if (o.top) continue;
+            reached.push_back(p);
+            if (s.top) {
+                s = o;
+                continue;
+            }
+            s.clean = s.clean && o.clean;
+            s.pending.insert(o.pending.begin(), o.pending.end());
+            for (auto it = s.known.begin(); it != s.known.end();) {
+                auto k = o.known.find(it->first);
+                if (k == o.known.end()) {
+                    it = s.known.erase(it);
+                    continue;
+                }
+                if (k->second != it->second) {
+                    if (mayBeMissing(k->second) || mayBeMissing(it->second)) {
+                        it = s.known.erase(it);
+                        continue;
+                    }
+                    it->second = Val{nullptr, b};
+                }
+                ++it;
+            }
+        }
+        if (s.top) return s;
+        // (once a Phi, it stays one: the iteration ends)
+        for (auto& k : s.known) {
+            auto o = in[b->id].known.find(k.first);
+            if (o != in[b->id].known.end() && o->second.phiAt == b) k.second = o->second;
+        }
+        // pending on some path, unknown on another: written where pending
+        for (auto it = s.pending.begin(); it != s.pending.end();) {
+            if (s.known.count(*it)) {
+                ++it;
+                continue;
+            }
+            for (BB* p : reached)
+                if (out[p->id].pending.count(*it) && syncAtEnd[p->id].insert(*it).second)
+                    changed = true;
+            it = s.pending.erase(it);
+        }
+        return s;
+    }
+
+    bool analyse(const std::vector<BB*>& order) {
+        std::vector<Instruction*> none;
+        for (int rounds = 0; rounds < 20; rounds++) {
+            changed = false;
+            for (State& s : in) s = State();
+            for (State& s : out) s = State();
+            in[f.entry->id].top = false;
+            bool moved = true;
+            for (int inner = 0; moved; inner++) {
+                if (inner > 100) return false;
+                moved = false;
+                for (BB* b : order) {
+                    if (b != f.entry) {
+                        State s = merge(b);
+                        if (s.top) continue;
+                        if (s != in[b->id]) moved = true;
+                        in[b->id] = std::move(s);
+                    }
+                    State o = run(b, false, none);
+                    if (o != out[b->id]) moved = true;
+                    out[b->id] = std::move(o);
+                }
+            }
+            if (!changed) return true;
+        }
+        return false;
+    }
+
+    Instruction* value(const Val& v, SEXP sym) {
+        if (v.v) return v.v;
+        auto key = std::make_pair(v.phiAt, sym);
+        auto made = phis.find(key);
+        if (made != phis.end()) return made->second;
+        BB* b = v.phiAt;
+        Instruction* phi = f.newInsn(Opcode::Phi);
+        phi->bb = b;
+        size_t at = 0;
+        while (at < b->insns.size() && b->insns[at]->op == Opcode::Phi) at++;
+        b->insns.insert(b->insns.begin() + at, phi);
+        phis[key] = phi;  // (before the operands: a loop's Phi is its own)
+        for (BB* p : b->preds) {
+            if (out[p->id].top) continue;
+            phi->phiFrom.push_back(p);
+            phi->args.push_back(value(out[p->id].known.at(sym), sym));
+        }
+        phi->type = PirType::bottom();  // the pipeline infers it
+        return phi;
+    }
+};
+
+// Lookups through the environment of names it cannot bind (neither an
+// argument nor stored by the function, and no R code ran before that
+// could have bound them behind its back) start at its parent instead: the
+// environment is then not needed for them.
+bool redirectLookups(Function& f, Instruction* env) {
+    std::set<SEXP> bound(env->names.begin(), env->names.end());
+    for (auto& b : f.blocks)
+        for (Instruction* i : b->insns) {
+            bool writesBinding =
+                ((i->op == Opcode::StVar || i->op == Opcode::StArgDefault) && i->args[1] == env) ||
+                ((i->op == Opcode::SubassignVar || i->op == Opcode::DollarAssignVar) &&
+                 i->args[0] == env);
+            if (writesBinding) bound.insert(i->symbol);
+        }
+    Instruction* parent = env->args.back();
+    // pristine: no instruction that may run R code (or otherwise write the
+    // environment) ran on any path since the environment was made
+    std::vector<int> out(f.blocks.size(), 1);
+    std::vector<BB*> order = f.rpo();
+    std::vector<Instruction*> redirect;
+    for (bool changed = true; changed;) {
+        changed = false;
+        redirect.clear();
+        for (BB* b : order) {
+            bool p = true;
+            for (BB* pred : b->preds) p = p && out[pred->id];
+            for (Instruction* i : b->insns) {
+                if ((i->op == Opcode::LdFun || i->op == Opcode::LdVar) && i->args[0] == env && p &&
+                    !bound.count(i->symbol) && CHAR(PRINTNAME(i->symbol))[0] != '.')
+                    redirect.push_back(i);
+                bool store = (i->op == Opcode::StVar && i->args[1] == env) || i == env;
+                if (!store && (i->writes() & OwnEnv)) p = false;
+            }
+            if (int(p) != out[b->id]) {
+                out[b->id] = p;
+                changed = true;
+            }
+        }
+    }
+    for (Instruction* i : redirect) i->args[0] = parent;
+    return !redirect.empty();
+}
+
+}  // namespace
+
+bool envElision(Function& f) {
+    Instruction* env = nullptr;
+    for (Instruction* i : f.entry->insns)
+        if (i->op == Opcode::MkEnv) env = i;
+    if (!env) return false;
+    f.computePreds();
+    if (!f.entry->preds.empty()) return false;
+    bool redirected = redirectLookups(f, env);
+    Elider e(f, env);
+    bool any = false;
+    for (auto& b : f.blocks)
+        for (Instruction* i : b->insns) any = any || e.deferrable(i);
+    if (!any) return redirected;
+    e.escapes = e.computeEscapes();
+    std::vector<BB*> order = f.rpo();
+    if (!e.analyse(order)) return redirected;
+    std::vector<Instruction*> dead;
+    for (BB* b : order)
+        if (!e.in[b->id].top) e.run(b, true, dead);
+    // a Phi made here that scope resolution made already (a loop's
+    // variable its loads read) is that one
+    for (auto& made : e.phis) {
+        Instruction* phi = made.second;
+        for (Instruction* other : made.first.first->insns) {
+            if (other->op != Opcode::Phi) break;
+            if (other != phi && other->args == phi->args && other->phiFrom == phi->phiFrom) {
+                replaceUses(f, phi, other);
+                dead.push_back(phi);
+                break;
+            }
+        }
+    }
+    removeAll(f, dead);
+    return true;
+}
+
+}  // namespace pir
+}  // namespace rir
