@@ -207,38 +207,31 @@ bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* 
 
 bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env) {
     if (stillNamesFast(sym, expected, env)) return true;
-    // the frames up to the global environment as findFun reads them, a
-    // function found or a value skipped, unless finding one would run R
-    // code (an unevaluated promise, an active binding) or needs a lookup
-    // in a hashed frame
-    for (SEXP rho = env; rho != R_GlobalEnv; rho = fcdr(rho)) {  // ENCLOS
-        if (ftype(rho) != ENVSXP || rho == R_EmptyEnv || fobject(rho)) return false;
+    // the frames as findFun reads them, a function found or a value
+    // skipped, unless finding one would run R code (an unevaluated promise,
+    // an active binding, a user-defined database)
+    for (SEXP rho = env; rho != R_EmptyEnv; rho = fcdr(rho)) {  // ENCLOS
+        if (ftype(rho) != ENVSXP || fobject(rho)) return false;
         if (rho == R_BaseNamespace || rho == R_BaseEnv) {
-            // (package code: base's bindings are the symbols' values)
+            // (base's bindings are the symbols' values)
             SEXP v = fsymvalue(sym);
             if (ftype(v) == PROMSXP) v = fprvalue(v);
             return v == expected;
         }
-        if (ftag(rho) != R_NilValue) {
-            if (R_existsVarInFrame(rho, sym)) return false;
-            continue;
+        // (the binding's cell, hashed frame or not: no R code runs for an
+        // environment that is not an object, such as a user database)
+        SEXP cell = R_findVarLocInFrame(rho, sym).cell;
+        if (!cell || cell == R_NilValue) continue;
+        if (hdr(cell)->gp & kActiveBinding) return false;
+        SEXP v = fcar(cell);
+        if (v == R_UnboundValue) continue;
+        if (ftype(v) == PROMSXP) {
+            if (fprvalue(v) == R_UnboundValue) return false;
+            v = fprvalue(v);
         }
-        for (SEXP f = fcar(rho); f != R_NilValue; f = fcdr(f)) {
-            if (ftag(f) != sym) continue;
-            if (hdr(f)->gp & kActiveBinding) return false;
-            SEXP v = fcar(f);
-            if (ftype(v) == PROMSXP) {
-                if (fprvalue(v) == R_UnboundValue) return false;
-                v = fprvalue(v);
-            }
-            if (ftype(v) == CLOSXP || ftype(v) == BUILTINSXP || ftype(v) == SPECIALSXP)
-                return v == expected;
-            break;  // (not a function: findFun looks further)
-        }
-    }
-    if (hdr(sym)->gp & (1 << 13)) {
-        SEXP v = fsymvalue(sym);
-        return v == expected || (ftype(v) == PROMSXP && fprvalue(v) == expected);
+        if (ftype(v) == CLOSXP || ftype(v) == BUILTINSXP || ftype(v) == SPECIALSXP)
+            return v == expected;
+        // (not a function: findFun looks further)
     }
     return false;
 }

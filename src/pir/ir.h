@@ -53,6 +53,8 @@ struct Instruction {
     // Force: its operand was found forced (IsForced) right before, so it
     // runs no R code; LdFun: a guard's lookup, which gives no function
     // rather than run R code (force a promise, call an active binding);
+    // LdVar: a load left in place (kept) of a binding scope resolution
+    // knows holds a value, not the missing marker, so it cannot fail;
     // Dollar: x$name was found plain (IsPlainMember) right before, so it
     // runs no R code and raises no error; DollarAssignVar: the assignment
     // takes only its plain fast path (dollarAssignPlain: no R code, x's

@@ -27,6 +27,10 @@
 //
 // A loop of plain arithmetic then keeps its variables in registers (native
 // code: unboxed) and writes them only when it leaves for the interpreter.
+// A store that something would write again on every path before the
+// variable is stored next (a call in the same loop, say) is left where it
+// is: deferring it would save nothing, and native code writes a double
+// into the variable's value in place only at the store that made it.
 //
 // A store is deferred only while the environment holds no active binding
 // (no R code ran since the call made it, or since a NoActiveBindings
@@ -125,7 +129,14 @@ bool maySignal(const Instruction* i) {
 
 // Instructions that read the environment operand and nothing else
 bool readsEnvOnly(const Instruction* i) {
-    return isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal});
+    return isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal}) ||
+           ((i->op == Opcode::LdFun || i->op == Opcode::LdVar) && i->plain);
+}
+
+// Of those, the ones reading one binding (the symbol's): the others'
+// pending values do not matter to them. (NoActiveBindings reads no value.)
+bool readsOneBinding(const Instruction* i) {
+    return readsEnvOnly(i) && i->op != Opcode::NoActiveBindings;
 }
 
 bool onDeoptPath(const BB* b) {
@@ -159,6 +170,59 @@ struct Elider {
         for (const Instruction* a : i->args)
             if (a == env) return true;
         return i->mayCallR() || maySignal(i);
+    }
+
+    // The stores whose deferral saves a write on some path: from them, a
+    // path (not leaving for the interpreter) reaches another store of the
+    // variable, or the end, before anything that would write it. The
+    // others stay where they are (native code then stores the value where
+    // it is made, in place when it can).
+    std::set<Instruction*> worthDeferring;
+    void findWorthDeferring(const std::vector<BB*>& order) {
+        std::set<SEXP> all;
+        for (BB* b : order)
+            for (Instruction* i : b->insns)
+                if (deferrable(i)) all.insert(i->symbol);
+        // per block: the variables written (by a sync) on every path from
+        // its start before they are stored again (greatest fixed point)
+        std::vector<std::set<SEXP>> in(f.blocks.size(), all);
+        for (bool changed = true; changed;) {
+            changed = false;
+            worthDeferring.clear();
+            for (size_t k = order.size(); k-- > 0;) {
+                BB* b = order[k];
+                if (onDeoptPath(b)) continue;
+                std::set<SEXP> cur;
+                bool first = true;
+                for (BB* s : b->succ) {
+                    if (onDeoptPath(s)) continue;
+                    if (first) {
+                        cur = in[s->id];
+                        first = false;
+                    } else {
+                        std::set<SEXP> both;
+                        for (SEXP x : cur)
+                            if (in[s->id].count(x)) both.insert(x);
+                        cur = std::move(both);
+                    }
+                }
+                for (size_t j = b->insns.size(); j-- > 0;) {
+                    Instruction* i = b->insns[j];
+                    if (deferrable(i)) {
+                        if (!cur.count(i->symbol)) worthDeferring.insert(i);
+                        cur.erase(i->symbol);
+                    } else if (readsEnvOnly(i) && i->args[0] == env) {
+                        if (readsOneBinding(i)) cur.insert(i->symbol);
+                    } else if (i->op != Opcode::FrameState && observes(i)) {
+                        cur = all;
+                    }
+                }
+                if (cur != in[b->id]) {
+                    in[b->id] = std::move(cur);
+                    changed = true;
+                }
+            }
+        }
     }
 
     bool computeEscapes() const {
@@ -206,7 +270,12 @@ struct Elider {
             return;
         }
         if (deferrable(i)) {
-            if (s.clean) {
+            if (s.clean && !worthDeferring.count(i)) {
+                // (written on every path before it is stored again: done
+                // here, where the value is made)
+                s.known[i->symbol] = Val{i->args[0], nullptr};
+                s.pending.erase(i->symbol);
+            } else if (s.clean) {
                 s.known[i->symbol] = Val{i->args[0], nullptr};
                 s.pending.insert(i->symbol);
                 if (rewrite) dead.push_back(i);
@@ -223,6 +292,11 @@ struct Elider {
             if (t->op == Opcode::NoActiveBindings && t->args[0] == env) s.clean = true;
             if (t->op == Opcode::BindingIs && t->args[0] == env && !s.pending.count(t->symbol))
                 s.known[t->symbol] = Val{t->args[1], nullptr};
+            return;
+        }
+        if (readsEnvOnly(i) && i->args[0] == env) {
+            // (a guard's lookup, a binding's test: only that binding)
+            if (readsOneBinding(i) && s.pending.count(i->symbol)) sync(s, i, rewrite);
             return;
         }
         if (!observes(i)) return;
@@ -420,6 +494,7 @@ bool envElision(Function& f) {
     if (!any) return redirected;
     e.escapes = e.computeEscapes();
     std::vector<BB*> order = f.rpo();
+    e.findWorthDeferring(order);
     if (!e.analyse(order)) return redirected;
     std::vector<Instruction*> dead;
     for (BB* b : order)

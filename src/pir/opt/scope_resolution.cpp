@@ -338,6 +338,11 @@ struct Resolver {
                         bool present = s.present.count(i->symbol);
                         Instruction* v =
                             rewrite && !i->kept ? value(it->second, i->symbol, present) : nullptr;
+                        // (a load left in place of a binding known to hold a
+                        // value, not the missing marker: it cannot fail)
+                        if (rewrite && i->kept && it->second.v &&
+                            (present || !current(it->second.v)->type.may(Flag::Missing)))
+                            i->plain = true;
                         // (a load left in place errs on the missing marker;
                         // an index's load does not)
                         if (!v && it->second.v && !indexLoads.count(i)) s.present.insert(i->symbol);
