@@ -47,9 +47,16 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
                    {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
                     slots, constant(list), i32(n), B.CreateBitCast(dirty, sexpT)});
     llvm::Value* box = mergeAt(join, x, inPlace, made);
-    // (the box: v's value where this store dominates; stores the function
-    // leaves for the interpreter after dominate nothing else)
-    if (v->op != pir::Opcode::LdConst) storeBoxes[v].push_back({st, box});
+    // The box is v's value where this store dominates (rawCandidate: the
+    // store every other user of the box comes after); kept in v's slot, so
+    // that no later in-place store overwrites it while v is live. (Stores
+    // after it, which it dominates, leave it.)
+    if (v->op != pir::Opcode::LdConst && !storeBoxes.count(v)) {
+        storeBoxes[v].push_back({st, box});
+        auto s = slotOf.find(v);
+        if (s != slotOf.end())
+            B.CreateStore(box, B.CreateBitCast(slotAddress(s->second), sexpT->getPointerTo()));
+    }
 }
 
 llvm::Value* Lowering::boxedValue(pir::Instruction* v) {

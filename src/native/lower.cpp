@@ -264,10 +264,12 @@ bool Lowering::usedAgain(pir::Instruction* v) {
         auto it = users.find(x);
         if (it == users.end()) continue;
         for (pir::Instruction* u : it->second) {
-            if (u->op == pir::Opcode::CastType)
+            if (u->op == pir::Opcode::CastType) {
                 work.push_back(u);
-            else if (++n > 1)
-                return true;
+                continue;
+            }
+            // (one user in another block may run again, in a loop)
+            if (++n > 1 || u->bb != v->bb) return true;
         }
     }
     return false;

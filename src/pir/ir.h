@@ -108,6 +108,9 @@ struct BB {
 struct Function {
     std::string name;
     int nargs = 0;
+    // the version's context says the frame binds only the formals at the
+    // entry (no S3 dispatch variables: see env_elision.cpp)
+    bool onlyFormals = false;
     std::vector<std::unique_ptr<BB>> blocks;
     std::vector<std::unique_ptr<Instruction>> insns;
     BB* entry = nullptr;

@@ -1424,6 +1424,7 @@ std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set
     if (code->kind != CodeKind::Function) return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = Rf_length(formals);
+    fn->onlyFormals = ctx.has(CallFlag::OnlyFormals);
     Translator t(code, formals, fn, noInline, eagerArgs, ctx);
     return t.run();
 }
@@ -1435,6 +1436,7 @@ uint32_t eagerArgs(const DispatchTable* t) {
 
 Context feedbackContext(uint32_t eager) {
     Context ctx;
+    ctx.set(CallFlag::OnlyFormals);
     for (int k = 0; k < Context::kMaxArgs; k++)
         if (eager & (1u << k)) ctx.set(k, ArgFlag::Eager);
     return ctx;

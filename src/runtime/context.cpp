@@ -14,10 +14,10 @@ bool contextBefore(const Context& a, const Context& b) {
 
 std::string Context::str() const {
     static const char* argNames[] = {"eager", "notObj", "int", "real"};
-    static const char* callNames[] = {"noExplMissing", "correctOrder", "notTooMany",
-                                      "noReflective"};
+    static const char* callNames[] = {"noExplMissing", "correctOrder", "notTooMany", "noReflective",
+                                      "formals"};
     std::string s;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (has(CallFlag(i))) s += std::string(s.empty() ? "" : ",") + callNames[i];
     for (int a = 0; a < kMaxArgs; a++)
         for (int f = 0; f < 4; f++)

@@ -1,6 +1,6 @@
 // context.h — the 64-bit call Context used to pick a version from a
 // DispatchTable. Bits 0..31: four flags for each of the first 8 arguments;
-// bits 32..35: call flags; bits 40..47: number of trailing missing arguments.
+// bits 32..36: call flags; bits 40..47: number of trailing missing arguments.
 //
 // A version compiled under context V may run a call with context K when K
 // makes every assumption V makes (K's flag set includes V's) and both agree on
@@ -19,6 +19,9 @@ enum class CallFlag : uint8_t {
     CorrectArgOrder = 1,
     NotTooManyArgs = 2,
     NoReflectiveArg = 3,
+    // the call's frame binds the formals only (S3 dispatch adds .Generic,
+    // .Class, ... and, in R < 4.4, the generic's local variables)
+    OnlyFormals = 4,
 };
 
 struct Context {

@@ -127,7 +127,8 @@ struct DispatchTable {
         }
         return true;
     }
-    // The context of a call, from its frame: Eager for each of the first
+    // The context of a call, from its frame: OnlyFormals when the frame
+    // binds nothing but the formals; Eager for each of the first
     // arguments that is neither missing nor a promise whose forcing may
     // run R code (lazyValue), and of such an argument's value whether it
     // is not an object (NotObject), a double or integer scalar without
@@ -135,6 +136,11 @@ struct DispatchTable {
     // only.)
     Context contextOf(SEXP env) const {
         Context c;
+        // (bindings added after the arguments were matched come first)
+        SEXP first = fcar(env);
+        if (first == R_NilValue ? formals() == R_NilValue
+                                : formals() != R_NilValue && ftag(first) == ftag(formals()))
+            c.set(CallFlag::OnlyFormals);
         forEachArg(env, Context::kMaxArgs, [&](int k, SEXP v) {
             if (lazyValue(v)) return;
             c.set(k, ArgFlag::Eager);

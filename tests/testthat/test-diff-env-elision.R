@@ -184,6 +184,59 @@ expect_all_same(list(
     }
     list(f(4, TRUE), f(4, FALSE), f(2, TRUE), f(5, TRUE), f(3, FALSE))
   ",
+  "a value kept unboxed is not overwritten through its variable's box" = "
+    g0 <- function() invisible(NULL)
+    f <- function(a) {
+      x <- a + 1
+      y <- x
+      g0()
+      x <- x * 2
+      y
+    }
+    lapply(c(1, 2, 3, 4, 5.5), f)
+  ",
+  "an S3 method sees the generic's local variables" = "
+    y <- 'global'
+    g <- function(x) {
+      y <- 'generic'
+      UseMethod('g')
+    }
+    g.default <- function(x) y
+    h <- function(x) paste(y, x)
+    lapply(1:5, function(k) list(g(k), h(k)))
+  ",
+  "the frame read as an environment value" = "
+    f <- function(a) {
+      x <- 0
+      e <- environment()
+      x <- a + 1
+      r <- e$x
+      x <- 5
+      c(r, x, e$x)
+    }
+    lapply(1:5, f)
+  ",
+  "double %% that warns sees the frame's values" = "
+    f <- function(x) {
+      y <- x * 2
+      y %% 3
+    }
+    seen <- logical()
+    r <- withCallingHandlers(vapply(c(1, 2, 3, 1e20, 4), f, 0), warning = function(w) {
+      seen <<- c(seen, any(vapply(sys.frames(), exists, NA, x = 'y', inherits = FALSE)))
+      invokeRestart('muffleWarning')
+    })
+    list(r, seen)
+  ",
+  "a value made outside a loop and used once inside it" = "
+    f <- function(n, a) {
+      v <- a * 2L
+      s <- 0L
+      for (i in 1:n) s <- s + v %% 7L
+      c(s, v)
+    }
+    lapply(1:5, function(k) f(k + 2L, k + 10L))
+  ",
   "an active binding made by a callee after stores were deferred" = "
     f <- function(n) {
       a <- 1

@@ -130,7 +130,7 @@ test_that("a call whose arguments arrive differently gets its own native version
   # (n and dt plain double scalars in both)
   expect_identical(
     row$versions,
-    "<eager(0),notObj(0),real(0),eager(1),notObj(1),real(1)> <eager(0),notObj(0),real(0)>"
+    "<formals,eager(0),notObj(0),real(0),eager(1),notObj(1),real(1)> <formals,eager(0),notObj(0),real(0)>"
   )
   expect_equal(row$deopts, 0)
 
@@ -145,7 +145,7 @@ test_that("a call whose arguments arrive differently gets its own native version
   expect_identical(h(2147483647L), 2147483647.5)
   st <- rir::status()
   row <- st[!is.na(st$name) & st$name == "add_half", ]
-  expect_identical(row$versions, "<eager(0),notObj(0),int(0)> <eager(0),notObj(0),real(0)>")
+  expect_identical(row$versions, "<formals,eager(0),notObj(0),int(0)> <formals,eager(0),notObj(0),real(0)>")
   expect_equal(row$deopts, 0)
   # (an object satisfies neither: another version)
   expect_identical(h(structure(1, class = "foo")), structure(1.5, class = "foo"))
@@ -166,7 +166,7 @@ test_that("a recursive function is optimized once its first calls returned", {
   expect_identical(row$tier, "native")
   # the version for lazy k passes k - 1 and k - 2 evaluated (both had run),
   # so the recursive calls get a version of their own
-  expect_identical(row$versions, "<eager(0),notObj(0),real(0)> <>")
+  expect_identical(row$versions, "<formals,eager(0),notObj(0),real(0)> <formals>")
   expect_equal(row$deopts, 0)
 })
 

@@ -44,9 +44,10 @@
 // First, lookups (LdVar, LdFun) of names the environment cannot bind yet
 // where they run (no argument of that name, no store of it in the
 // function, no R code before them) start from the environment's parent.
-// (Names starting with a dot are left alone: S3 and S4 dispatch bind
-// .Generic, .Class, .Method, ... in a method's frame before its body runs,
-// and `..1` is an element of the frame's `...`.)
+// Only in versions whose call context says the frame binds the formals
+// alone: S3 dispatch binds .Generic, .Class, ... in a method's frame, and
+// (R < 4.4) copies the generic's local variables into it. (Names starting
+// with a dot are left alone too: `..1` is an element of the frame's `...`.)
 #include <algorithm>
 #include <map>
 #include <set>
@@ -99,7 +100,8 @@ bool maySignal(const Instruction* i) {
         case Opcode::IDiv:
         case Opcode::Mod: {
             if (!t(0).isUnboxable() || !t(1).isUnboxable()) return true;
-            if (t(0).isA(Kind::Real) || t(1).isA(Kind::Real)) return false;
+            // (double %% warns of a probable complete loss of accuracy)
+            if (t(0).isA(Kind::Real) || t(1).isA(Kind::Real)) return i->op == Opcode::Mod;
             // integers and logicals: + - * may overflow (a warning); / ^
             // give doubles, %/% and %% NA for a zero divisor
             if (i->op == Opcode::Add && i->index == kLoopCounter) return false;
@@ -169,6 +171,9 @@ struct Elider {
         if (i->op == Opcode::Return) return escapes;
         for (const Instruction* a : i->args)
             if (a == env) return true;
+        // (once R code could have handed the frame out as a value, x$name
+        // on an environment value may read it)
+        if (escapes && (i->reads() & OtherEnv)) return true;
         return i->mayCallR() || maySignal(i);
     }
 
@@ -281,9 +286,9 @@ struct Elider {
                 if (rewrite) dead.push_back(i);
             } else {
                 // (an active binding's function may run: the store stays,
-                // after the pending ones)
+                // after the pending ones, and it may change any binding)
                 sync(s, i, rewrite);
-                s.known[i->symbol] = Val{i->args[0], nullptr};
+                s.known.clear();
             }
             return;
         }
@@ -297,6 +302,12 @@ struct Elider {
         if (readsEnvOnly(i) && i->args[0] == env) {
             // (a guard's lookup, a binding's test: only that binding)
             if (readsOneBinding(i) && s.pending.count(i->symbol)) sync(s, i, rewrite);
+            return;
+        }
+        if (i->op == Opcode::StArgDefault && i->args[1] == env) {
+            // (binds a missing argument to its default's promise: no R code)
+            if (s.pending.count(i->symbol)) sync(s, i, rewrite);
+            s.known.erase(i->symbol);
             return;
         }
         if (!observes(i)) return;
@@ -313,7 +324,6 @@ struct Elider {
             else
                 s.known.erase(i->symbol);
         }
-        if (i->op == Opcode::StArgDefault && i->args[1] == env) s.known.erase(i->symbol);
     }
 
     State run(BB* b, bool rewrite, std::vector<Instruction*>& dead) {
@@ -370,9 +380,10 @@ struct Elider {
             auto o = in[b->id].known.find(k.first);
             if (o != in[b->id].known.end() && o->second.phiAt == b) k.second = o->second;
         }
-        // pending on some path, unknown on another: written where pending
+        // pending on some path, unknown on another (or where R code may
+        // have made an active binding on another): written where pending
         for (auto it = s.pending.begin(); it != s.pending.end();) {
-            if (s.known.count(*it)) {
+            if (s.clean && s.known.count(*it)) {
                 ++it;
                 continue;
             }
@@ -486,7 +497,9 @@ bool envElision(Function& f) {
     if (!env) return false;
     f.computePreds();
     if (!f.entry->preds.empty()) return false;
-    bool redirected = redirectLookups(f, env);
+    // (a frame made by S3 dispatch binds more: .Generic, ..., and in
+    // R < 4.4 the generic's local variables)
+    bool redirected = f.onlyFormals && redirectLookups(f, env);
     Elider e(f, env);
     bool any = false;
     for (auto& b : f.blocks)
