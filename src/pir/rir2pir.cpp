@@ -618,17 +618,7 @@ class Translator {
         std::vector<SEXP> loads;
         for (const Code* p : promise)
             if (p) forEachLoad(p, [&](SEXP v) { loads.push_back(v); });
-        // (the lookup of the function before the call was guarded: leaving
-        // resumes there, else at the call with the function on the stack)
-        auto guarded = guardedLookups_.find(fun);
-        Instruction* cp = nullptr;
-        if (guarded != guardedLookups_.end()) {
-            cp = guarded->second;
-        } else {
-            std::vector<Instruction*> atCall = stack;
-            atCall.push_back(fun);
-            cp = checkpoint(pc, atCall);
-        }
+        Instruction* cp = callCheckpoint(fun, stack, pc);
         size_t first = fn_->insns.size();
         BB* slow = loads.empty() ? nullptr : b_.newBB();
         std::vector<Instruction*> loaded = loadForced(loads, slow, nullptr);
@@ -680,6 +670,17 @@ class Translator {
     //                                  BB4
     //                                    %13 = Force %10 (plain) (inlined)
     //                                    ... y + 1, then x * x, speculated ...
+    // The checkpoint speculation about a call leaves through: the one before
+    // the function's guarded lookup (leaving resumes there), else a new one
+    // at the call with the function on the stack.
+    Instruction* callCheckpoint(Instruction* fun, const std::vector<Instruction*>& stack, int pc) {
+        auto guarded = guardedLookups_.find(fun);
+        if (guarded != guardedLookups_.end()) return guarded->second;
+        std::vector<Instruction*> atCall = stack;
+        atCall.push_back(fun);
+        return checkpoint(pc, atCall);
+    }
+
     // The closure the call at this site calls, when its body will be
     // inlined (see inlineCall), else nullptr.
     SEXP inlineTarget(const CallSite& cs, int site, int slot) {
@@ -745,17 +746,7 @@ class Translator {
                 forEachLoad(promise[k], [&](SEXP v) { loads.push_back(v); });
         });
 
-        // (the lookup of the function before the call was guarded: leaving
-        // resumes there, else at the call with the function on the stack)
-        auto guarded = guardedLookups_.find(fun);
-        Instruction* cp = nullptr;
-        if (guarded != guardedLookups_.end()) {
-            cp = guarded->second;
-        } else {
-            std::vector<Instruction*> atCall = stack;
-            atCall.push_back(fun);
-            cp = checkpoint(pc, atCall);
-        }
+        Instruction* cp = callCheckpoint(fun, stack, pc);
         size_t first = fn_->insns.size();
         Instruction* test = b_(Opcode::IsCallee, {fun});
         test->constant = clo;

@@ -514,17 +514,9 @@ bool envElision(Function& f) {
         if (!e.in[b->id].top) e.run(b, true, dead);
     // a Phi made here that scope resolution made already (a loop's
     // variable its loads read) is that one
-    for (auto& made : e.phis) {
-        Instruction* phi = made.second;
-        for (Instruction* other : made.first.first->insns) {
-            if (other->op != Opcode::Phi) break;
-            if (other != phi && other->args == phi->args && other->phiFrom == phi->phiFrom) {
-                replaceUses(f, phi, other);
-                dead.push_back(phi);
-                break;
-            }
-        }
-    }
+    std::vector<Instruction*> made;
+    for (auto& m : e.phis) made.push_back(m.second);
+    dropDuplicatePhis(f, made, dead);
     removeAll(f, dead);
     return true;
 }

@@ -55,6 +55,10 @@ bool removeIf(Function& f, Pred dead) {
 }
 // Removes the listed instructions from their blocks.
 bool removeAll(Function& f, const std::vector<Instruction*>& dead);
+// Each Phi of `made` whose block has another Phi (not in `dead`) with the
+// same operands gives way to it: its uses take the other, it goes to `dead`.
+void dropDuplicatePhis(Function& f, const std::vector<Instruction*>& made,
+                       std::vector<Instruction*>& dead);
 // Drops the Phi operands coming from `pred` in block `b` (an edge removed).
 void removePhiInputsFrom(BB* b, BB* pred);
 // Empties the blocks no path from the entry reaches (and drops their Phi

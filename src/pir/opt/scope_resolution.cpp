@@ -538,18 +538,9 @@ bool resolveOnce(Function& f) {
     for (BB* b : order)
         if (!r.in[b->id].top) r.run(b, true, &dead);
     // a Phi made again (by a later round) is the one made before
-    for (auto& made : r.phis) {
-        Instruction* phi = made.second;
-        for (Instruction* other : made.first.first->insns) {
-            if (other->op != Opcode::Phi) break;
-            if (other != phi && other->args == phi->args && other->phiFrom == phi->phiFrom &&
-                std::find(dead.begin(), dead.end(), other) == dead.end()) {
-                replaceUses(f, phi, other);
-                dead.push_back(phi);
-                break;
-            }
-        }
-    }
+    std::vector<Instruction*> made;
+    for (auto& m : r.phis) made.push_back(m.second);
+    dropDuplicatePhis(f, made, dead);
     return removeAll(f, dead) || !r.phis.empty();
 }
 

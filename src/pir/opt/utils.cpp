@@ -1,4 +1,5 @@
 // utils.cpp — helpers the passes share (see pass.h).
+#include <algorithm>
 #include <unordered_set>
 
 #include "pass.h"
@@ -25,6 +26,20 @@ bool removeAll(Function& f, const std::vector<Instruction*>& dead) {
     if (dead.empty()) return false;
     std::unordered_set<Instruction*> set(dead.begin(), dead.end());
     return removeIf(f, [&](Instruction* i) { return set.count(i) != 0; });
+}
+
+void dropDuplicatePhis(Function& f, const std::vector<Instruction*>& made,
+                       std::vector<Instruction*>& dead) {
+    for (Instruction* phi : made)
+        for (Instruction* other : phi->bb->insns) {
+            if (other->op != Opcode::Phi) break;
+            if (other != phi && other->args == phi->args && other->phiFrom == phi->phiFrom &&
+                std::find(dead.begin(), dead.end(), other) == dead.end()) {
+                replaceUses(f, phi, other);
+                dead.push_back(phi);
+                break;
+            }
+        }
 }
 
 void removePhiInputsFrom(BB* b, BB* pred) {
