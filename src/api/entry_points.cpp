@@ -181,7 +181,8 @@ SEXP rir_stats() {
         "native_calls",      "deopts",         "compile_seconds",  "toplevel_compiled",
         "promises_compiled", "ast_evals",      "eager_compiled",   "verified",
         "verify_failures",   "pir_translated", "pir_untranslated", "pir_verify_failures",
-        "optimized",         "opt_refused",    "opt_seconds",      "inlined_calls"};
+        "optimized",         "opt_refused",    "opt_seconds",      "inlined_calls",
+        "static_calls"};
     double vals[] = {stats.compiled,          stats.refused,
                      stats.rir_calls,         stats.gnur_entries,
                      stats.native_calls,      stats.deopts,
@@ -191,7 +192,8 @@ SEXP rir_stats() {
                      stats.verify_failures,   stats.pir_translated,
                      stats.pir_untranslated,  stats.pir_verify_failures,
                      stats.optimized,         stats.opt_refused,
-                     stats.opt_seconds,       stats.inlined_calls};
+                     stats.opt_seconds,       stats.inlined_calls,
+                     stats.static_calls};
     int nfix = sizeof(vals) / sizeof(vals[0]);
     int nreason = int(AstReason::Count);
     int n = nfix + nreason;
@@ -224,6 +226,7 @@ SEXP rir_reset_stats() {
     fresh.opt_refused = stats.opt_refused;
     fresh.deopts = stats.deopts;
     fresh.inlined_calls = stats.inlined_calls;
+    fresh.static_calls = stats.static_calls;
     stats = fresh;
     registry.clear();
     for (AstSite& a : astSites) a.count = 0;

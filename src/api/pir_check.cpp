@@ -105,6 +105,16 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
                  return isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst});
              });
          }},
+        {"StaticCalls",
+         [](const pir::Function& fn) {
+             // (calls of a closure, known by a guard: no dynamic Call left
+             // where the optimized code goes on)
+             return any(fn,
+                        [](const pir::Instruction* i) { return i->op == Opcode::StaticCall; }) &&
+                    none(fn, [](const pir::Instruction* i) {
+                        return i->op == Opcode::Call && !onDeoptPath(i);
+                    });
+         }},
         {"NoExternalCall",
          [](const pir::Function& fn) {
              return none(fn, [](const pir::Instruction* i) {

@@ -527,6 +527,21 @@ SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, const SEXP* e
     }
 }
 
+SEXP staticCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager,
+                Context given) {
+    SEXP target = rirEnabled && ftype(fun) == CLOSXP ? trampolineTargetFast(fbody(fun)) : nullptr;
+    DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
+    if (!t) return doCall(c, cs, fun, env, tramp, eager);
+    SEXP call = c->poolAt(cs.ast);
+    SEXP args = PROTECT(promisedArgs(c, cs, env, nullptr, nullptr, eager));
+    SEXP r = staticDirectCall(call, fun, t, args, env, tramp, given);
+    // (debugging, or formals that no longer match: the general way)
+    if (!r) r = applyClosureFromRir(call, fun, args, env, tramp);
+    releaseArgs(args);  // allocates nothing: r needs no protection
+    UNPROTECT(1);
+    return r;
+}
+
 SEXP doAssignCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, SEXP lhs, SEXP rhs,
                   SEXP vexpr) {
     static SEXP tmpSym = Rf_install("*tmp*");

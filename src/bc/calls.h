@@ -3,6 +3,7 @@
 // arguments for builtins, unevaluated ones for specials).
 #pragma once
 
+#include "../runtime/context.h"
 #include "code.h"
 
 namespace rir {
@@ -42,6 +43,11 @@ void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
 // promise code when the caller computed it, else nullptr; see rir2pir's
 // eagerCall)
 SEXP doCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager = nullptr);
+// A StaticCall from native code: doCall for a function known to be a rir
+// closure whose formals the site's arguments match by position; `given`:
+// the Context bits their types proved.
+SEXP staticCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager,
+                Context given);
 // A getter (rhs == nullptr) or setter call of a complex assignment: the
 // ArgKind::Stack arguments are `lhs` (as `*tmp*`) and `rhs` (as `value`,
 // its promise showing `vexpr`), as GNU R's byte code passes them.

@@ -21,6 +21,7 @@
 // as arguments do not stay shared.
 #include "direct_call.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "../runtime/eval_depth.h"
@@ -153,6 +154,37 @@ SEXP matchToFrame(SEXP formals, SEXP supplied) {
     return frame;
 }
 
+// The frame of a call whose supplied arguments, none named, match the
+// first formals by position (a StaticCall's): the formals after them
+// missing, a `...` formal empty. nullptr when they do not (a name, more
+// arguments than formals before `...`).
+SEXP positionalFrame(SEXP formals, SEXP supplied) {
+    SEXP vals[kMaxArgs];
+    bool dots[kMaxArgs];
+    int nf = 0;
+    SEXP s = supplied;
+    for (SEXP f = formals; f != R_NilValue; f = fcdr(f)) {
+        if (nf == kMaxArgs) return nullptr;
+        dots[nf] = ftag(f) == R_DotsSymbol;
+        if (dots[nf] || s == R_NilValue) {
+            if (dots[nf] && s != R_NilValue) return nullptr;
+            vals[nf++] = R_MissingArg;
+            continue;
+        }
+        if (ftag(s) != R_NilValue) return nullptr;
+        vals[nf++] = fcar(s);
+        s = fcdr(s);
+    }
+    if (s != R_NilValue) return nullptr;
+    // (the values are the supplied list's; cons protects the frame so far)
+    SEXP frame = R_NilValue;
+    for (int f = nf - 1; f >= 0; f--) {
+        frame = Rf_cons(vals[f], frame);
+        setMissing(frame, !dots[f] && vals[f] == R_MissingArg);
+    }
+    return frame;
+}
+
 // Promises and closures of the frame that refer back to the frame itself.
 int cycleRefs(SEXP rho, SEXP val) {
     int n = 0;
@@ -241,8 +273,15 @@ Code* baselineOf(DispatchTable* t, SEXP cloenv) {
     return t->baseline;
 }
 
-SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
+SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp, Context given) {
     t->invocations++;
+    // (RIR_DEBUG=verify: what a StaticCall's argument types proved holds)
+    if (debugFlags.verify && given.bits && !t->contextOf(env).smaller(given)) {
+        static char msg[512];
+        snprintf(msg, sizeof msg, "rir: a static call's context %s does not hold (%s)",
+                 given.str().c_str(), t->contextOf(env).str().c_str());
+        Rf_error("%s", msg);
+    }
     Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook) {
         if (t->optState == 0 || t->optState == 4) t->recordArgs(env);
@@ -271,18 +310,13 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp) {
     return r;
 }
 
-SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
-                SEXP suppliedvars) {
-    // Debugging (browser, debug(), debugonce(), stepping) is GNU R's business.
-    if (hdr(fun)->debug || hdr(fun)->spare || hdr(env)->debug) return nullptr;
-    // A getter call of a complex assignment (f(*tmp*)): GNU R duplicates
-    // the result in that case; keep it simple and let GNU R do it.
-    static SEXP tmpSym = Rf_install("*tmp*");
-    if (fcdr(call) != R_NilValue && fcar(fcdr(call)) == tmpSym) return nullptr;
+namespace {
 
+// The call of fun with its frame matched already (see directCall).
+// `given`: bits of the Context the caller proved (a StaticCall's).
+SEXP callWithFrame(SEXP call, SEXP fun, DispatchTable* t, SEXP frame, SEXP promargs, SEXP env,
+                   SEXP tramp, SEXP suppliedvars, Context given) {
     SEXP formals = fformals(fun);
-    SEXP frame = matchToFrame(formals, promargs);
-    if (!frame) return nullptr;
     // frame, environment and result live in one node-stack slot (the
     // context restores the node stack top to above it after a jump)
     NodeStackSlot* slot = R_BCNodeStackTop;
@@ -338,7 +372,7 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
             callsSincePoll = 0;
             R_CheckUserInterrupt();
         }
-        setContextReturnValue(&cntxt, runFunctionBody(t, newrho, tramp));
+        setContextReturnValue(&cntxt, runFunctionBody(t, newrho, tramp, given));
     }
     extraDepth = savedDepth;  // on.exit code runs at the caller's depth
     R_Srcref = cntxt.srcref;
@@ -347,6 +381,30 @@ SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, 
     releaseFrame(newrho, val);  // does not allocate
     R_BCNodeStackTop = slot;
     return val;
+}
+
+}  // namespace
+
+SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
+                SEXP suppliedvars) {
+    // Debugging (browser, debug(), debugonce(), stepping) is GNU R's business.
+    if (hdr(fun)->debug || hdr(fun)->spare || hdr(env)->debug) return nullptr;
+    // A getter call of a complex assignment (f(*tmp*)): GNU R duplicates
+    // the result in that case; keep it simple and let GNU R do it.
+    static SEXP tmpSym = Rf_install("*tmp*");
+    if (fcdr(call) != R_NilValue && fcar(fcdr(call)) == tmpSym) return nullptr;
+
+    SEXP frame = matchToFrame(fformals(fun), promargs);
+    if (!frame) return nullptr;
+    return callWithFrame(call, fun, t, frame, promargs, env, tramp, suppliedvars, Context());
+}
+
+SEXP staticDirectCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
+                      Context given) {
+    if (hdr(fun)->debug || hdr(fun)->spare || hdr(env)->debug) return nullptr;
+    SEXP frame = positionalFrame(fformals(fun), promargs);
+    if (!frame) return nullptr;
+    return callWithFrame(call, fun, t, frame, promargs, env, tramp, R_NilValue, given);
 }
 
 }  // namespace rir

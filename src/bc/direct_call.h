@@ -16,11 +16,18 @@ namespace rir {
 SEXP directCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
                 SEXP suppliedvars = R_NilValue);
 
+// The same for a StaticCall's arguments (`promargs` unnamed, matching the
+// first formals by position): no matching. `given`: the Context the
+// arguments' types proved (checked with RIR_DEBUG=verify).
+SEXP staticDirectCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP env, SEXP tramp,
+                      Context given);
+
 // The baseline code of t, compiled at its first use (for the closure
 // environment `cloenv`, if t has no compile environment of its own).
 Code* baselineOf(DispatchTable* t, SEXP cloenv);
 
 // Runs the baseline (or dispatched) code of `t` in the new environment.
-SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp);
+// `given`: the Context bits the caller proved (see staticDirectCall).
+SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp, Context given = Context());
 
 }  // namespace rir

@@ -127,7 +127,8 @@ void Lowering::findGuardLoads() {
 void Lowering::findSiteCalls() {
     for (auto& b : f.blocks)
         for (pir::Instruction* i : b->insns)
-            if (i->op == pir::Opcode::Call && matchesSite(i)) siteCalls.insert(i);
+            if ((i->op == pir::Opcode::Call || i->op == pir::Opcode::StaticCall) && matchesSite(i))
+                siteCalls.insert(i);
     // (a promise or `...` is a call's argument, never its env or callee)
     for (pir::Instruction* c : siteCalls)
         for (size_t k = 2; k < c->args.size(); k++) {

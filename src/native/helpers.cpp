@@ -349,6 +349,11 @@ SEXP rirn_call_site_eager(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, 
     return doCall(code, code->calls[site], fun, env, tramp, eager);
 }
 
+SEXP rirn_static_call(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager,
+                      uint64_t ctx) {
+    return staticCall(code, code->calls[site], fun, env, tramp, eager, Context(ctx));
+}
+
 int rirn_chaos() {
     if (tiering.chaos <= 0) return 0;
     // xorshift64: deterministic for a seed
@@ -691,6 +696,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_backedge),
         RIRN_HELPER(rirn_call_site),
         RIRN_HELPER(rirn_call_site_eager),
+        RIRN_HELPER(rirn_static_call),
         RIRN_HELPER(rirn_chaos),
         RIRN_HELPER(rirn_forseq),
         RIRN_HELPER(rirn_forlength),

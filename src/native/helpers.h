@@ -101,6 +101,11 @@ SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp);
 // The same with some promises evaluated already: eager[k], when not null, is
 // the value of argument k (the values are in the frame's slots).
 SEXP rirn_call_site_eager(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager);
+// A StaticCall (the same, fun known to be a rir closure whose formals the
+// site's arguments match by position; eager may be null; ctx: the Context
+// bits the arguments' types proved)
+SEXP rirn_static_call(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, const SEXP* eager,
+                      uint64_t ctx);
 // RIR_DEOPT_CHAOS: 1 when this Assume is to fail on purpose (no error).
 int rirn_chaos();
 // for(): the sequence (forSequence), its length (an integer scalar), its

@@ -690,7 +690,8 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, callHelper(reinterpret_cast<void*>(&rirn_eval), sexpT, {sexpT, sexpT},
                                  {sexp(i->constant), a(0)}));
             return "";
-        case Opcode::Call: {
+        case Opcode::Call:
+        case Opcode::StaticCall: {
             if (!siteCalls.count(i)) return "a call whose arguments are not its call site's";
             // promises whose value the function computed (eagerCall)
             int n = int(i->args.size()) - 2;
@@ -702,23 +703,34 @@ std::string Lowering::lower(pir::Instruction* i) {
                 return v->op == pir::Opcode::LdConst && v->constant == R_MissingArg ? nullptr : v;
             };
             for (int k = 0; k < n; k++) anyEager = anyEager || eagerOf(k);
+            llvm::Value* eagerArr = constant(nullptr);
+            if (anyEager) {
+                auto* at = llvm::ArrayType::get(sexpT, n);
+                llvm::Value* arr = entryAlloca(at);
+                for (int k = 0; k < n; k++) {
+                    pir::Instruction* v = eagerOf(k);
+                    B.CreateStore(v ? boxedValue(v) : constant(nullptr),
+                                  B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+                }
+                eagerArr = B.CreateBitCast(arr, sexpT);
+            }
+            if (i->op == Opcode::StaticCall) {
+                define(i, callHelper(reinterpret_cast<void*>(&rirn_static_call), sexpT,
+                                     {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i64T},
+                                     {constant(i->code), i32(i->index), a(1), envArg, trampArg,
+                                      eagerArr, llvm::ConstantInt::get(i64T, i->context)}));
+                return "";
+            }
             if (!anyEager) {
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site), sexpT,
                                      {sexpT, i32T, sexpT, sexpT, sexpT},
                                      {constant(i->code), i32(i->index), a(1), envArg, trampArg}));
                 return "";
             }
-            auto* at = llvm::ArrayType::get(sexpT, n);
-            llvm::Value* arr = entryAlloca(at);
-            for (int k = 0; k < n; k++) {
-                pir::Instruction* v = eagerOf(k);
-                B.CreateStore(v ? boxedValue(v) : constant(nullptr),
-                              B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-            }
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site_eager), sexpT,
-                                 {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
-                                 {constant(i->code), i32(i->index), a(1), envArg, trampArg,
-                                  B.CreateBitCast(arr, sexpT)}));
+            define(i, callHelper(
+                          reinterpret_cast<void*>(&rirn_call_site_eager), sexpT,
+                          {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
+                          {constant(i->code), i32(i->index), a(1), envArg, trampArg, eagerArr}));
             return "";
         }
         case Opcode::CallBuiltin: {

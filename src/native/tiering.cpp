@@ -58,6 +58,8 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
             for (auto& i : fn.insns)
                 if (i->inlinedFrom && i->bb) sites.insert(i->inlinedFrom);
             stats.inlined_calls += double(sites.size());
+            for (auto& i : fn.insns)
+                if (i->op == pir::Opcode::StaticCall && i->bb) stats.static_calls++;
         }
         if (debugFlags.native) {
             trace = "rir: native: " + t->name + ": " + (entry ? "compiled" : "refused: " + why) +

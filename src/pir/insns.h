@@ -119,8 +119,10 @@ enum class Rule : uint8_t {
     /* calls */                                                                                    \
     X(Call, "eva*", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
       "call operand 1 (a function value) with arguments (promises or values), caller env first")   \
-    X(StaticCall, "ea*", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant, \
-      "call the carried closure (known target) in the context given by the arguments")             \
+    X(StaticCall, "eva*", Value, 0, AllHeaps, AllHeaps,                                            \
+      CallsR | MayError | NonLocal | HasConstant,                                                  \
+      "call operand 1, a closure constant (a guard proved the call's function is it), with "       \
+      "arguments matching its formals by position, in the Context carried")                        \
     X(CallBuiltin, "ev*", Value, 0, AllHeaps, AllHeaps,                                            \
       CallsR | MayError | NonLocal | HasConstant,                                                  \
       "call the carried builtin with evaluated arguments")                                         \
@@ -186,7 +188,7 @@ enum class Rule : uint8_t {
       "and the carried call's other arguments")                                                    \
     X(Dollar, "v", Value, 0, Vectors | Attributes | OtherEnv, 0,                                   \
       MayError | Dispatches | HasSymbol | HasCall | HasConstant,                                   \
-      "x$name (carried: the name, a CHARSXP)")                                                    \
+      "x$name (carried: the name, a CHARSXP)")                                                     \
     X(Subassign1_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
       MayError | Dispatches, "`[<-`(x, i, value): x, or a copy, with the element stored")          \
     X(Subassign2_1D, "vvv", Value, 0, Vectors | Attributes, Vectors | Attributes,                  \
@@ -238,7 +240,7 @@ enum class Rule : uint8_t {
       "without a class that x[i] <- v modifies without running R code")                            \
     X(IsPlainMember, "v", Test, 0, Vectors | Attributes | OtherEnv, 0, HasSymbol | HasConstant,    \
       "is x$name plain: x a list (no class) with an element of exactly that name, or an "          \
-      "environment (no class) whose binding of it is ordinary (not active, not a promise)")       \
+      "environment (no class) whose binding of it is ordinary (not active, not a promise)")        \
     X(NoActiveBindings, "e", Test, 0, Env, 0, NoFlags,                                             \
       "does the environment hold no active binding (only reflective code makes one)")              \
     X(CastType, "a", Cast, 0, 0, 0, HasType,                                                       \

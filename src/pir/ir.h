@@ -70,6 +70,9 @@ struct Instruction {
     // computes an argument of the call at this RIR call site (index + 1)
     // before the call (see rir2pir.cpp's eagerCall)
     int eagerFor = 0;
+    // StaticCall: the bits of the Context its arguments' types prove (see
+    // opt/call_contexts.cpp)
+    uint64_t context = 0;
     std::vector<BB*> phiFrom;  // Phi: the predecessor each operand comes from
 
     const InsnInfo& info() const { return pir::info(op); }

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../runtime/context.h"
+
 namespace rir {
 namespace pir {
 
@@ -122,7 +124,9 @@ std::string operands(const Instruction* i) {
         s += constantText(i->constant);
     }
     // calls: the argument names, when there are any
-    size_t firstArg = i->op == Opcode::Call ? 2 : i->op == Opcode::CallBuiltin ? 1 : 0;
+    size_t firstArg = i->op == Opcode::Call || i->op == Opcode::StaticCall ? 2
+                      : i->op == Opcode::CallBuiltin                       ? 1
+                                                                           : 0;
     for (size_t k = 0; k < i->args.size(); k++) {
         sep();
         if (firstArg && !i->names.empty() && k >= firstArg && k - firstArg < i->names.size() &&
@@ -134,6 +138,7 @@ std::string operands(const Instruction* i) {
         sep();
         s += "(" + i->carriedType.str() + ")";
     }
+    if (i->op == Opcode::StaticCall) s += " " + Context(i->context).str();
     if (i->plain) s += " (plain)";
     if (i->inlinedFrom) s += " (inlined)";
     if (i->eagerFor) s += " (eager)";

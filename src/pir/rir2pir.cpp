@@ -40,77 +40,13 @@
 #include "builder.h"
 #include "opt/pass.h"
 #include "printer.h"
+#include "rir_facts.h"
 #include "verifier.h"
 
 namespace rir {
 namespace pir {
 
 namespace {
-
-// The PIR type feedback bits describe, when they describe one plain type.
-bool feedbackType(uint32_t bits, PirType* t) {
-    const uint32_t shape = TB_VECTOR | TB_ATTRIB | TB_OBJECT | TB_NA;
-    if (bits == 0 || (bits & shape)) return false;
-    switch (bits) {
-        case TB_INT:
-            *t = PirType::simpleScalar(Kind::Int);
-            return true;
-        case TB_REAL:
-            *t = PirType::simpleScalar(Kind::Real);
-            return true;
-        case TB_LGL:
-            *t = PirType::simpleScalar(Kind::Lgl);
-            return true;
-        default:
-            return false;
-    }
-}
-
-bool binaryOpcode(ArithOp op, Opcode* out) {
-    switch (op) {
-        case ArithOp::Add:
-            *out = Opcode::Add;
-            return true;
-        case ArithOp::Sub:
-            *out = Opcode::Sub;
-            return true;
-        case ArithOp::Mul:
-            *out = Opcode::Mul;
-            return true;
-        case ArithOp::Div:
-            *out = Opcode::Div;
-            return true;
-        case ArithOp::Pow:
-            *out = Opcode::Pow;
-            return true;
-        case ArithOp::Mod:
-            *out = Opcode::Mod;
-            return true;
-        case ArithOp::IDiv:
-            *out = Opcode::IDiv;
-            return true;
-        case ArithOp::Eq:
-            *out = Opcode::Eq;
-            return true;
-        case ArithOp::Ne:
-            *out = Opcode::Neq;
-            return true;
-        case ArithOp::Lt:
-            *out = Opcode::Lt;
-            return true;
-        case ArithOp::Le:
-            *out = Opcode::Le;
-            return true;
-        case ArithOp::Gt:
-            *out = Opcode::Gt;
-            return true;
-        case ArithOp::Ge:
-            *out = Opcode::Ge;
-            return true;
-        default:
-            return false;  // & and | (vectorized logic): not modelled yet
-    }
-}
 
 // R constants the translation uses (made and kept alive by rir2pirInit: the
 // translator itself never allocates R objects)
@@ -120,71 +56,6 @@ const int kSmallInts = 256;
 SEXP smallInts = nullptr;
 SEXP intConstant(int k) {
     return VECTOR_ELT(smallInts, k);
-}
-
-// Inlining (Translator::inlineCall). Arithmetic an inlined body may do:
-// the feedback saw plain scalars of one type per operand, and with those
-// types it cannot warn (integer +, -, * overflow; `%%` may lose accuracy).
-bool quietArith(ArithOp k, uint32_t types) {
-    PirType ta, tb;
-    Opcode o;
-    if (!binaryOpcode(k, &o) || !feedbackType(types & 0xffff, &ta) ||
-        !feedbackType(types >> kRhsShift, &tb))
-        return false;
-    switch (o) {
-        case Opcode::Add:
-        case Opcode::Sub:
-        case Opcode::Mul:
-            return ta.kinds() == uint16_t(Kind::Real) || tb.kinds() == uint16_t(Kind::Real);
-        case Opcode::IDiv:
-        case Opcode::Mod:
-            return false;
-        default:
-            return true;
-    }
-}
-
-bool dotsName(SEXP sym) {
-    return sym == R_DotsSymbol || !std::strncmp(CHAR(PRINTNAME(sym)), "..", 2);
-}
-
-// Straight-line code of constants, loads of the variables `varOk` allows,
-// quiet arithmetic and visibility, ending with its only `ret`: a body or an
-// argument that may be inlined.
-bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
-    const std::vector<int32_t>& bc = c->bc;
-    for (size_t pc = 0; pc < bc.size();) {
-        Op op = Op(bc[pc]);
-        const int32_t* imm = &bc[pc + 1];
-        size_t next = pc + 1 + rir::info(op).operands;
-        switch (op) {
-            case Op::push:
-            case Op::visible:
-            case Op::invisible:
-                break;
-            case Op::ldvar:
-                if (!varOk(c->poolAt(imm[0]))) return false;
-                break;
-            case Op::binop:
-                if (!quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types)) return false;
-                break;
-            case Op::ld2_binop:
-                if (!quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types)) return false;
-                if (imm[0] == 1 && !varOk(c->poolAt(imm[1]))) return false;
-                if (imm[3] == 1 && !varOk(c->poolAt(imm[4]))) return false;
-                break;
-            case Op::unop:
-                if (ArithOp(imm[0]) != ArithOp::Neg && ArithOp(imm[0]) != ArithOp::Plus)
-                    return false;
-                break;
-            case Op::ret:
-                return next == bc.size();
-            default:
-                return false;
-        }
-        pc = next;
-    }
-    return false;
 }
 
 class Translator {
@@ -538,7 +409,11 @@ class Translator {
                     return nullptr;
             }
         }
-        Instruction* c = b_.add(Opcode::Call, ops);
+        // (a function known to be the closure the feedback saw, whose
+        // arguments match its formals by position: a StaticCall)
+        bool known = guardedLookups_.count(fun) && fun->op == Opcode::LdConst &&
+                     staticCallable(code_, cs, fun->constant);
+        Instruction* c = b_.add(known ? Opcode::StaticCall : Opcode::Call, ops);
         c->constant = pool(cs.ast);
         // the RIR call site it was (native code may make the call through it
         // while the arguments are still the site's)
@@ -684,40 +559,7 @@ class Translator {
     // The closure the call at this site calls, when its body will be
     // inlined (see inlineCall), else nullptr.
     SEXP inlineTarget(const CallSite& cs, int site, int slot) {
-        if (noInline_.count(site)) return nullptr;
-        const Feedback& f = code_->feedback[slot];
-        if (f.ncallees != 1) return nullptr;
-        SEXP clo = VECTOR_ELT(code_->calleeList(), slot * kMaxCallees);
-        if (TYPEOF(clo) != CLOSXP || hdr(clo)->debug || hdr(clo)->spare) return nullptr;
-        SEXP target = trampolineTargetFast(BODY(clo));
-        DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
-        if (!t || !t->baseline || t->formals() != FORMALS(clo)) return nullptr;
-        std::vector<SEXP> names;
-        for (SEXP a = FORMALS(clo); a != R_NilValue; a = CDR(a)) {
-            if (TAG(a) == R_DotsSymbol) return nullptr;
-            names.push_back(TAG(a));
-        }
-        if (names.size() != cs.args.size()) return nullptr;
-        std::vector<const Code*> promise(names.size(), nullptr);
-        auto callerVar = [](SEXP sym) { return !dotsName(sym); };
-        for (size_t k = 0; k < cs.args.size(); k++) {
-            const CallArg& a = cs.args[k];
-            if (a.tag != R_NilValue) return nullptr;
-            if (a.kind == ArgKind::Code) {
-                promise[k] = Code::unpack(pool(a.pool));
-                if (!promise[k] || !inlinable(promise[k], callerVar)) return nullptr;
-            } else if (a.kind == ArgKind::Symbol) {
-                if (!callerVar(pool(a.pool))) return nullptr;
-            } else if (a.kind != ArgKind::Const) {
-                return nullptr;
-            }
-        }
-        auto formal = [&](SEXP sym) {
-            return size_t(std::find(names.begin(), names.end(), sym) - names.begin());
-        };
-        if (!inlinable(t->baseline, [&](SEXP sym) { return formal(sym) < names.size(); }))
-            return nullptr;
-        return clo;
+        return noInline_.count(site) ? nullptr : pir::inlineTarget(code_, cs, slot);
     }
 
     Instruction* inlineCall(const CallSite& cs, int site, int slot, Instruction* fun,
@@ -995,14 +837,16 @@ class Translator {
                 return "";
             }
             case Op::ldfun: {
-                // the function of a call whose body will be inlined: the
-                // lookup is speculated to find the closure the feedback saw
-                // without running R code (forcing a promise, an active
-                // binding); leaving resumes at the lookup, which RIR redoes
+                // the function of a call whose body will be inlined, or
+                // that will be a StaticCall: the lookup is speculated to
+                // find the closure the feedback saw without running R code
+                // (forcing a promise, an active binding); leaving resumes at
+                // the lookup, which RIR redoes
                 SEXP clo = nullptr;
                 if (size_t(next) < code_->bc.size() && Op(code_->bc[next]) == Op::call) {
                     const int32_t* c = &code_->bc[next + 1];
                     clo = inlineTarget(code_->calls[c[0]], c[0], c[1]);
+                    if (!clo) clo = staticTarget(code_, code_->calls[c[0]], c[1]);
                 }
                 if (clo) {
                     Instruction* cp = checkpoint(pc, stack);

@@ -151,6 +151,9 @@ std::string checkOperands(const Instruction* i) {
         }
         return "";
     }
+    if (i->op == Opcode::StaticCall && (i->args.size() < 2 || i->args[1]->op != Opcode::LdConst ||
+                                        TYPEOF(i->args[1]->constant) != CLOSXP))
+        return "StaticCall of a function that is not a closure constant " + where(i);
     if (i->args.size() < fixed || (!rest && i->args.size() != fixed))
         return "wrong number of operands (" + std::to_string(i->args.size()) + ", table: \"" + ops +
                "\") " + where(i);

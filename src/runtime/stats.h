@@ -19,6 +19,7 @@ struct Stats {
     double opt_refused = 0;      // functions the optimizing tier refused (status() says why)
     double opt_seconds = 0;      // time spent in the optimizing tier (PIR, LLVM)
     double inlined_calls = 0;    // call sites of optimized functions inlined (their callee's body)
+    double static_calls = 0;     // call sites of optimized functions made StaticCalls
     double compile_seconds = 0;  // time spent compiling to RIR
     double toplevel_compiled = 0;
     double promises_compiled = 0;

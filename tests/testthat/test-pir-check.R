@@ -187,6 +187,41 @@ test_that("a call of a small arithmetic closure the feedback saw is inlined", {
   )
 })
 
+test_that("a call of a closure the feedback saw alone is a static call", {
+  k <- function(x, y = 2) if (x > 0) x * y else -x
+  m <- function(a) k(a) + k(a + 1, 3)
+  warm <- function(m) for (i in 1:3) m(2)
+  # without feedback: dynamic calls
+  expect_identical(failed(rir::pir_check(m, "StaticCalls")), "StaticCalls")
+  expect_true(rir::pir_check(m, "StaticCalls", warmup = warm))
+  # the context the arguments' types prove: a promise whose value the
+  # caller computed, a number (argument 1), and a constant double scalar
+  # (argument 2)
+  rir:::without_native(warm(m))
+  text <- strsplit(rir:::pir_translate(m, optimize = TRUE)$printed, "\n")[[1]]
+  calls <- grep("StaticCall", text, value = TRUE)
+  expect_length(calls, 2L)
+  expect_match(calls[[2]], "<formals,eager(0),notObj(0),eager(1),notObj(1),real(1)>",
+    fixed = TRUE
+  )
+  # a callee the feedback saw two of, or named arguments: dynamic calls
+  k2 <- function(x, y) x - y
+  n <- function(a, f) f(a, 1)
+  expect_identical(
+    failed(rir::pir_check(n, "StaticCalls", warmup = function(n) {
+      n(1, k)
+      n(2, k2)
+      n(3, k)
+    })),
+    "StaticCalls"
+  )
+  p <- function(a) k(y = 1, x = a)
+  expect_identical(
+    failed(rir::pir_check(p, "StaticCalls", warmup = function(p) for (i in 1:3) p(2))),
+    "StaticCalls"
+  )
+})
+
 test_that("arguments seen evaluated are assumed so at the entry: a loop reading one loads nothing", {
   f <- function(n, dt) {
     s <- 0

@@ -90,6 +90,7 @@ bool constantBranches(Function& f);  // constant_branches.cpp
 bool redundantVisible(Function& f);  // visibility.cpp
 bool knownTypes(Function& f);        // known_types.cpp
 bool envElision(Function& f);        // env_elision.cpp
+bool callContexts(Function& f);      // call_contexts.cpp
 
 }  // namespace pir
 }  // namespace rir

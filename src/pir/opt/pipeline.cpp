@@ -21,6 +21,7 @@ const std::vector<Pass>& passes() {
         {"environment elision", envElision},
         {"dead code", deadCode},
         {"redundant visibility", redundantVisible},
+        {"call contexts", callContexts},
     };
     return all;
 }

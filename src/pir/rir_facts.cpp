@@ -1,0 +1,224 @@
+// rir_facts.cpp — what the translation into PIR reads from RIR code and its
+// feedback (see rir_facts.h): the type a feedback entry describes, the PIR
+// opcode of an arithmetic op, whether code is straight-line quiet
+// arithmetic, and which closure a call site calls, for inlining or for a
+// StaticCall.
+//
+//   sq <- function(x) x * x         call site sq(y + 1), callee feedback {sq}:
+//   f <- function(y) sq(y + 1)        inlineTarget -> sq (straight-line body)
+//   h <- function(x) if (x) 1 else 2  call site h(y), callee feedback {h}:
+//                                     inlineTarget -> nullptr (it branches),
+//                                     staticTarget -> h (StaticCall)
+#include "rir_facts.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "../bc/insns.h"
+#include "../bc/ops.h"
+#include "../runtime/trampoline.h"
+
+namespace rir {
+namespace pir {
+
+// The PIR type feedback bits describe, when they describe one plain type.
+bool feedbackType(uint32_t bits, PirType* t) {
+    const uint32_t shape = TB_VECTOR | TB_ATTRIB | TB_OBJECT | TB_NA;
+    if (bits == 0 || (bits & shape)) return false;
+    switch (bits) {
+        case TB_INT:
+            *t = PirType::simpleScalar(Kind::Int);
+            return true;
+        case TB_REAL:
+            *t = PirType::simpleScalar(Kind::Real);
+            return true;
+        case TB_LGL:
+            *t = PirType::simpleScalar(Kind::Lgl);
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool binaryOpcode(ArithOp op, Opcode* out) {
+    switch (op) {
+        case ArithOp::Add:
+            *out = Opcode::Add;
+            return true;
+        case ArithOp::Sub:
+            *out = Opcode::Sub;
+            return true;
+        case ArithOp::Mul:
+            *out = Opcode::Mul;
+            return true;
+        case ArithOp::Div:
+            *out = Opcode::Div;
+            return true;
+        case ArithOp::Pow:
+            *out = Opcode::Pow;
+            return true;
+        case ArithOp::Mod:
+            *out = Opcode::Mod;
+            return true;
+        case ArithOp::IDiv:
+            *out = Opcode::IDiv;
+            return true;
+        case ArithOp::Eq:
+            *out = Opcode::Eq;
+            return true;
+        case ArithOp::Ne:
+            *out = Opcode::Neq;
+            return true;
+        case ArithOp::Lt:
+            *out = Opcode::Lt;
+            return true;
+        case ArithOp::Le:
+            *out = Opcode::Le;
+            return true;
+        case ArithOp::Gt:
+            *out = Opcode::Gt;
+            return true;
+        case ArithOp::Ge:
+            *out = Opcode::Ge;
+            return true;
+        default:
+            return false;  // & and | (vectorized logic): not modelled yet
+    }
+}
+
+// Inlining (Translator::inlineCall). Arithmetic an inlined body may do:
+// the feedback saw plain scalars of one type per operand, and with those
+// types it cannot warn (integer +, -, * overflow; `%%` may lose accuracy).
+bool quietArith(ArithOp k, uint32_t types) {
+    PirType ta, tb;
+    Opcode o;
+    if (!binaryOpcode(k, &o) || !feedbackType(types & 0xffff, &ta) ||
+        !feedbackType(types >> kRhsShift, &tb))
+        return false;
+    switch (o) {
+        case Opcode::Add:
+        case Opcode::Sub:
+        case Opcode::Mul:
+            return ta.kinds() == uint16_t(Kind::Real) || tb.kinds() == uint16_t(Kind::Real);
+        case Opcode::IDiv:
+        case Opcode::Mod:
+            return false;
+        default:
+            return true;
+    }
+}
+
+bool dotsName(SEXP sym) {
+    return sym == R_DotsSymbol || !std::strncmp(CHAR(PRINTNAME(sym)), "..", 2);
+}
+
+// Straight-line code of constants, loads of the variables `varOk` allows,
+// quiet arithmetic and visibility, ending with its only `ret`: a body or an
+// argument that may be inlined.
+bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
+    const std::vector<int32_t>& bc = c->bc;
+    for (size_t pc = 0; pc < bc.size();) {
+        Op op = Op(bc[pc]);
+        const int32_t* imm = &bc[pc + 1];
+        size_t next = pc + 1 + rir::info(op).operands;
+        switch (op) {
+            case Op::push:
+            case Op::visible:
+            case Op::invisible:
+                break;
+            case Op::ldvar:
+                if (!varOk(c->poolAt(imm[0]))) return false;
+                break;
+            case Op::binop:
+                if (!quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types)) return false;
+                break;
+            case Op::ld2_binop:
+                if (!quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types)) return false;
+                if (imm[0] == 1 && !varOk(c->poolAt(imm[1]))) return false;
+                if (imm[3] == 1 && !varOk(c->poolAt(imm[4]))) return false;
+                break;
+            case Op::unop:
+                if (ArithOp(imm[0]) != ArithOp::Neg && ArithOp(imm[0]) != ArithOp::Plus)
+                    return false;
+                break;
+            case Op::ret:
+                return next == bc.size();
+            default:
+                return false;
+        }
+        pc = next;
+    }
+    return false;
+}
+
+SEXP inlineTarget(const Code* code, const CallSite& cs, int slot) {
+    const Feedback& f = code->feedback[slot];
+    if (f.ncallees != 1) return nullptr;
+    SEXP clo = VECTOR_ELT(code->calleeList(), slot * kMaxCallees);
+    if (TYPEOF(clo) != CLOSXP || hdr(clo)->debug || hdr(clo)->spare) return nullptr;
+    SEXP target = trampolineTargetFast(BODY(clo));
+    DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
+    if (!t || !t->baseline || t->formals() != FORMALS(clo)) return nullptr;
+    std::vector<SEXP> names;
+    for (SEXP a = FORMALS(clo); a != R_NilValue; a = CDR(a)) {
+        if (TAG(a) == R_DotsSymbol) return nullptr;
+        names.push_back(TAG(a));
+    }
+    if (names.size() != cs.args.size()) return nullptr;
+    std::vector<const Code*> promise(names.size(), nullptr);
+    auto callerVar = [](SEXP sym) { return !dotsName(sym); };
+    for (size_t k = 0; k < cs.args.size(); k++) {
+        const CallArg& a = cs.args[k];
+        if (a.tag != R_NilValue) return nullptr;
+        if (a.kind == ArgKind::Code) {
+            promise[k] = Code::unpack(code->poolAt(a.pool));
+            if (!promise[k] || !inlinable(promise[k], callerVar)) return nullptr;
+        } else if (a.kind == ArgKind::Symbol) {
+            if (!callerVar(code->poolAt(a.pool))) return nullptr;
+        } else if (a.kind != ArgKind::Const) {
+            return nullptr;
+        }
+    }
+    auto formal = [&](SEXP sym) {
+        return size_t(std::find(names.begin(), names.end(), sym) - names.begin());
+    };
+    if (!inlinable(t->baseline, [&](SEXP sym) { return formal(sym) < names.size(); }))
+        return nullptr;
+    return clo;
+}
+
+bool staticCallable(const Code* code, const CallSite& cs, SEXP clo) {
+    if (TYPEOF(clo) != CLOSXP || hdr(clo)->debug || hdr(clo)->spare) return false;
+    SEXP target = trampolineTargetFast(BODY(clo));
+    DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
+    if (!t || t->formals() != FORMALS(clo)) return false;
+    // the arguments by position, before any `...` of the formals
+    size_t before = 0;
+    for (SEXP a = FORMALS(clo); a != R_NilValue && TAG(a) != R_DotsSymbol; a = CDR(a)) before++;
+    if (cs.args.size() > before) return false;
+    for (const CallArg& a : cs.args) {
+        if (a.tag != R_NilValue) return false;
+        switch (a.kind) {
+            case ArgKind::Const:
+            case ArgKind::Symbol:
+            case ArgKind::Code:
+            case ArgKind::Missing:
+                break;
+            default:
+                return false;
+        }
+    }
+    // (a getter call of a complex assignment, f(*tmp*), is GNU R's)
+    static SEXP tmpSym = Rf_install("*tmp*");  // (exists: no allocation)
+    SEXP call = code->poolAt(cs.ast);
+    return CDR(call) == R_NilValue || CAR(CDR(call)) != tmpSym;
+}
+
+SEXP staticTarget(const Code* code, const CallSite& cs, int slot) {
+    if (code->feedback[slot].ncallees != 1) return nullptr;
+    SEXP clo = VECTOR_ELT(code->calleeList(), slot * kMaxCallees);
+    return staticCallable(code, cs, clo) ? clo : nullptr;
+}
+
+}  // namespace pir
+}  // namespace rir

@@ -1,0 +1,40 @@
+// rir_facts.h — what the translation into PIR (rir2pir.cpp) reads from RIR
+// code and its feedback; see rir_facts.cpp.
+#pragma once
+
+#include <functional>
+
+#include "../bc/code.h"
+#include "../bc/ops.h"
+#include "../runtime/dispatch_table.h"
+#include "insns.h"
+#include "type.h"
+
+namespace rir {
+namespace pir {
+
+// The PIR type type-feedback bits describe, when they describe one plain
+// type (a scalar without attributes of one kind).
+bool feedbackType(uint32_t bits, PirType* t);
+// The PIR opcode of a RIR arithmetic or comparison op (false: none).
+bool binaryOpcode(ArithOp op, Opcode* out);
+// Arithmetic whose feedback (`types`) says it cannot warn.
+bool quietArith(ArithOp k, uint32_t types);
+// `...` or `..1`, `..2`, ...
+bool dotsName(SEXP sym);
+// Straight-line code of constants, loads of the variables `varOk` allows,
+// quiet arithmetic and visibility, ending with its only `ret`.
+bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk);
+// The closure the call site (feedback slot `slot`) calls, when the feedback
+// saw only it and its body and arguments can be inlined, else nullptr.
+SEXP inlineTarget(const Code* code, const CallSite& cs, int slot);
+// May the call site call closure `clo` by a StaticCall: a rir closure not
+// being debugged, the site's arguments (values or promises, none named,
+// no `...`) matching its formals by position?
+bool staticCallable(const Code* code, const CallSite& cs, SEXP clo);
+// The closure the call site (feedback slot `slot`) calls, when the feedback
+// saw only it and it is staticCallable, else nullptr.
+SEXP staticTarget(const Code* code, const CallSite& cs, int slot);
+
+}  // namespace pir
+}  // namespace rir
