@@ -231,6 +231,8 @@ bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env) {
         }
         if (ftype(v) == CLOSXP || ftype(v) == BUILTINSXP || ftype(v) == SPECIALSXP)
             return v == expected;
+        // (a missing argument: findFun's error)
+        if (v == R_MissingArg) return false;
         // (not a function: findFun looks further)
     }
     return false;

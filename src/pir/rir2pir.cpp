@@ -556,6 +556,31 @@ class Translator {
         return checkpoint(pc, atCall);
     }
 
+    // The function a call that will be a StaticCall calls: the closure the
+    // feedback saw alone, guarded after the lookup (whichever it made: a
+    // promise forced, an active binding's function called, which a guard
+    // before it could not allow), leaving at the call with the function
+    // found on the stack (RIR then calls it); else `fun`.
+    //
+    //   h(a)     %7 = LdFun h, %1
+    //            %8 = Checkpoint -> BB2, BB3    (BB3: pc of the call, stack [%7])
+    //          BB2
+    //            %11 = LdConst <closure>
+    //            %12 = Identical %7, %11
+    //            %13 = Assume %12, %8
+    //            %15 = StaticCall <call h(...)>, %2, %11, %14 <formals>
+    Instruction* staticCallee(const CallSite& cs, int slot, Instruction* fun,
+                              const std::vector<Instruction*>& stack, int pc) {
+        if (guardedLookups_.count(fun)) return fun;
+        SEXP clo = staticTarget(code_, cs, slot);
+        if (!clo) return fun;
+        Instruction* cp = callCheckpoint(fun, stack, pc);
+        Instruction* known = b_.ldConst(clo);
+        b_.withType(Opcode::Assume, fun->type, {b_(Opcode::Identical, {fun, known}), cp});
+        guardedLookups_[known] = cp;
+        return known;
+    }
+
     // The closure the call at this site calls, when its body will be
     // inlined (see inlineCall), else nullptr.
     SEXP inlineTarget(const CallSite& cs, int site, int slot) {
@@ -837,16 +862,14 @@ class Translator {
                 return "";
             }
             case Op::ldfun: {
-                // the function of a call whose body will be inlined, or
-                // that will be a StaticCall: the lookup is speculated to
-                // find the closure the feedback saw without running R code
-                // (forcing a promise, an active binding); leaving resumes at
-                // the lookup, which RIR redoes
+                // the function of a call whose body will be inlined: the
+                // lookup is speculated to find the closure the feedback saw
+                // without running R code (forcing a promise, an active
+                // binding); leaving resumes at the lookup, which RIR redoes
                 SEXP clo = nullptr;
                 if (size_t(next) < code_->bc.size() && Op(code_->bc[next]) == Op::call) {
                     const int32_t* c = &code_->bc[next + 1];
                     clo = inlineTarget(code_->calls[c[0]], c[0], c[1]);
-                    if (!clo) clo = staticTarget(code_, code_->calls[c[0]], c[1]);
                 }
                 if (clo) {
                     Instruction* cp = checkpoint(pc, stack);
@@ -868,6 +891,7 @@ class Translator {
                 const CallSite& cs = code_->calls[imm[0]];
                 Instruction* fun = pop(stack);
                 Instruction* r = inlineCall(cs, imm[0], imm[1], fun, stack, pc);
+                if (!r) fun = staticCallee(cs, imm[1], fun, stack, pc);
                 if (!r) r = eagerCall(cs, imm[0], fun, stack, pc);
                 if (!r) r = call(cs, imm[0], fun);
                 if (!r)

@@ -112,6 +112,23 @@ expect_all_same(list(
     }
     vapply(1:6, f, '')
   ",
+  "a missing argument named like the function: GNU R's error, not the global closure" = "
+    h <- function(x) if (x) 1 else 2
+    sq <- function(x) x * x
+    f <- function(a, h) h(a)
+    g <- function(a, sq) sq(a)
+    r <- lapply(1:5, function(i) list(do.call(f, list(TRUE, h)), do.call(g, list(i + 0.5, sq))))
+    list(r[[5]], tryCatch(f(TRUE), error = function(e) conditionMessage(e)),
+      tryCatch(g(2.5), error = function(e) conditionMessage(e)))
+  ",
+  "a function passed as an argument, then another one" = "
+    ap <- function(f, x) f(x) + 1
+    sq <- function(x) if (x > 0) x * x else 0
+    s <- 0
+    for (i in 1:20) s <- s + ap(sq, i)
+    list(s, ap(function(x) -x, 3), ap(abs, -2),
+      tryCatch(ap(3, 1), error = function(e) conditionMessage(e)))
+  ",
   "the callee's local closure keeps its frame" = "
     h <- function(x) { k <- x * 2; function() k }
     f <- function(a) h(a)()

@@ -170,6 +170,27 @@ test_that("a recursive function is optimized once its first calls returned", {
   expect_equal(row$deopts, 0)
 })
 
+test_that("a function passed as an argument is called statically without deoptimizing", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  # the lookup of `f` forces its promise: the guard that the call is
+  # static checks the function it found (a guard before the lookup, which
+  # may not force, would fail at every call)
+  apply_one <- function(f, x) f(x) + 1
+  apply_one <- rir::compile(apply_one)
+  square <- function(x) if (x > 0) x * x else 0
+  before <- rir::stats()[["static_calls"]]
+  s <- 0
+  for (i in 1:200) s <- s + apply_one(square, i)
+  expect_identical(s, sum((1:200)^2) + 200)
+  expect_gt(rir::stats()[["static_calls"]], before)
+  st <- rir::status()
+  row <- st[!is.na(st$name) & st$name == "apply_one", ]
+  expect_identical(row$tier, "native")
+  expect_equal(row$deopts, 0)
+})
+
 test_that("versions that keep deoptimizing are dropped and made again, then for good", {
   skip_if_not(native_available(), "built without LLVM")
   old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
