@@ -52,25 +52,6 @@ inline void recordType(Feedback& f, SEXP x, int shift = 0) {
     f.types |= t << shift;
 }
 
-// x[i] <- v after start_assign pushed x's value `xv`: in place when x is
-// still bound to xv in the local frame (see fastSubassign); otherwise GNU R
-// assigns into xv (x is bound to it again first: the index may have
-// rebound x, but GNU R modifies the value it looked up before).
-bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEXP v,
-                     const InPlaceScope& s) {
-    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
-        hdr(cell)->extra)
-        return false;
-    if (fcar(cell) == xv) {
-        if (ftype(xv) == ENVSXP) return kind == 2 && !j && storeIntoEnv(xv, i, v);
-        return storeIntoBinding(kind, cell, i, j, v, s);
-    }
-    if (ftype(fcar(cell)) == PROMSXP && fprvalue(fcar(cell)) == xv) return false;
-    SETCAR(cell, xv);
-    return false;
-}
-
 // The value of a local variable when reading it has no effect: bound in
 // env's own frame to a value or an evaluated promise; else nullptr (the
 // general instructions then read it, with GNU R's semantics).
@@ -989,14 +970,8 @@ L_subassign : {
     // (what the optimizer speculates on: see plainLocalVector)
     if (!(f.types & kSubassignNotPlain) && (!known || !plainLocalVector(xsym, env, known)))
         f.types |= kSubassignNotPlain;
-    if (pushedX) {
-        if (!subassignPushed(kind & 3, xsym, AT(nidx), env, i, j, v, scope) &&
-            !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call))
-            assignByGnuR(call, v, nidx, i, j, env);
-    } else if (!fastSubassign(kind, xsym, env, i, j, v, tramp, scope, known) &&
-               !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call)) {
-        assignByGnuR(call, v, nidx, i, j, env);
-    }
+    subassignSlow(kind, xsym, env, pushedX ? AT(nidx) : nullptr, i, j, v, setter, tramp, scope,
+                  call, known);
     sp -= 1 + nidx + pushedX;
     NEXT();
 }
@@ -1062,44 +1037,9 @@ L_br_obj : {
         SEXP i = TOP(), v = AT(1);
         SYNC();
         recordType(f, v);
-        bool done = false;
-        // The environment X (X$name[i] <- v): a local binding, or one found in an
-        // enclosing frame, which GNU R's complex assignment then binds locally.
-        SEXP E = localAssignTarget(env, xsym, tramp);
-        // an environment's values may be on any frame's stack; a local list's
-        // elements on this frame's
-        InPlaceScope scope = inPlaceScope(userBase, ownFrame && E && ftype(E) == VECSXP, sp - 2);
-        if (E && ftype(E) == ENVSXP && !fobject(E)) {
-            R_varloc_t b = R_findVarLocInFrame(E, nameSym);
-            if (b.cell && b.cell != R_NilValue &&
-                !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
-                done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0, scope)
-                                 : storeIntoBinding(kind, b.cell, i, nullptr, v, scope);
-        } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt &&
-                   mayModifyInPlace(E, scope)) {
-            // X a local list: its element `name`, updated in place (copied into
-            // X first when something else refers to it)
-            SEXP nm = PROTECT(Rf_ScalarString(PRINTNAME(nameSym)));
-            R_xlen_t k = nameIndex(E, nm);
-            UNPROTECT(1);
-            if (k >= 0) {
-                SEXP el = VECTOR_ELT(E, k);
-                if (kind == 3) {
-                    done = storeField(el, i, v, nullptr, E, k, scope);
-                } else if (mayModifyInPlace(el, scope)) {
-                    done = storeInto(kind, el, i, nullptr, v, scope);
-                } else {
-                    R_xlen_t idx = storeIndex(kind, el, i, nullptr, v);
-                    if (idx >= 0) {
-                        SEXP copy = Rf_shallow_duplicate(el);
-                        SET_VECTOR_ELT(E, k, copy);
-                        storeAt(kind, copy, idx, v);
-                        done = true;
-                    }
-                }
-            }
-        }
-        if (!done) assignByGnuR(call, v, 1, i, nullptr, env);
+        envSubassign(kind, xsym, nameSym, call, v, i, env, tramp,
+                     inPlaceScope(userBase, ownFrame, sp - 2),
+                     inPlaceScope(userBase, false, sp - 2));
         sp -= 2;
         NEXT();
     }
@@ -1276,24 +1216,10 @@ L_pick : {
     NEXT();
 }
     COLD_INSN(start_assign_super) {
-        // f(x) <<- v: x's value from the enclosing environment on (GNU R's
-        // STARTASSIGN2); an unbound x is GNU R's error
         SEXP xsym = POOL(IMM());
         SEXP call = POOL(IMM());
         SYNC();
-        SEXP v = Rf_findVar(xsym, ENCLOS(env));
-        if (v == R_MissingArg)  // fuzzer class 20: GNU R's error, naming the assignment
-            Rf_errorcall(call, _("argument \"%s\" is missing, with no default"),
-                         CHAR(PRINTNAME(xsym)));
-        if (v == unbound) {
-            setTrampolineExpr(tramp, call);
-            v = Rf_eval(xsym, ENCLOS(env));
-        } else if (ftype(v) == PROMSXP) {
-            PROTECT(v);
-            v = forcePromise(v, tramp);
-            UNPROTECT(1);
-        }
-        PUSH(v);
+        PUSH(startAssignSuper(xsym, call, env, tramp));
         NEXT();
     }
 L_getter_call : {

@@ -407,6 +407,96 @@ SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
     return v;
 }
 
+// x[i] <- v after start_assign pushed x's value `xv`: in place when x is
+// still bound to xv in the local frame (see fastSubassign); otherwise GNU R
+// assigns into xv (x is bound to it again first: the index may have
+// rebound x, but GNU R modifies the value it looked up before).
+bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEXP v,
+                     const InPlaceScope& s) {
+    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
+    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
+        hdr(cell)->extra)
+        return false;
+    if (fcar(cell) == xv) {
+        if (ftype(xv) == ENVSXP) return kind == 2 && !j && storeIntoEnv(xv, i, v);
+        return storeIntoBinding(kind, cell, i, j, v, s);
+    }
+    if (ftype(fcar(cell)) == PROMSXP && fprvalue(fcar(cell)) == xv) return false;
+    SETCAR(cell, xv);
+    return false;
+}
+
+void subassignSlow(int kind, SEXP xsym, SEXP env, SEXP xv, SEXP i, SEXP j, SEXP v, SEXP setter,
+                   SEXP tramp, const InPlaceScope& scope, SEXP call, SEXP known) {
+    int nidx = j ? 2 : 1;
+    if (xv) {
+        if (!subassignPushed(kind & 3, xsym, xv, env, i, j, v, scope) &&
+            !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call))
+            assignByGnuR(call, v, nidx, i, j, env);
+    } else if (!fastSubassign(kind, xsym, env, i, j, v, tramp, scope, known) &&
+               !dfltSubassign(kind, xsym, env, i, j, v, setter, tramp, scope, call)) {
+        assignByGnuR(call, v, nidx, i, j, env);
+    }
+}
+
+void envSubassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, SEXP env,
+                  SEXP tramp, const InPlaceScope& local, const InPlaceScope& wide) {
+    bool done = false;
+    // The environment X (X$name[i] <- v): a local binding, or one found in an
+    // enclosing frame, which GNU R's complex assignment then binds locally.
+    SEXP E = localAssignTarget(env, xsym, tramp);
+    // an environment's values may be on any frame's stack; a local list's
+    // elements on this frame's
+    const InPlaceScope& scope = E && ftype(E) == VECSXP ? local : wide;
+    if (E && ftype(E) == ENVSXP && !fobject(E)) {
+        R_varloc_t b = R_findVarLocInFrame(E, nameSym);
+        if (b.cell && b.cell != R_NilValue &&
+            !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
+            done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0, scope)
+                             : storeIntoBinding(kind, b.cell, i, nullptr, v, scope);
+    } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt &&
+               mayModifyInPlace(E, scope)) {
+        // X a local list: its element `name`, updated in place (copied into
+        // X first when something else refers to it)
+        SEXP nm = PROTECT(Rf_ScalarString(PRINTNAME(nameSym)));
+        R_xlen_t k = nameIndex(E, nm);
+        UNPROTECT(1);
+        if (k >= 0) {
+            SEXP el = VECTOR_ELT(E, k);
+            if (kind == 3) {
+                done = storeField(el, i, v, nullptr, E, k, scope);
+            } else if (mayModifyInPlace(el, scope)) {
+                done = storeInto(kind, el, i, nullptr, v, scope);
+            } else {
+                R_xlen_t idx = storeIndex(kind, el, i, nullptr, v);
+                if (idx >= 0) {
+                    SEXP copy = Rf_shallow_duplicate(el);
+                    SET_VECTOR_ELT(E, k, copy);
+                    storeAt(kind, copy, idx, v);
+                    done = true;
+                }
+            }
+        }
+    }
+    if (!done) assignByGnuR(call, v, 1, i, nullptr, env);
+}
+
+SEXP startAssignSuper(SEXP xsym, SEXP call, SEXP env, SEXP tramp) {
+    SEXP v = Rf_findVar(xsym, ENCLOS(env));
+    if (v == R_MissingArg)  // fuzzer class 20: GNU R's error, naming the assignment
+        Rf_errorcall(call, _("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(xsym)));
+    if (v == R_UnboundValue) {
+        setTrampolineExpr(tramp, call);
+        return Rf_eval(xsym, ENCLOS(env));
+    }
+    if (ftype(v) == PROMSXP) {
+        PROTECT(v);
+        v = forcePromise(v, tramp);
+        UNPROTECT(1);
+    }
+    return v;
+}
+
 // The fallback of every compiled complex assignment: GNU R performs
 // `lhs <- rhs` with the right-hand side (and the first `nidx` computed
 // indices of lhs) passed as already evaluated promises, so nothing is

@@ -126,6 +126,31 @@ bool plainLocalVector(SEXP xsym, SEXP env, SEXP known = nullptr);
 // is copied into the local frame; an unbound x is GNU R's error.
 SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp);
 
+// x[i] <- v after start_assign pushed x's value `xv` (see subassign.cpp).
+bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEXP v,
+                     const InPlaceScope& s);
+
+// x[i] <- v, x[[i]] <- v, m[i, j] <- v (`kind`: the subassign's, with
+// kSuperAssign for <<-) past the common scalar store: with x's value `xv`
+// pushed before the indices (else nullptr), rir's fast paths, then the
+// default `[<-` / `[[<-`, then GNU R's own assignment. `known`: x's binding
+// cell in env when the caller has it.
+void subassignSlow(int kind, SEXP xsym, SEXP env, SEXP xv, SEXP i, SEXP j, SEXP v, SEXP setter,
+                   SEXP tramp, const InPlaceScope& scope, SEXP call, SEXP known);
+
+// X$name[i] <- v (kind 2), X$name[[i]] <- v (1), X$name$f <- v (3, i the
+// field's name) with X an environment or a local list (the interpreter's
+// env_subassign): in place where rir may, else GNU R's assignment. `local`:
+// where uncounted references to the values of a local list can be (the
+// frame's operand slots), `wide`: to an environment's (any frame's).
+void envSubassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, SEXP env,
+                  SEXP tramp, const InPlaceScope& local, const InPlaceScope& wide);
+
+// The value f(x) <<- v starts from (GNU R's STARTASSIGN2): x's value from
+// env's enclosing environment on (a promise forced); a missing argument or
+// an unbound x is GNU R's error, naming the assignment `call`.
+SEXP startAssignSuper(SEXP xsym, SEXP call, SEXP env, SEXP tramp);
+
 // The fallback of every compiled complex assignment: GNU R performs
 // `lhs <- rhs` with the right-hand side (and the first `nidx` computed
 // indices of lhs) passed as already evaluated promises, so nothing is

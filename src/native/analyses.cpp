@@ -203,7 +203,7 @@ bool Lowering::isArith(pir::Opcode op) {
 bool Lowering::isBinop(pir::Opcode op) {
     using pir::Opcode;
     return isArith(op) || isCompare(op) || op == Opcode::Pow || op == Opcode::IDiv ||
-           op == Opcode::Mod;
+           op == Opcode::Mod || op == Opcode::And || op == Opcode::Or;
 }
 
 bool Lowering::isCompare(pir::Opcode op) {

@@ -605,6 +605,65 @@ int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeSta
                              v, tramp, scope);
 }
 
+void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP i, SEXP j,
+                            SEXP setter, SEXP call, SEXP tramp, NodeStackSlot* frame,
+                            const int* live, int nlive) {
+    RIRN_HELD_SLOTS(own, frame, live, nlive);
+    // (with <<- any frame's slots may hold x's value, as in the interpreter;
+    // this frame's slots are on R's node stack too)
+    InPlaceScope scope =
+        (kind & kSuperAssign) ? InPlaceScope{nodeStackFloor, R_BCNodeStackTop} : own;
+    SEXP known = nullptr;
+    if (!(kind & kSuperAssign)) {
+        known = R_findVarLocInFrame(env, xsym).cell;
+        if (known == R_NilValue) known = nullptr;
+    }
+    subassignSlow(kind, xsym, env, xv, i, j, v, setter, tramp, scope, call, known);
+}
+
+SEXP rirn_ldddvar(SEXP sym, SEXP env, SEXP tramp) {
+    R_Visible = TRUE;
+    return dotsElement(sym, env, tramp);
+}
+
+void rirn_env_subassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, SEXP env,
+                        SEXP tramp, NodeStackSlot* frame, const int* live, int nlive) {
+    RIRN_HELD_SLOTS(local, frame, live, nlive);
+    envSubassign(kind, xsym, nameSym, call, v, i, env, tramp, local,
+                 InPlaceScope{nodeStackFloor, R_BCNodeStackTop});
+}
+
+SEXP rirn_start_assign(SEXP sym, SEXP call, SEXP env, SEXP tramp) {
+    (void)call;  // (GNU R's lookup names the variable, not the assignment)
+    return startAssign(sym, env, tramp);
+}
+
+SEXP rirn_start_assign_super(SEXP sym, SEXP call, SEXP env, SEXP tramp) {
+    return startAssignSuper(sym, call, env, tramp);
+}
+
+SEXP rirn_getter_call(Code* code, int site, SEXP fun, SEXP lhs, SEXP env, SEXP tramp) {
+    PROTECT(fun);
+    PROTECT(lhs);
+    SEXP r = doAssignCall(code, code->calls[site], fun, env, tramp, lhs, nullptr, nullptr);
+    UNPROTECT(2);
+    return r;
+}
+
+SEXP rirn_setter_call(Code* code, int site, SEXP vexpr, SEXP fun, SEXP rhs, SEXP lhs, SEXP env,
+                      SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own) {
+    RIRN_HELD_SLOTS(scope, frame, live, nlive);
+    // (the interpreter's rule, inplace.h; the value passed is an operand
+    // slot there; with <<- any frame's slots may hold the target: a copy)
+    if (!own || lhs == rhs || !mayModifyInPlace(lhs, scope)) lhs = Rf_shallow_duplicate(lhs);
+    PROTECT(lhs);
+    PROTECT(fun);
+    PROTECT(rhs);
+    SEXP r = doAssignCall(code, code->calls[site], fun, env, tramp, lhs, rhs, vexpr);
+    UNPROTECT(3);
+    return r;
+}
+
 void rirn_stvar_super(SEXP sym, SEXP v, SEXP env) {
     Rf_setVar(sym, v, fcdr(env));  // (ENCLOS)
 }
@@ -685,6 +744,13 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_ldfun),
         RIRN_HELPER(rirn_switch_index),
         RIRN_HELPER(rirn_stvar_super),
+        RIRN_HELPER(rirn_subassign_general),
+        RIRN_HELPER(rirn_ldddvar),
+        RIRN_HELPER(rirn_env_subassign),
+        RIRN_HELPER(rirn_start_assign),
+        RIRN_HELPER(rirn_start_assign_super),
+        RIRN_HELPER(rirn_getter_call),
+        RIRN_HELPER(rirn_setter_call),
         RIRN_HELPER(rirn_use_method),
         RIRN_HELPER(rirn_dollar_assign),
         RIRN_HELPER(rirn_still_names),

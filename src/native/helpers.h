@@ -123,6 +123,26 @@ SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp);
 // frame's live slots as operand slots): 1, else 0 (nothing assigned).
 int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeStackSlot* frame,
                        const int* live, int nlive, int plain);
+// Complex assignments (the interpreter's start_assign, start_assign_super,
+// getter_call and setter_call): x's value to start from; a getter's value;
+// a replacement function's value, the target copied first unless it is a
+// binding of the function's own frame (`own`) that nothing else counts, no
+// live slot of the frame holds and the value is not.
+// x[i] <- v by the interpreter's general path (subassignSlow): kind as
+// its subassign's; xv: x's value pushed before the indices, or nullptr.
+void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP i, SEXP j,
+                            SEXP setter, SEXP call, SEXP tramp, NodeStackSlot* frame,
+                            const int* live, int nlive);
+// ..N from env's `...` (dotsElement).
+SEXP rirn_ldddvar(SEXP sym, SEXP env, SEXP tramp);
+// X$name[i] <- v and kin (envSubassign).
+void rirn_env_subassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, SEXP env,
+                        SEXP tramp, NodeStackSlot* frame, const int* live, int nlive);
+SEXP rirn_start_assign(SEXP sym, SEXP call, SEXP env, SEXP tramp);
+SEXP rirn_start_assign_super(SEXP sym, SEXP call, SEXP env, SEXP tramp);
+SEXP rirn_getter_call(Code* code, int site, SEXP fun, SEXP lhs, SEXP env, SEXP tramp);
+SEXP rirn_setter_call(Code* code, int site, SEXP vexpr, SEXP fun, SEXP rhs, SEXP lhs, SEXP env,
+                      SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own);
 // x <<- v from env (GNU R's setVar from its enclosing environment).
 void rirn_stvar_super(SEXP sym, SEXP v, SEXP env);
 // switch(): the entry of the RIR switch_table at pc of `code` that EXPR

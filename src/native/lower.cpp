@@ -46,6 +46,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "../bc/subassign.h"
 #include "../runtime/stats.h"
 
 namespace rir {
@@ -127,6 +128,12 @@ bool arithOp(pir::Opcode op, ArithOp* out) {
             return true;
         case Opcode::Ge:
             *out = ArithOp::Ge;
+            return true;
+        case Opcode::And:
+            *out = ArithOp::And;
+            return true;
+        case Opcode::Or:
+            *out = ArithOp::Or;
             return true;
         case Opcode::Minus:
             *out = ArithOp::Neg;
@@ -444,7 +451,9 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::Lt:
         case Opcode::Le:
         case Opcode::Gt:
-        case Opcode::Ge: {
+        case Opcode::Ge:
+        case Opcode::And:
+        case Opcode::Or: {
             if (!lowerScalar(i)) define(i, genericBinopValue(i));
             return "";
         }
@@ -895,6 +904,73 @@ std::string Lowering::lower(pir::Instruction* i) {
                            {constant(i->code), i32(i->index), a(1), a(0), trampArg, slots,
                             constant(live), i32(n), i32(i->plain)});
             vals[i] = B.CreateICmpNE(r, i32(0));
+            return "";
+        }
+        case Opcode::SubassignGeneral: {
+            if (i->args[0] != ownEnv) return "a subassign in another environment";
+            bool pushed = i->index & kPushedX;
+            size_t first = pushed ? 3 : 2;
+            size_t nidx = i->args.size() - first;
+            // (the live boxed values after it: its operands are consumed)
+            int n;
+            const int* live = liveSlots(i, nullptr, nullptr, &n);
+            callHelper(
+                reinterpret_cast<void*>(&rirn_subassign_general), llvm::Type::getVoidTy(C),
+                {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
+                 i32T},
+                {i32(i->index), sexp(i->symbol), a(0), boxedValue(i->args[1]),
+                 pushed ? boxedValue(i->args[2]) : constant(nullptr), boxedValue(i->args[first]),
+                 nidx == 2 ? boxedValue(i->args[first + 1]) : constant(nullptr), sexp(i->constant),
+                 sexp(i->call), trampArg, slots, constant(live), i32(n)});
+            return "";
+        }
+        case Opcode::LdDotsElement:
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_ldddvar), sexpT,
+                                 {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), trampArg}));
+            return "";
+        case Opcode::EnvSubassign: {
+            if (i->args[0] != ownEnv) return "a subassign in another environment";
+            int n;
+            const int* live = liveSlots(i, nullptr, nullptr, &n);
+            callHelper(reinterpret_cast<void*>(&rirn_env_subassign), llvm::Type::getVoidTy(C),
+                       {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+                       {i32(i->index), sexp(i->symbol), sexp(i->constant), sexp(i->call),
+                        boxedValue(i->args[1]), boxedValue(i->args[2]), a(0), trampArg, slots,
+                        constant(live), i32(n)});
+            return "";
+        }
+        case Opcode::StartAssign:
+        case Opcode::StartAssignSuper: {
+            if (i->args[0] != ownEnv) return "a complex assignment in another environment";
+            void* h = i->op == Opcode::StartAssign
+                          ? reinterpret_cast<void*>(&rirn_start_assign)
+                          : reinterpret_cast<void*>(&rirn_start_assign_super);
+            define(i, callHelper(h, sexpT, {sexpT, sexpT, sexpT, sexpT},
+                                 {sexp(i->symbol), sexp(i->call), a(0), trampArg}));
+            return "";
+        }
+        case Opcode::GetterCall:
+            if (i->code != t->baseline || i->args[0] != ownEnv)
+                return "a complex assignment of inlined code";
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_getter_call), sexpT,
+                                 {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
+                                 {constant(i->code), i32(i->index), boxedValue(i->args[1]),
+                                  boxedValue(i->args[2]), a(0), trampArg}));
+            return "";
+        case Opcode::SetterCall: {
+            if (i->code != t->baseline || i->args[0] != ownEnv)
+                return "a complex assignment of inlined code";
+            // (the live boxed values after it but its own result, whose
+            // slot still holds the previous one's)
+            int n;
+            const int* live = liveSlots(i, i, nullptr, &n);
+            define(i, callHelper(
+                          reinterpret_cast<void*>(&rirn_setter_call), sexpT,
+                          {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
+                           i32T, i32T},
+                          {constant(i->code), i32(i->index), sexp(i->constant),
+                           boxedValue(i->args[1]), boxedValue(i->args[2]), boxedValue(i->args[3]),
+                           a(0), trampArg, slots, constant(live), i32(n), i32(i->plain)}));
             return "";
         }
         case Opcode::UseMethod:

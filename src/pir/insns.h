@@ -76,6 +76,7 @@ enum class Rule : uint8_t {
     Arith,            // R arithmetic on operands 0 and 1
     Division,         // R's `/` and `^` on operands 0 and 1 (doubles from integers)
     Compare,          // R comparison on operands 0 and 1
+    Logic,            // R's vectorized & and | on operands 0 and 1
     Unary,            // operand 0's type, forced (unary minus and plus)
     Not,              // `!`: a logical of operand 0's length (a scalar for a plain scalar)
     Phi,              // the join of the operands' types
@@ -96,6 +97,8 @@ enum class Rule : uint8_t {
     X(StVar, "ae", Void, 0, 0, Env, HasSymbol, "bind a variable in an environment")                \
     X(StArgDefault, "ae", Void, 0, 0, Env, HasSymbol,                                              \
       "bind a missing argument to the promise of its default (the binding stays `missing`)")       \
+    X(LdDotsElement, "e", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasSymbol,  \
+      "..N (the symbol carried): element N of the environment's `...`, forced (GNU R's errors)")   \
     X(LdVarSuper, "e", Any, 0, OtherEnv, 0, HasSymbol | MayError,                                  \
       "the value of a variable from the environment's parent on")                                  \
     X(StVarSuper, "ae", Void, 0, OtherEnv, OtherEnv, HasSymbol | MayError | CallsR,                \
@@ -161,6 +164,10 @@ enum class Rule : uint8_t {
       "e1 > e2")                                                                                   \
     X(Ge, "vv", Compare, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,         \
       "e1 >= e2")                                                                                  \
+    X(And, "vv", Logic, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,          \
+      "e1 & e2")                                                                                   \
+    X(Or, "vv", Logic, 0, Vectors | Attributes, Global, MayError | Dispatches | HasCall,           \
+      "e1 | e2")                                                                                   \
     X(Not, "v", Not, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "!x")            \
     X(Minus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "-x")        \
     X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "+x")         \
@@ -202,6 +209,30 @@ enum class Rule : uint8_t {
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v on the variable of the environment, x's value after "  \
       "it (operands: env, v, the indices; carried: the RIR subassign's kind, its setter call and " \
       "the assignment)")                                                                           \
+    X(SubassignGeneral, "evm*", Void, 0, AllHeaps, AllHeaps,                                       \
+      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasIndex | HasCall,                 \
+      "x[i] <- v, x[[i]] <- v, m[i, j] <- v by the interpreter's general path: with <<- (the "     \
+      "carried RIR kind +4), or x's value computed before the indices (+8: the operand after v) "  \
+      "(operands: env, v, then x's value or not, the indices; carried: setter call, assignment)")  \
+    X(EnvSubassign, "evm", Void, 0, AllHeaps, AllHeaps,                                            \
+      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasIndex | HasCall,                 \
+      "X$name[i] <- v (index 2), X$name[[i]] <- v (1), X$name$f <- v (3) with X a variable of "    \
+      "the environment (operands: env, v, i or f; carried: X, name, the assignment)")              \
+    X(StartAssign, "e", Value, 0, AllHeaps, AllHeaps,                                              \
+      CallsR | MayError | NonLocal | HasSymbol | HasCall,                                          \
+      "complex assignment f(x) <- v: the value of x, bound in the environment's own frame first "  \
+      "(a copy of a parent's value; a promise forced, an active binding called)")                  \
+    X(StartAssignSuper, "e", Value, 0, AllHeaps, AllHeaps,                                         \
+      CallsR | MayError | NonLocal | HasSymbol | HasCall,                                          \
+      "complex assignment f(x) <<- v: the value of x from the environment's parent on")            \
+    X(GetterCall, "evv", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasIndex,    \
+      "complex assignment: call operand 1 on the target (operand 2) as `*tmp*`, with the other "   \
+      "arguments of the carried RIR call site")                                                    \
+    X(SetterCall, "evvv", Value, 0, AllHeaps, AllHeaps,                                            \
+      CallsR | MayError | NonLocal | HasIndex | HasConstant,                                       \
+      "complex assignment: call operand 1, a replacement function, with the target (operand 3) "   \
+      "as `*tmp*`, the carried call site's arguments and value = operand 2 (its expression "       \
+      "carried); the target is copied first unless nothing else can see it")                       \
     X(DollarAssignVar, "ev", Test, 0, AllHeaps, AllHeaps,                                          \
       CallsR | MayError | HasSymbol | HasIndex | HasCall,                                          \
       "x$name <- v on the variable of the environment, when its fast path applies (a local "       \

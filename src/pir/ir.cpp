@@ -252,6 +252,16 @@ PirType Instruction::ruleType() const {
             return PirType::arith(arg(0), arg(1), true);
         case Rule::Compare:
             return PirType::compare(arg(0), arg(1));
+        case Rule::Logic: {
+            // logical like a comparison, for logical, integer, double and
+            // complex operands (raw ones give raw, others are errors)
+            constexpr uint16_t logicKinds =
+                uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real);
+            PirType a = arg(0).forced(), b = arg(1).forced();
+            if (a.isBottom() || b.isBottom()) return PirType::val();
+            if ((a.kinds() & ~logicKinds) || (b.kinds() & ~logicKinds)) return PirType::val();
+            return PirType::compare(a, b);
+        }
         case Rule::Not: {
             PirType t = arg(0).forced();
             if (t.isBottom()) return t;

@@ -58,7 +58,9 @@ struct Instruction {
     // Dollar: x$name was found plain (IsPlainMember) right before, so it
     // runs no R code and raises no error; DollarAssignVar: the assignment
     // takes only its plain fast path (dollarAssignPlain: no R code, x's
-    // value changed, no other binding of the function's environment)
+    // value changed, no other binding of the function's environment);
+    // SetterCall: the target is a binding of the function's own frame
+    // (x <- v, not x <<- v)
     bool plain = false;
     // LdVar: a builtin's argument before others, whose uses scope
     // resolution leaves to the load (native code counts that value as

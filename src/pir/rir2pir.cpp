@@ -977,13 +977,101 @@ class Translator {
                 stack.push_back(d);
                 return "";
             }
+            // A complex assignment f(g(x, b), a) <- v keeps RIR's protocol:
+            // x's value, the getters inside out, the setters outside in
+            // (each replacement function's value is the next one's value),
+            // then x bound to the last one. The calls take their other
+            // arguments from their RIR call sites, as the interpreter's.
+            //
+            //   names(x)[2] <- "b"     %5 = LdConst "b"
+            //                          %6 = StartAssign x, %2
+            //                          %7 = LdFun names, %2
+            //                          %8 = GetterCall %2, %7, %6
+            //                          %9 = LdFun `[<-`, %2
+            //                          %10 = SetterCall %2, %9, %5, %8
+            //                          %11 = LdFun `names<-`, %2
+            //                          %12 = SetterCall %2, %11, %10, %6
+            //                          StVar x, %12, %2
+            case Op::ldddvar:
+                b_(Opcode::Visible);
+                stack.push_back(b_.withSymbol(Opcode::LdDotsElement, pool(imm[0]), {env_}));
+                return "";
+            case Op::env_subassign: {
+                if (stack.size() < 2) return "env_subassign below the stack";
+                Instruction* i = pop(stack);
+                Instruction* v = pop(stack);
+                Instruction* a = b_.add(Opcode::EnvSubassign, {env_, v, i});
+                a->index = imm[0];
+                a->symbol = pool(imm[1]);
+                a->constant = pool(imm[2]);
+                a->call = pool(imm[3]);
+                return "";
+            }
+            case Op::start_assign:
+            case Op::start_assign_super: {
+                Instruction* x =
+                    b_.add(op == Op::start_assign ? Opcode::StartAssign : Opcode::StartAssignSuper,
+                           {env_});
+                x->symbol = pool(imm[0]);
+                x->call = pool(imm[1]);
+                stack.push_back(x);
+                return "";
+            }
+            case Op::pick: {
+                if (size_t(imm[0]) >= stack.size()) return "pick below the stack";
+                stack.push_back(stack[stack.size() - 1 - imm[0]]);
+                return "";
+            }
+            case Op::getter_call: {
+                if (stack.size() < 2) return "getter_call below the stack";
+                Instruction* fun = pop(stack);
+                Instruction* g = b_.add(Opcode::GetterCall, {env_, fun, stack.back()});
+                g->index = imm[0];
+                g->code = code_;
+                stack.push_back(g);
+                return "";
+            }
+            case Op::setter_call: {
+                if (stack.size() < 3) return "setter_call below the stack";
+                Instruction* fun = pop(stack);
+                Instruction* rhs = pop(stack);
+                Instruction* lhs = pop(stack);
+                Instruction* s = b_.add(Opcode::SetterCall, {env_, fun, rhs, lhs});
+                s->index = imm[0];
+                s->code = code_;
+                s->constant = pool(imm[1]);
+                s->plain = !(imm[2] & kSetterSuper);
+                stack.push_back(s);
+                return "";
+            }
+            case Op::end_assign: {
+                Instruction* v = pop(stack);
+                if (imm[2])
+                    b_.withSymbol(Opcode::StVarSuper, pool(imm[0]), {v, env_});
+                else
+                    b_.withSymbol(Opcode::StVar, pool(imm[0]), {v, env_});
+                return "";
+            }
             case Op::subassign: {
                 // x[i] <- v etc. on a local variable: one instruction doing
                 // what the interpreter's does (v below the indices)
                 int kind = imm[0], nidx = imm[4];
-                if (kind & (kPushedX | kSuperAssign))
-                    return "subassign of a value pushed before or of <<- not translated yet";
                 if (nidx < 1 || nidx > 2) return "subassign with more than two indices";
+                if (kind & (kPushedX | kSuperAssign)) {
+                    // x[f(i)] <- v (x's value below the indices) and
+                    // x[i] <<- v: the interpreter's general path
+                    int n = nidx + 1 + ((kind & kPushedX) ? 1 : 0);
+                    if (stack.size() < size_t(n)) return "subassign below the stack";
+                    std::vector<Instruction*> ops{env_};
+                    ops.insert(ops.end(), stack.end() - n, stack.end());
+                    stack.resize(stack.size() - n);
+                    Instruction* a = b_.add(Opcode::SubassignGeneral, ops);
+                    a->symbol = pool(imm[1]);
+                    a->index = kind;
+                    a->call = pool(imm[3]);
+                    a->constant = pool(imm[5]);
+                    return "";
+                }
                 // speculation: x a plain local vector, as always so far
                 // (leaving resumes the RIR subassign with its operands)
                 bool plain = !(code_->feedback[imm[6]].types & kSubassignNotPlain);

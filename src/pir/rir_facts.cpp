@@ -81,8 +81,14 @@ bool binaryOpcode(ArithOp op, Opcode* out) {
         case ArithOp::Ge:
             *out = Opcode::Ge;
             return true;
+        case ArithOp::And:
+            *out = Opcode::And;
+            return true;
+        case ArithOp::Or:
+            *out = Opcode::Or;
+            return true;
         default:
-            return false;  // & and | (vectorized logic): not modelled yet
+            return false;
     }
 }
 
@@ -103,6 +109,13 @@ bool quietArith(ArithOp k, uint32_t types) {
         case Opcode::IDiv:
         case Opcode::Mod:
             return false;
+        case Opcode::And:
+        case Opcode::Or: {
+            // (strings and other kinds are errors)
+            constexpr uint16_t ok =
+                uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real);
+            return !(ta.kinds() & ~ok) && !(tb.kinds() & ~ok);
+        }
         default:
             return true;
     }

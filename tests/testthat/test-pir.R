@@ -217,10 +217,39 @@ test_that("&& and ||: a plain logical lhs decides or goes on; others take GNU R'
 })
 
 test_that("what the translator does not handle yet is reported, not mistranslated", {
-  expect_identical(translate(function(x) {
+  expect_identical(
+    translate(function(x) {
+      for (i in x) identity(if (i > 1) break)
+      i
+    }, c(0, 2, 3))$problem,
+    "RIR instruction loop_body not translated yet"
+  )
+  # ..N and vectorized logic are
+  r <- translate(function(...) (..1 & ..2) | !..1, c(TRUE, FALSE), TRUE)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "(?s)= LdDotsElement \\.\\.1.*= And .*= Or ", perl = TRUE)
+})
+
+test_that("complex assignments keep the getter/setter protocol", {
+  r <- translate(function(x) {
     names(x)[1] <- "a"
     x
-  }, c(p = 1))$problem, "RIR instruction start_assign not translated yet")
+  }, c(p = 1))
+  expect_identical(r$problem, "")
+  # x's value, the getter on it, `[<-` on the getter's value, `names<-` on
+  # x's value with the new names, then the store
+  expect_match(r$printed, paste0(
+    "(?s)%(\\d+) = StartAssign x.*%(\\d+) = GetterCall \\d+, %\\d+, %\\d+, %\\1\\b",
+    ".*%(\\d+) = SetterCall \\d+, \"a\", %\\d+, %\\d+, %\\d+, %\\2\\b",
+    ".*%(\\d+) = SetterCall \\d+, `\\*vtmp\\*`, %\\d+, %\\d+, %\\3, %\\1\\b",
+    ".*StVar x, %\\4\\b"
+  ), perl = TRUE)
+  r <- translate(function(x, i) {
+    x[which(x > i)] <- 0
+    x
+  }, c(1, 5), 2)
+  expect_identical(r$problem, "")
+  expect_match(r$printed, "SubassignGeneral 9, x", fixed = TRUE)
 })
 
 test_that("for loops: the sequence, its length and the counter are SSA values", {
