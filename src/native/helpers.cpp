@@ -621,6 +621,10 @@ void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP
     subassignSlow(kind, xsym, env, xv, i, j, v, setter, tramp, scope, call, known);
 }
 
+int rirn_loop_body(SEXP body, SEXP env, SEXP tramp) {
+    return runLoopBody(Code::unpack(body), env, tramp) ? 1 : 0;
+}
+
 SEXP rirn_ldddvar(SEXP sym, SEXP env, SEXP tramp) {
     R_Visible = TRUE;
     return dotsElement(sym, env, tramp);
@@ -745,6 +749,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_switch_index),
         RIRN_HELPER(rirn_stvar_super),
         RIRN_HELPER(rirn_subassign_general),
+        RIRN_HELPER(rirn_loop_body),
         RIRN_HELPER(rirn_ldddvar),
         RIRN_HELPER(rirn_env_subassign),
         RIRN_HELPER(rirn_start_assign),

@@ -924,6 +924,13 @@ std::string Lowering::lower(pir::Instruction* i) {
                  sexp(i->call), trampArg, slots, constant(live), i32(n)});
             return "";
         }
+        case Opcode::LoopBody: {
+            if (i->args[0] != ownEnv) return "a loop body in another environment";
+            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_loop_body), i32T,
+                                        {sexpT, sexpT, sexpT}, {sexp(i->constant), a(0), trampArg});
+            vals[i] = B.CreateICmpNE(r, i32(0));
+            return "";
+        }
         case Opcode::LdDotsElement:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_ldddvar), sexpT,
                                  {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), trampArg}));

@@ -280,6 +280,9 @@ enum class Rule : uint8_t {
       "the truth value of an if/while condition (errors for NA and length 0)")                     \
     X(AsLogical, "v", Lgl, 0, Vectors | Attributes, 0, MayError | Dispatches, "as.logical(x)[1]")  \
     /* control flow */                                                                             \
+    X(LoopBody, "e", Test, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
+      "run a loop's body (the carried RIR code) in the environment inside a GNU R loop context, "  \
+      "which a break or next behind a promise or call finds: true when it was a break")            \
     X(Phi, "a*", Phi, 0, 0, 0, NoFlags, "the operand coming from the predecessor taken")           \
     X(Branch, "l", Void, 2, 0, 0, Terminator, "to the first successor when true, else the second") \
     X(Jump, "", Void, 1, 0, 0, Terminator, "to the successor")                                     \

@@ -996,6 +996,18 @@ class Translator {
                 b_(Opcode::Visible);
                 stack.push_back(b_.withSymbol(Opcode::LdDotsElement, pool(imm[0]), {env_}));
                 return "";
+            case Op::loop_body: {
+                // (a break or next reached through a promise or a call:
+                // GNU R's, caught by the loop context the body runs in)
+                Instruction* t = b_.add(Opcode::LoopBody, {env_});
+                t->constant = pool(imm[1]);
+                if (next == imm[0]) return "a branch whose two targets are the same";
+                edge(next, stack);
+                edge(imm[0], stack);
+                b_.branch(t, blocks.at(imm[0]), blocks.at(next));
+                *open = false;
+                return "";
+            }
             case Op::env_subassign: {
                 if (stack.size() < 2) return "env_subassign below the stack";
                 Instruction* i = pop(stack);

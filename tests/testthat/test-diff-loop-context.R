@@ -52,6 +52,24 @@ expect_all_same(list(
     f()"
 ))
 
+expect_all_same(list(
+  "loop context in an optimized function: the body's stores are seen after it" = "
+    g <- function(a) a
+    f <- function(n) {
+      s <- 0; k <- 1; x <- numeric(0)
+      for (i in 1:n) {
+        g(if (i > 3) break)
+        s <- s + i * k; k <- k + 1; x[i] <- s
+        g(if (k %% 2 == 0) next)
+        s <- s + 0.5
+      }
+      list(s, k, i, x)
+    }
+    w <- function(n) { j <- 0; t <- 0; while (j < n) { j <- j + 1; t <- t + j; g(if (t > 10) break) }; c(j, t) }
+    list(lapply(1:6, f), lapply(1:8, w))
+  "
+))
+
 test_that("loops with break/next behind a promise are compiled, not left to GNU R", {
   g <- function(a) a
   f <- rir::compile(function() {

@@ -238,6 +238,22 @@ fz_helper_defs <- list(
   fz_warn = "fz_warn <- function(x) { warning(\"fzw \", length(x)); x }",
   fz_err = "fz_err <- function(x) { if (isTRUE(length(x) > 2L)) stop(\"too long: \", length(x)); x }",
   fz_sys = "fz_sys <- function(x) sys.call()",
+  # S3 dispatch copies the generic's local variables into the method's frame
+  fz_gen = paste(
+    "fz_gen <- function(x, ...) { loc <- length(x); UseMethod(\"fz_gen\") }",
+    "fz_gen.default <- function(x, ...) { l <- if (exists(\"loc\", inherits = FALSE)) loc + 1L else -1L; list(l, x) }",
+    "fz_gen.numeric <- function(x, ...) { r <- loc * 2L; list(r, exists(\"loc\", inherits = FALSE), NextMethod()) }",
+    sep = "\n"
+  ),
+  # the function's own environment as a value: what it shows must be current
+  fz_envval = "fz_envval <- function(x) { y <- x; e <- environment(); y <- length(x) + 1L; e$z <- y; list(e$y, z, get(\"x\", envir = e)) }",
+  # a warning's calling handler reads the frame in the middle of a loop
+  fz_hread = paste(
+    "fz_hread <- function(x) { k <- 0; e <- environment(); withCallingHandlers({",
+    "  for (i in seq_len(min(3L, length(x) + 1L))) { k <- k + i; if (i == 2L) warning(\"fzh\") }; k",
+    "}, warning = function(w) { cat(\"k =\", e$k, \"\\n\"); invokeRestart(\"muffleWarning\") }) }",
+    sep = "\n"
+  ),
   # small arithmetic bodies: the optimizer inlines them
   fz_arith = "fz_arith <- function(a, b) a * 2.5 + b / 4",
   fz_sq = "fz_sq <- function(x) -x * x + 0.5",
@@ -299,7 +315,10 @@ fz_helper_call <- function(st, type, d) {
     fz_rev = sprintf("fz_rev(%s, %s)", num(), num()),
     fz_warn = sprintf("fz_warn(%s)", a()),
     fz_err = sprintf("fz_err(%s)", a()),
-    fz_sys = sprintf("fz_sys(%s)", a())
+    fz_sys = sprintf("fz_sys(%s)", a()),
+    fz_gen = sprintf("fz_gen(%s)", arg()),
+    fz_envval = sprintf("fz_envval(%s)", arg()),
+    fz_hread = sprintf("fz_hread(%s)", a())
   )
   if (type %in% c("int", "dbl") && !h %in% c("fz_rec", "fz_counter")) {
     call <- sprintf("length(%s)", call)
