@@ -191,6 +191,33 @@ test_that("a function passed as an argument is called statically without deoptim
   expect_equal(row$deopts, 0)
 })
 
+test_that("a loop whose body runs in a loop context is optimized without deoptimizing", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  # the body (a break behind a call) assigns s and k: the optimized code
+  # reads them after it instead of assuming they kept their values
+  pass <- function(a) a
+  loop_ctx <- function(n) {
+    s <- 0
+    k <- 1
+    for (i in 1:n) {
+      pass(if (i > 3) break)
+      s <- s + i * k
+      k <- k + 1
+    }
+    c(s, k, i)
+  }
+  loop_ctx <- rir::compile(loop_ctx)
+  r <- lapply(1:8, loop_ctx)
+  expect_identical(r[[8]], c(14, 4, 4))
+  expect_identical(r[[2]], c(5, 3, 2))
+  st <- rir::status()
+  row <- st[!is.na(st$name) & st$name == "loop_ctx", ]
+  expect_identical(row$tier, "native")
+  expect_equal(row$deopts, 0)
+})
+
 test_that("versions that keep deoptimizing are dropped and made again, then for good", {
   skip_if_not(native_available(), "built without LLVM")
   old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)

@@ -391,6 +391,18 @@ struct Resolver {
                     return;
                 }
                 break;
+            case Opcode::LoopBody:
+                // the body is the function's own code run in its frame: it
+                // assigns the function's variables, so what was known is
+                // forgotten (confirming it would leave at every iteration)
+                if (i->args[0] == env) {
+                    s.known.clear();
+                    s.present.clear();
+                    s.unconfirmed.clear();
+                    s.reflective = true;
+                    return;
+                }
+                break;
             case Opcode::Checkpoint:
                 if (s.reflective) {
                     if (rewrite) assumeNoActive(i, i->bb->succ[0]);
