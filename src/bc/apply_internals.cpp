@@ -27,6 +27,7 @@
 
 #include "../runtime/r_messages.h"
 #include "../runtime/rapi.h"
+#include "../runtime/trampoline.h"
 #include "calls.h"
 
 namespace rir {
@@ -405,6 +406,20 @@ SEXP applyInternal(SEXP inner, SEXP env, SEXP tramp) {
     static SEXP lapplySym = Rf_install("lapply");
     return CAR(inner) == lapplySym ? lapplyInternal(inner, env, tramp)
                                    : vapplyInternal(inner, env, tramp);
+}
+
+SEXP runApplyInternal(SEXP inner, SEXP call, SEXP env, SEXP tramp) {
+    setTrampolineExpr(tramp, call);
+    SEXP r = applyInternal(inner, env, tramp);
+    if (!r) {
+        SEXP f = INTERNAL(CAR(inner));
+        R_Visible = TRUE;
+        const void* vmax = vmaxget();
+        r = primFun(f)(inner, f, CDR(inner), env);
+        vmaxset(vmax);
+        R_Visible = TRUE;
+    }
+    return r;
 }
 
 }  // namespace rir

@@ -15,6 +15,10 @@ bool isApplyInternal(SEXP inner);
 // nullptr, having done nothing observable, when GNU R's internal must run it.
 SEXP applyInternal(SEXP inner, SEXP env, SEXP tramp);
 
+// The apply_internal instruction: applyInternal, else GNU R's internal
+// (`call`: the .Internal call, the current expression).
+SEXP runApplyInternal(SEXP inner, SEXP call, SEXP env, SEXP tramp);
+
 // .Internal(mapply(FUN, dots, MoreArgs)) with its arguments evaluated
 // (args), called from mapply's frame env. Returns nullptr, having done
 // nothing observable, when GNU R's do_mapply must run it.

@@ -1173,17 +1173,7 @@ L_switch_table : {
         SEXP inner = POOL(IMM());
         SEXP call = POOL(IMM());
         SYNC();
-        setTrampolineExpr(tramp, call);
-        SEXP r = applyInternal(inner, env, tramp);
-        if (!r) {
-            SEXP f = INTERNAL(CAR(inner));
-            R_Visible = TRUE;
-            const void* vmax = vmaxget();
-            r = primFun(f)(inner, f, CDR(inner), env);
-            vmaxset(vmax);
-            R_Visible = TRUE;
-        }
-        PUSH(r);
+        PUSH(runApplyInternal(inner, call, env, tramp));
         NEXT();
     }
 L_use_method : {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "../bc/apply_internals.h"
 #include "../bc/calls.h"
 #include "../bc/for_loop.h"
 #include "../bc/inplace.h"
@@ -621,6 +622,10 @@ void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP
     subassignSlow(kind, xsym, env, xv, i, j, v, setter, tramp, scope, call, known);
 }
 
+SEXP rirn_apply_internal(SEXP inner, SEXP call, SEXP env, SEXP tramp) {
+    return runApplyInternal(inner, call, env, tramp);
+}
+
 int rirn_loop_body(SEXP body, SEXP env, SEXP tramp) {
     return runLoopBody(Code::unpack(body), env, tramp) ? 1 : 0;
 }
@@ -749,6 +754,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_switch_index),
         RIRN_HELPER(rirn_stvar_super),
         RIRN_HELPER(rirn_subassign_general),
+        RIRN_HELPER(rirn_apply_internal),
         RIRN_HELPER(rirn_loop_body),
         RIRN_HELPER(rirn_ldddvar),
         RIRN_HELPER(rirn_env_subassign),

@@ -133,6 +133,8 @@ int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeSta
 void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP i, SEXP j,
                             SEXP setter, SEXP call, SEXP tramp, NodeStackSlot* frame,
                             const int* live, int nlive);
+// .Internal(lapply(X, FUN)) and kin (runApplyInternal).
+SEXP rirn_apply_internal(SEXP inner, SEXP call, SEXP env, SEXP tramp);
 // A loop body run in a GNU R loop context (runLoopBody): 1 after a break.
 int rirn_loop_body(SEXP body, SEXP env, SEXP tramp);
 // ..N from env's `...` (dotsElement).

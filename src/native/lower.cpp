@@ -924,6 +924,11 @@ std::string Lowering::lower(pir::Instruction* i) {
                  sexp(i->call), trampArg, slots, constant(live), i32(n)});
             return "";
         }
+        case Opcode::ApplyInternal:
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_apply_internal), sexpT,
+                                 {sexpT, sexpT, sexpT, sexpT},
+                                 {sexp(i->constant), sexp(i->call), a(0), trampArg}));
+            return "";
         case Opcode::LoopBody: {
             if (i->args[0] != ownEnv) return "a loop body in another environment";
             llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_loop_body), i32T,

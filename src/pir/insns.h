@@ -133,6 +133,10 @@ enum class Rule : uint8_t {
       "call a builtin known to run no R code and have no effect (length, is.na, ...)")             \
     X(EvalAst, "e", Value, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant,      \
       "evaluate the carried expression with GNU R's AST interpreter in the environment")           \
+    X(ApplyInternal, "e", Value, 0, AllHeaps, AllHeaps,                                            \
+      CallsR | MayError | NonLocal | HasConstant | HasCall,                                        \
+      ".Internal(lapply(X, FUN)) and kin in base's frame (the environment): FUN called by rir "    \
+      "for each element, else GNU R's internal (carried: the inner call)")                         \
     X(UseMethod, "ev*", Value, 0, AllHeaps, AllHeaps,                                              \
       CallsR | MayError | NonLocal | HasConstant | HasCall,                                        \
       "UseMethod(generic[, obj]) in the function's body: the method's value, which the function "  \

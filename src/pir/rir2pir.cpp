@@ -996,6 +996,13 @@ class Translator {
                 b_(Opcode::Visible);
                 stack.push_back(b_.withSymbol(Opcode::LdDotsElement, pool(imm[0]), {env_}));
                 return "";
+            case Op::apply_internal: {
+                Instruction* r = b_.add(Opcode::ApplyInternal, {env_});
+                r->constant = pool(imm[0]);
+                r->call = pool(imm[1]);
+                stack.push_back(r);
+                return "";
+            }
             case Op::loop_body: {
                 // (a break or next reached through a promise or a call:
                 // GNU R's, caught by the loop context the body runs in)
