@@ -858,10 +858,16 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::Extract1_1D:
         case Opcode::Extract2_1D:
         case Opcode::Extract1_2D:
-        case Opcode::Extract2_2D: {
+        case Opcode::Extract2_2D:
+        case Opcode::Extract1_ND:
+        case Opcode::Extract2_ND: {
             if (!i->code) return "a subset without its call site";
-            if (inlineExtract(i)) return "";
-            int kind = i->op == Opcode::Extract2_1D || i->op == Opcode::Extract2_2D ? 2 : 1;
+            bool nd = i->op == Opcode::Extract1_ND || i->op == Opcode::Extract2_ND;
+            if (!nd && inlineExtract(i)) return "";
+            int kind = i->op == Opcode::Extract2_1D || i->op == Opcode::Extract2_2D ||
+                               i->op == Opcode::Extract2_ND
+                           ? 2
+                           : 1;
             int n = int(i->args.size());
             auto* at = llvm::ArrayType::get(sexpT, n);
             llvm::Value* arr = entryAlloca(at);

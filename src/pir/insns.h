@@ -192,6 +192,10 @@ enum class Rule : uint8_t {
     X(Extract2_1D, "vm", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i]]")       \
     X(Extract1_2D, "vmm", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[i, j]")     \
     X(Extract2_2D, "vmm", Value, 0, Vectors | Attributes, 0, MayError | Dispatches, "x[[i, j]]")   \
+    X(Extract1_ND, "vm*", Value, 0, Vectors | Attributes, 0, MayError | Dispatches,                \
+      "x[...] with named arguments or more than two indices (from its RIR call site)")             \
+    X(Extract2_ND, "vm*", Value, 0, Vectors | Attributes, 0, MayError | Dispatches,                \
+      "x[[...]] with named arguments or more than two indices (from its RIR call site)")           \
     X(ExtractDispatch, "ve", Value, 0, AllHeaps, AllHeaps,                                         \
       CallsR | MayError | NonLocal | HasConstant | HasIndex,                                       \
       "x[...] (index 1) or x[[...]] (index 2) for an object x: GNU R's primitive with x "          \

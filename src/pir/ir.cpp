@@ -205,7 +205,8 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
         if (firstOnly ? object(type(args[0])) : any(object)) return true;
         // `[[` and `$` on an environment read its bindings: an active one
         // runs its function
-        if ((op == Opcode::Extract2_1D || op == Opcode::Dollar) && type(args[0]).mayBe(Kind::Env))
+        if ((op == Opcode::Extract2_1D || op == Opcode::Extract2_ND || op == Opcode::Dollar) &&
+            type(args[0]).mayBe(Kind::Env))
             return true;
     }
     return false;

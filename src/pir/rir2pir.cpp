@@ -1113,15 +1113,23 @@ class Translator {
             case Op::subset: {
                 int kind = imm[0], n = imm[1];
                 const CallSite& cs = code_->calls[imm[2]];
-                for (const CallArg& a : cs.args)
-                    if (a.tag != R_NilValue)
-                        return "subsetting with named arguments not translated yet";
-                if (n < 1 || n > 2)
-                    return "subsetting with more than two indices not translated yet";
+                bool tagged = false;
+                for (const CallArg& a : cs.args) tagged = tagged || a.tag != R_NilValue;
+                if (n < 0 || stack.size() < size_t(n) + 1) return "subset below the stack";
                 std::vector<Instruction*> ops(stack.end() - n - 1, stack.end());
                 stack.resize(stack.size() - n - 1);
                 if (ops[0]->type.may(Flag::Missing))
                     return "subsetting a missing value not translated yet";
+                if (tagged || n < 1 || n > 2) {
+                    // x[i, drop = FALSE], a[i, j, k], x[[i, exact = TRUE]]:
+                    // GNU R's default code with the call site's names
+                    Instruction* x =
+                        b_.add(kind == 2 ? Opcode::Extract2_ND : Opcode::Extract1_ND, ops);
+                    x->code = code_;
+                    x->index = imm[2];
+                    stack.push_back(x);
+                    return "";
+                }
                 Opcode o = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
                                   : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
                 uint32_t t = code_->feedback[imm[3]].types;

@@ -62,4 +62,18 @@ expect_all_same(list(
     list(withVisible(f(invisible(3))), withVisible(f(5)), withVisible(g(invisible(1), 2)),
       f(quote(sym)), f(NULL))
   "
+,
+  "subsetting with named arguments and more than two indices" = "
+    f <- function(m, i) list(m[i, , drop = FALSE], m[i, 1, drop = TRUE], m[[i, 2, exact = TRUE]])
+    g <- function(a, i) { s <- 0; for (k in 1:2) s <- s + a[i, k, 1] + a[[1, k, i]]; s }
+    h <- function(l, nm) list(l[[nm, exact = FALSE]], l[nm], l[[1, exact = TRUE]])
+    m <- matrix(1:6, 2, dimnames = list(c('a', 'b'), NULL))
+    a <- array(as.numeric(1:12), c(2, 2, 3))
+    l <- list(alpha = 1, beta = 'b')
+    list(lapply(1:2, function(i) f(m, i)), vapply(1:2, function(i) g(a, i), 0),
+      lapply(c('al', 'beta', 'be'), function(nm) h(l, nm)),
+      tryCatch(g(a, 5), error = function(e) conditionMessage(e)),
+      tryCatch(f(m, 3), error = function(e) conditionMessage(e)),
+      h(structure(list(x = 1), class = 'rec'), 'x'))
+  "
 ))

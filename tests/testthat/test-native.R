@@ -249,10 +249,10 @@ test_that("versions that keep deoptimizing are dropped and made again, then for 
 })
 
 test_that("what the tier cannot handle yet is refused with a warning and still runs", {
-  # (subsetting with a named argument is not translated yet)
-  f <- rir::compile(function(x) x[1, drop = FALSE] * 2)
+  # (a switch with more than 256 alternatives is not translated)
+  f <- rir::compile(big_switch())
   expect_warning(g <- rir::pir.compile(f), "not optimized")
-  expect_identical(g(c(3, 4)), 6)
+  expect_identical(g("a7"), 7L)
 })
 
 test_that("pir() prints the optimized form, and each pass on request", {

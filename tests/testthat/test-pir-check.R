@@ -114,11 +114,11 @@ test_that("pir_check() names what it cannot check, and why a function has no PIR
   expect_error(rir::pir_check(f, "NoSuchCheck"), "unknown check")
   expect_error(rir::pir_check(f, character()), "non-empty")
   expect_error(rir::pir_check(sum, "NoLoad"), "must be a closure")
-  # a function the translator refuses (subsetting with a named argument is
-  # not translated yet): FALSE with the reason
-  r <- rir::pir_check(function(x) x[1, drop = FALSE], "NoLoad")
+  # a function the translator refuses (a switch with more than 256
+  # alternatives): FALSE with the reason
+  r <- rir::pir_check(big_switch(), "NoLoad")
   expect_false(r)
-  expect_match(attr(r, "problem"), "named arguments")
+  expect_match(attr(r, "problem"), "too many entries")
   # switch() is: one test per alternative after the selection
   expect_true(rir::pir_check(function(x) switch(x, a = 1, b = , c = 3, 4), "NoLoop"))
 })

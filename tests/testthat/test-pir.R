@@ -218,8 +218,8 @@ test_that("&& and ||: a plain logical lhs decides or goes on; others take GNU R'
 
 test_that("what the translator does not handle yet is reported, not mistranslated", {
   expect_identical(
-    translate(function(x) x[1, drop = FALSE], c(0, 2, 3))$problem,
-    "subsetting with named arguments not translated yet"
+    translate(big_switch(), "a2")$problem,
+    "a switch with no or too many entries"
   )
   # a loop whose break is behind a call: its body runs in a loop context
   r <- translate(function(x) {
