@@ -12,6 +12,14 @@
 namespace rir {
 namespace native {
 
+// Functions whose optimized PIR has more instructions are left to RIR: LLVM's
+// compile time grows faster than the code (measured 2026-11-26: a base
+// function of about 3,900 instructions took 1-8 s per version, one of 600
+// about 0.1 s; GNU R's reg-tests-1d in chaos mode spent 126 s compiling
+// without a limit, 54 s with this one), and such functions are rarely where
+// a program's time goes.
+const size_t kMaxNativeInsns = 1000;
+
 // Whether this build has the native tier (LLVM found by configure and
 // initialized); else why not.
 bool available(std::string* why);

@@ -52,6 +52,15 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
             if (ctx.has(k, ArgFlag::Eager)) eager |= 1u << k;
         why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
                                     eager, ctx);
+        if (why.empty()) {
+            size_t n = 0;
+            for (auto& b : fn.blocks) n += b->insns.size();
+            // (LLVM's time grows faster than the code: a base function
+            // like str.default took seconds per version)
+            if (n > kMaxNativeInsns)
+                why = "too large for the native tier (more than " +
+                      std::to_string(kMaxNativeInsns) + " PIR instructions)";
+        }
         if (why.empty()) entry = compile(fn, t, &why);
         if (entry) {
             std::set<int> sites;

@@ -191,6 +191,13 @@ test_that("a function passed as an argument is called statically without deoptim
   expect_equal(row$deopts, 0)
 })
 
+test_that("functions too large for the native tier are refused with the reason", {
+  skip_if_not(native_available(), "built without LLVM")
+  big <- rir::compile(utils:::str.default)
+  expect_warning(g <- rir::pir.compile(big), "too large for the native tier")
+  expect_identical(utils::capture.output(g(1:3)), utils::capture.output(utils:::str.default(1:3)))
+})
+
 test_that("a loop whose body runs in a loop context is optimized without deoptimizing", {
   skip_if_not(native_available(), "built without LLVM")
   old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
