@@ -73,7 +73,13 @@ inline bool heldBySlot(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi)
 struct InPlaceScope {
     const NodeStackSlot* lo;  // first slot to scan
     const NodeStackSlot* hi;  // end: the operands of the current instruction excluded
-    bool heldOnStack(SEXP x) const { return heldBySlot(x, lo, hi); }
+    // a second range, or none: native code's scope for a binding outside
+    // its own frame is the callers' slots plus its frame's live ones
+    const NodeStackSlot* lo2 = nullptr;
+    const NodeStackSlot* hi2 = nullptr;
+    bool heldOnStack(SEXP x) const {
+        return heldBySlot(x, lo, hi) || (lo2 && heldBySlot(x, lo2, hi2));
+    }
 };
 
 // `frameBase`: first operand slot of the running code; `ownFrame`: the

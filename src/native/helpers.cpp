@@ -192,6 +192,14 @@ int rirn_plain_local(SEXP sym, SEXP env, SEXP* cache) {
         scope##Held, scope##Held + (nlive)                                                        \
     }
 
+// Where values of a binding outside the function's own frame can be held
+// uncounted: any caller's operand slots (the node stack below this frame's
+// slots) and this frame's live ones (as the interpreter's scope is the node
+// stack below the instruction's operands).
+static InPlaceScope othersAndLive(NodeStackSlot* frame, const InPlaceScope& live) {
+    return InPlaceScope{nodeStackFloor, frame, live.lo, live.hi};
+}
+
 // x[i] <- v / x[i, j] <- v after the common scalar store did not apply
 static void subassignGeneral(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP setter,
                              SEXP call, SEXP tramp, SEXP cell, const InPlaceScope& scope,
@@ -612,8 +620,7 @@ void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP
     RIRN_HELD_SLOTS(own, frame, live, nlive);
     // (with <<- any frame's slots may hold x's value, as in the interpreter;
     // this frame's slots are on R's node stack too)
-    InPlaceScope scope =
-        (kind & kSuperAssign) ? InPlaceScope{nodeStackFloor, R_BCNodeStackTop} : own;
+    InPlaceScope scope = (kind & kSuperAssign) ? othersAndLive(frame, own) : own;
     SEXP known = nullptr;
     if (!(kind & kSuperAssign)) {
         known = R_findVarLocInFrame(env, xsym).cell;
@@ -638,8 +645,7 @@ SEXP rirn_ldddvar(SEXP sym, SEXP env, SEXP tramp) {
 void rirn_env_subassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, SEXP env,
                         SEXP tramp, NodeStackSlot* frame, const int* live, int nlive) {
     RIRN_HELD_SLOTS(local, frame, live, nlive);
-    envSubassign(kind, xsym, nameSym, call, v, i, env, tramp, local,
-                 InPlaceScope{nodeStackFloor, R_BCNodeStackTop});
+    envSubassign(kind, xsym, nameSym, call, v, i, env, tramp, local, othersAndLive(frame, local));
 }
 
 SEXP rirn_start_assign(SEXP sym, SEXP call, SEXP env, SEXP tramp) {
@@ -661,10 +667,11 @@ SEXP rirn_getter_call(Code* code, int site, SEXP fun, SEXP lhs, SEXP env, SEXP t
 
 SEXP rirn_setter_call(Code* code, int site, SEXP vexpr, SEXP fun, SEXP rhs, SEXP lhs, SEXP env,
                       SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own) {
-    RIRN_HELD_SLOTS(scope, frame, live, nlive);
+    RIRN_HELD_SLOTS(local, frame, live, nlive);
     // (the interpreter's rule, inplace.h; the value passed is an operand
-    // slot there; with <<- any frame's slots may hold the target: a copy)
-    if (!own || lhs == rhs || !mayModifyInPlace(lhs, scope)) lhs = Rf_shallow_duplicate(lhs);
+    // slot there; with <<- the callers' slots may hold the target too)
+    InPlaceScope scope = own ? local : othersAndLive(frame, local);
+    if (lhs == rhs || !mayModifyInPlace(lhs, scope)) lhs = Rf_shallow_duplicate(lhs);
     PROTECT(lhs);
     PROTECT(fun);
     PROTECT(rhs);

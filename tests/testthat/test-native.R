@@ -191,6 +191,37 @@ test_that("a function passed as an argument is called statically without deoptim
   expect_equal(row$deopts, 0)
 })
 
+test_that("element stores the interpreter's routines do keep their native version", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  # x[f(k)] <- v and X$a[k] <- v: x is read again after them, not assumed
+  # unchanged (which deoptimized at every iteration)
+  idx <- function(k) k
+  store_idx <- function(n) {
+    x <- numeric(n)
+    for (k in 1:n) x[idx(k)] <- k * 2
+    sum(x)
+  }
+  store_field <- function(n) {
+    X <- list(a = numeric(n))
+    for (k in 1:n) X$a[k] <- k
+    sum(X$a)
+  }
+  store_idx <- rir::compile(store_idx)
+  store_field <- rir::compile(store_field)
+  for (i in 1:20) {
+    expect_identical(store_idx(50), sum((1:50) * 2))
+    expect_identical(store_field(50), sum(as.numeric(1:50)))
+  }
+  st <- rir::status()
+  for (fn in c("store_idx", "store_field")) {
+    row <- st[!is.na(st$name) & st$name == fn, ]
+    expect_identical(row$tier, "native")
+    expect_equal(row$deopts, 0)
+  }
+})
+
 test_that("functions too large for the native tier are refused with the reason", {
   skip_if_not(native_available(), "built without LLVM")
   big <- rir::compile(utils:::str.default)

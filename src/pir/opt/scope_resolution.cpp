@@ -54,6 +54,7 @@
 #include <map>
 #include <set>
 
+#include "../../bc/subassign.h"
 #include "pass.h"
 
 namespace rir {
@@ -433,6 +434,17 @@ struct Resolver {
         }
         if (i->op == Opcode::Force)
             if (Instruction* p = promiseForced(i->args[0])) s.forced[p] = i;
+        // x assigned by the interpreter's routines (x[f(i)] <- v, X$a[i] <- v,
+        // a complex assignment's start, which may bind a copy): its value
+        // is read again, not confirmed (a confirmation would keep the old
+        // value alive, which makes the assignment copy, which fails it)
+        bool assigns = i->op == Opcode::EnvSubassign || i->op == Opcode::StartAssign ||
+                       (i->op == Opcode::SubassignGeneral && !(i->index & kSuperAssign));
+        if (assigns && i->args[0] == env) {
+            s.known.erase(i->symbol);
+            s.present.erase(i->symbol);
+            s.unconfirmed.erase(i->symbol);
+        }
     }
 
     void forgetLoaded(State& s) {
