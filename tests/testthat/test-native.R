@@ -14,6 +14,12 @@ run <- function(f, ...) {
   expect_identical(result(), ref)
 }
 
+# the row of `rir::status()` for the function named `name`
+status_row <- function(name) {
+  st <- rir::status()
+  st[!is.na(st$name) & st$name == name, ]
+}
+
 native_available <- function() {
   f <- rir::compile(function(x) x + 1)
   !inherits(tryCatch(rir::pir.compile(f), warning = function(w) w), "warning")
@@ -123,8 +129,7 @@ test_that("a call whose arguments arrive differently gets its own native version
   # deoptimization of the first)
   g <- function(x) f(10, x * 0.1)
   for (k in 1:4) expect_equal(g(10), 55)
-  st <- rir::status()
-  row <- st[!is.na(st$name) & st$name == "scaled_sum", ]
+  row <- status_row("scaled_sum")
   expect_equal(nrow(row), 1)
   expect_identical(row$tier, "native")
   # (n and dt plain double scalars in both)
@@ -143,8 +148,7 @@ test_that("a call whose arguments arrive differently gets its own native version
   for (k in 1:4) expect_identical(h(2L), 2.5)
   expect_identical(h(NA_integer_), NA_real_)
   expect_identical(h(2147483647L), 2147483647.5)
-  st <- rir::status()
-  row <- st[!is.na(st$name) & st$name == "add_half", ]
+  row <- status_row("add_half")
   expect_identical(row$versions, "<formals,eager(0),notObj(0),int(0)> <formals,eager(0),notObj(0),real(0)>")
   expect_equal(row$deopts, 0)
   # (an object satisfies neither: another version)
@@ -161,8 +165,7 @@ test_that("a recursive function is optimized once its first calls returned", {
   run <- function(n) fib_rec(n)
   expect_identical(run(18), 2584)
   expect_identical(run(15), 610)
-  st <- rir::status()
-  row <- st[!is.na(st$name) & st$name == "fib_rec", ]
+  row <- status_row("fib_rec")
   expect_identical(row$tier, "native")
   # the version for lazy k passes k - 1 and k - 2 evaluated (both had run),
   # so the recursive calls get a version of their own
@@ -185,8 +188,7 @@ test_that("a function passed as an argument is called statically without deoptim
   for (i in 1:200) s <- s + apply_one(square, i)
   expect_identical(s, sum((1:200)^2) + 200)
   expect_gt(rir::stats()[["static_calls"]], before)
-  st <- rir::status()
-  row <- st[!is.na(st$name) & st$name == "apply_one", ]
+  row <- status_row("apply_one")
   expect_identical(row$tier, "native")
   expect_equal(row$deopts, 0)
 })
@@ -214,9 +216,8 @@ test_that("element stores the interpreter's routines do keep their native versio
     expect_identical(store_idx(50), sum((1:50) * 2))
     expect_identical(store_field(50), sum(as.numeric(1:50)))
   }
-  st <- rir::status()
   for (fn in c("store_idx", "store_field")) {
-    row <- st[!is.na(st$name) & st$name == fn, ]
+    row <- status_row(fn)
     expect_identical(row$tier, "native")
     expect_equal(row$deopts, 0)
   }
@@ -250,8 +251,7 @@ test_that("a loop whose body runs in a loop context is optimized without deoptim
   r <- lapply(1:8, loop_ctx)
   expect_identical(r[[8]], c(14, 4, 4))
   expect_identical(r[[2]], c(5, 3, 2))
-  st <- rir::status()
-  row <- st[!is.na(st$name) & st$name == "loop_ctx", ]
+  row <- status_row("loop_ctx")
   expect_identical(row$tier, "native")
   expect_equal(row$deopts, 0)
 })
@@ -264,8 +264,7 @@ test_that("versions that keep deoptimizing are dropped and made again, then for 
   twice_plus <- function(x) x[[1]] * 2 + 1
   f <- rir::compile(twice_plus)
   state <- function(name) {
-    st <- rir::status()
-    row <- st[!is.na(st$name) & st$name == name, ]
+    row <- status_row(name)
     list(optimizer = row$optimizer, deopts = row$deopts)
   }
   for (k in 1:3) expect_identical(f(c(1, 2)), 3)
