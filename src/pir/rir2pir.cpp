@@ -104,15 +104,21 @@ class Translator {
         // prologue: the arguments bound in a new environment
         std::vector<Instruction*> args;
         std::vector<SEXP> names, defaults;
+        int nformals = Rf_length(formals_);
         for (SEXP a = formals_; a != R_NilValue; a = CDR(a)) {
             names.push_back(TAG(a));
             defaults.push_back(CAR(a));
             // (one speculated evaluated is not missing: the entry's
-            // IsForced, below, leaves otherwise before any other use)
+            // IsForced, below, leaves otherwise before any other use; one
+            // the context has among the trailing missing arguments, without
+            // a default, is the missing marker)
             size_t k = args.size();
+            bool missing = int(k) >= nformals - ctx_.missing() && CAR(a) == R_MissingArg;
+            if (missing && k < 32) eagerArgs_ &= ~(1u << k);
             bool eager = k < 32 && (eagerArgs_ & (1u << k));
-            args.push_back(
-                b_.ldArg(int(k), eager ? PirType::any().without(Flag::Missing) : PirType::any()));
+            args.push_back(b_.ldArg(int(k), missing ? PirType(0, uint8_t(Flag::Missing))
+                                            : eager ? PirType::any().without(Flag::Missing)
+                                                    : PirType::any()));
         }
         Instruction* parent = b_(Opcode::LdFunctionEnv);
         env_ = b_.mkEnv(args, names, parent);

@@ -8,7 +8,7 @@ bool contextBefore(const Context& a, const Context& b) {
     if (a.smaller(b)) return true;
     if (b.smaller(a)) return false;
     if (a.specificity() != b.specificity()) return a.specificity() > b.specificity();
-    if (a.missing() != b.missing()) return a.missing() < b.missing();
+    if (a.missing() != b.missing()) return a.missing() > b.missing();
     return a.bits < b.bits;
 }
 

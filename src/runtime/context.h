@@ -3,9 +3,11 @@
 // bits 32..36: call flags; bits 40..47: number of trailing missing arguments.
 //
 // A version compiled under context V may run a call with context K when K
-// makes every assumption V makes (K's flag set includes V's) and both agree on
-// the number of trailing missing arguments. `a.smaller(b)` (a <= b) says a is
-// at least as specific as b: a version for b can always run a call with a.
+// makes every assumption V makes: K's flag set includes V's, and K has at
+// least V's number of trailing missing arguments (V assumes its last
+// missing() formals unsupplied; a version for 0 assumes nothing of them).
+// `a.smaller(b)` (a <= b) says a is at least as specific as b: a version for
+// b can always run a call with a.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,8 @@ enum class CallFlag : uint8_t {
 
 struct Context {
     static const int kMaxArgs = 8;
+    // (a count above is stored as this: the last kMaxMissing are missing)
+    static const int kMaxMissing = 255;
     uint64_t bits = 0;
 
     Context() = default;
@@ -41,11 +45,11 @@ struct Context {
 
     // a <= b: a is at least as specific as b.
     bool smaller(const Context& b) const {
-        return missing() == b.missing() && (flags() & b.flags()) == b.flags();
+        return missing() >= b.missing() && (flags() & b.flags()) == b.flags();
     }
     bool operator==(const Context& o) const { return bits == o.bits; }
     bool operator!=(const Context& o) const { return bits != o.bits; }
-    int specificity() const { return __builtin_popcountll(flags()); }
+    int specificity() const { return __builtin_popcountll(flags()) + (missing() > 0); }
     std::string str() const;
 
   private:

@@ -4,6 +4,7 @@
 // Context, are kept sorted most-specific first (at most kMaxVersions).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -109,33 +110,43 @@ struct DispatchTable {
         while (at != natives.end() && !contextBefore(c, at->context)) ++at;
         natives.insert(at, NativeVersion{c, e});
     }
-    // Calls f(k, value) for the bindings of the first `max` formals in the
-    // call's frame, k the formal's position. A frame lists them in the
-    // formals' order, but S3 dispatch defines .Generic, .Class, ... in a
-    // method's frame first; a frame that does not follow the formals (a
-    // closure whose formals were replaced) stops early: false.
+    // Calls f(binding cell) for the bindings of the formals in the call's
+    // frame, in the formals' order. A frame lists them in that order, but
+    // S3 dispatch defines .Generic, .Class, ... in a method's frame first;
+    // a frame that does not follow the formals (a closure whose formals
+    // were replaced) stops early: false.
     template <typename F>
-    bool forEachArg(SEXP env, int max, F f) const {
+    bool forEachBinding(SEXP env, F f, int max = -1) const {
         SEXP fs = formals();
         SEXP b = fcar(env);
         if (fs != R_NilValue)
             while (b != R_NilValue && ftag(b) != ftag(fs)) b = fcdr(b);
-        int k = 0;
-        for (; fs != R_NilValue && k < max; fs = fcdr(fs), b = fcdr(b), k++) {
+        for (int k = 0; fs != R_NilValue && k != max; fs = fcdr(fs), b = fcdr(b), k++) {
             if (b == R_NilValue || ftag(b) != ftag(fs)) return false;
-            f(k, fcar(b));
+            f(b);
         }
         return true;
+    }
+    // Calls f(k, value) for the bindings of the first `max` formals, k the
+    // formal's position (as forEachBinding).
+    template <typename F>
+    bool forEachArg(SEXP env, int max, F f) const {
+        int k = 0;
+        return forEachBinding(
+            env, [&](SEXP b) { f(k++, fcar(b)); }, max);
     }
     // The context of a call, from its frame: OnlyFormals when the frame
     // binds nothing but the formals; Eager for each of the first
     // arguments that is neither missing nor a promise whose forcing may
     // run R code (lazyValue), and of such an argument's value whether it
     // is not an object (NotObject), a double or integer scalar without
-    // attributes, not ALTREP (SimpleReal, SimpleInt; NA or not). (Reads
-    // only.)
+    // attributes, not ALTREP (SimpleReal, SimpleInt; NA or not); and the
+    // number of formals at the end of the list that are missing (bound to
+    // the missing marker, or to a default's promise: unsupplied),
+    // trailingMissing. (Reads only.)
     Context contextOf(SEXP env) const {
         Context c;
+        c.setMissing(trailingMissing(env));
         // (bindings added after the arguments were matched come first)
         SEXP first = fcar(env);
         if (first == R_NilValue ? formals() == R_NilValue
@@ -152,6 +163,16 @@ struct DispatchTable {
             if (simpleScalar(v, INTSXP)) c.set(k, ArgFlag::SimpleInt);
         });
         return c;
+    }
+    // How many formals at the end are missing in the frame `env` (at most
+    // Context::kMaxMissing); 0 when the frame is not in the formals' order.
+    int trailingMissing(SEXP env) const {
+        int run = 0;
+        bool inOrder = forEachBinding(env, [&](SEXP b) {
+            bool missing = fcar(b) == R_MissingArg || (hdr(b)->gp & kMissingMask);
+            run = missing ? run + 1 : 0;
+        });
+        return inOrder ? std::min(run, Context::kMaxMissing) : 0;
     }
     std::string optRefusal;
     uint32_t deopts = 0;

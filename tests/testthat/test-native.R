@@ -155,6 +155,47 @@ test_that("a call whose arguments arrive differently gets its own native version
   expect_identical(h(structure(1, class = "foo")), structure(1.5, class = "foo"))
 })
 
+test_that("the number of trailing missing arguments is part of the context", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  times_by <- function(x, by = 2, shift) {
+    s <- x * by
+    if (missing(shift)) s else s + shift
+  }
+  f <- rir::compile(times_by)
+  # calls supplying all three, then two, then one argument: a version each
+  # (one for more missing arguments runs no call that supplies them; one
+  # for none assumes nothing of them)
+  for (k in 1:4) expect_identical(f(1.5, 3, 1), 5.5)
+  for (k in 1:4) expect_identical(f(1.5, 3), 4.5)
+  for (k in 1:4) expect_identical(f(1.5), 3)
+  row <- status_row("times_by")
+  expect_identical(row$tier, "native")
+  expect_identical(
+    row$versions,
+    paste(
+      "<formals,eager(0),notObj(0),real(0),eager(1),notObj(1),real(1),eager(2),notObj(2),real(2)>",
+      "<formals,eager(0),notObj(0),real(0),eager(1),notObj(1),real(1),missing=2>",
+      "<formals,eager(0),notObj(0),real(0),eager(1),notObj(1),real(1),missing=1>"
+    )
+  )
+  expect_equal(row$deopts, 0)
+  expect_error(f(), "argument \"x\" is missing")
+  # a call with an argument missing in the middle has no trailing missing
+  # ones: the version for none runs it
+  expect_identical(f(1.5, , 1), 4)
+  # a static call proves the count to the callee (checked against the
+  # callee's frame under RIR_DEBUG=verify)
+  g <- function(n) {
+    s <- 0
+    for (i in seq_len(n)) s <- s + f(i) + f(i, 1)
+    s
+  }
+  expect_identical(g(20), 630)
+  expect_identical(g(20), 630)
+})
+
 test_that("a recursive function is optimized once its first calls returned", {
   skip_if_not(native_available(), "built without LLVM")
   old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)

@@ -4,7 +4,8 @@
 // value is evaluated (Eager); one whose type excludes objects is NotObject;
 // a constant plain double or integer scalar is SimpleReal or SimpleInt
 // (computed values may be ALTREP wrappers: left to the callee's test). The
-// frame the StaticCall makes binds only the formals (OnlyFormals). Runs
+// frame the StaticCall makes binds only the formals (OnlyFormals), and the
+// formals after the arguments given (or given missing) are missing. Runs
 // last: the types are final. Native code passes the context to the call,
 // which checks it against the callee's frame in verifying builds.
 //
@@ -14,6 +15,8 @@
 //     %10 = StaticCall h, %2, %4, %7, %9       %10 = StaticCall h, %2, %4, %7, %9
 //                                                    <formals,eager(0),notObj(0),
 //                                                     real(0),eager(1),notObj(1)>
+#include <algorithm>
+
 #include "../../runtime/context.h"
 #include "../../runtime/rapi.h"
 #include "pass.h"
@@ -22,6 +25,11 @@ namespace rir {
 namespace pir {
 
 namespace {
+
+// (a MkArg whose value is the missing marker is a promise not evaluated)
+bool missingArg(const Instruction* a) {
+    return a->op == Opcode::LdConst && a->constant == R_MissingArg;
+}
 
 Context contextOf(const Instruction* call) {
     Context c;
@@ -47,6 +55,14 @@ Context contextOf(const Instruction* call) {
         if (!t.isBottom() && !t.may(Flag::Object) && !t.may(Flag::Lazy) && !t.may(Flag::Missing))
             c.set(arg, ArgFlag::NotObject);
     }
+    // the formals left unsupplied, and the missing arguments before them
+    // (the frame binds the missing marker or a default's promise)
+    if (call->args[1]->op != Opcode::LdConst) return c;
+    int formals = 0;
+    for (SEXP f = FORMALS(call->args[1]->constant); f != R_NilValue; f = CDR(f)) formals++;
+    int missing = formals - int(call->args.size() - 2);
+    for (size_t k = call->args.size(); k > 2 && missingArg(call->args[k - 1]); k--) missing++;
+    c.setMissing(std::min(missing, Context::kMaxMissing));
     return c;
 }
 
