@@ -1164,6 +1164,9 @@ L_switch_table : {
     const int32_t* table = pc;  // nchar + nnum `br` instructions
     SEXP value = TOP();
     SYNC();
+    // (a warning of the coercion of EXPR names what GNU R's byte code
+    // names for the switch: see getCurrentCall)
+    setTrampolineExpr(tramp, call);
     int entry = switchEntry(call, names, nchar, nnum, value);
     --sp;
     pc = table + 2 * entry;

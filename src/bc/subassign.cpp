@@ -485,10 +485,8 @@ SEXP startAssignSuper(SEXP xsym, SEXP call, SEXP env, SEXP tramp) {
     SEXP v = Rf_findVar(xsym, ENCLOS(env));
     if (v == R_MissingArg)  // fuzzer class 20: GNU R's error, naming the assignment
         Rf_errorcall(call, _("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(xsym)));
-    if (v == R_UnboundValue) {
-        setTrampolineExpr(tramp, call);
-        return Rf_eval(xsym, ENCLOS(env));
-    }
+    if (v == R_UnboundValue)  // GNU R's error (STARTASSIGN2), naming the assignment
+        Rf_errorcall(call, _("object '%s' not found"), CHAR(PRINTNAME(xsym)));
     if (ftype(v) == PROMSXP) {
         PROTECT(v);
         v = forcePromise(v, tramp);
@@ -502,6 +500,22 @@ SEXP startAssignSuper(SEXP xsym, SEXP call, SEXP env, SEXP tramp) {
 // indices of lhs) passed as already evaluated promises, so nothing is
 // evaluated twice. `call` is the original assignment.
 void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
+    // x[i] <<- v with no x from the enclosing environment on: GNU R's byte
+    // code's error names the assignment (its AST interpreter's would show
+    // the evaluated promises below)
+    static SEXP superArrow = Rf_install("<<-");
+    if (CAR(call) == superArrow) {
+        SEXP x = CADR(call);
+        while (TYPEOF(x) == LANGSXP && CDR(x) != R_NilValue) x = CADR(x);
+        if (TYPEOF(x) == STRSXP && XLENGTH(x) == 1) x = Rf_installTrChar(STRING_ELT(x, 0));
+        if (TYPEOF(x) == SYMSXP && env != R_GlobalEnv && env != R_EmptyEnv) {
+            // (the binding only: an active one's function is not called)
+            SEXP cell = R_findVarLoc(x, ENCLOS(env)).cell;
+            bool unbound = !cell || cell == R_NilValue ||
+                           (TYPEOF(cell) == SYMSXP ? SYMVALUE(cell) : CAR(cell)) == R_UnboundValue;
+            if (unbound) Rf_errorcall(call, _("object '%s' not found"), CHAR(PRINTNAME(x)));
+        }
+    }
     stats.ast_evals++;
     astByReason[int(AstReason::AssignFallback)]++;
     SEXP prom = PROTECT(R_mkEVPROMISE(CADDR(call), v));

@@ -684,10 +684,11 @@ void rirn_stvar_super(SEXP sym, SEXP v, SEXP env) {
     Rf_setVar(sym, v, fcdr(env));  // (ENCLOS)
 }
 
-SEXP rirn_switch_index(Code* code, int pc, SEXP value) {
+SEXP rirn_switch_index(Code* code, int pc, SEXP value, SEXP tramp) {
     // (the switch_table's operands: call, names (-1: none), nchar, nnum)
     const int32_t* imm = &code->bc[pc + 1];
     SEXP names = imm[1] >= 0 ? code->poolAt(imm[1]) : R_NilValue;
+    setTrampolineExpr(tramp, code->poolAt(imm[0]));  // (as the interpreter)
     return Rf_ScalarInteger(switchEntry(code->poolAt(imm[0]), names, imm[2], imm[3], value));
 }
 

@@ -151,7 +151,7 @@ SEXP rirn_setter_call(Code* code, int site, SEXP vexpr, SEXP fun, SEXP rhs, SEXP
 void rirn_stvar_super(SEXP sym, SEXP v, SEXP env);
 // switch(): the entry of the RIR switch_table at pc of `code` that EXPR
 // `value` selects (switchEntry: errors and warnings), boxed.
-SEXP rirn_switch_index(Code* code, int pc, SEXP value);
+SEXP rirn_switch_index(Code* code, int pc, SEXP value, SEXP tramp);
 SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp);
 // A builtin called at RIR call site `site` of `code` with evaluated
 // arguments (names from the site); bit k of `counted`: argument k was

@@ -1004,7 +1004,8 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         case Opcode::SwitchIndex:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_switch_index), sexpT,
-                                 {sexpT, i32T, sexpT}, {constant(i->code), i32(i->index), a(0)}));
+                                 {sexpT, i32T, sexpT, sexpT},
+                                 {constant(i->code), i32(i->index), a(0), trampArg}));
             return "";
         case Opcode::Colon:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_colon), sexpT,
