@@ -445,6 +445,13 @@ void envSubassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, 
     // The environment X (X$name[i] <- v): a local binding, or one found in an
     // enclosing frame, which GNU R's complex assignment then binds locally.
     SEXP E = localAssignTarget(env, xsym, tramp);
+    if (E == R_MissingArg) {
+        // a missing argument: GNU R's byte code takes the missing marker (a
+        // symbol) as the target's value and its getter fails on it
+        static SEXP tmpSym = Rf_install("*tmp*");
+        SEXP getter = PROTECT(Rf_lang3(R_DollarSymbol, tmpSym, nameSym));
+        Rf_errorcall(getter, _("object of type '%s' is not subsettable"), Rf_type2char(SYMSXP));
+    }
     // an environment's values may be on any frame's stack; a local list's
     // elements on this frame's
     const InPlaceScope& scope = E && ftype(E) == VECSXP ? local : wide;
