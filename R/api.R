@@ -47,6 +47,15 @@ resume <- function(f, env, pc, stack = list()) {
   .Call(C_rir_resume, f, env, as.integer(pc), stack)
 }
 
+# What a deoptimization inside an inlined call of f does (internal, for
+# tests): f's frame made from the positional arguments `args` (a list of
+# values or promises) with the variables of the named list `vars` bound in
+# it, f's function context for `call` from `env` pushed, and f's RIR code
+# run from bytecode offset pc with `stack`; the call's value.
+resume_inlined <- function(f, call, args, env, pc, stack = list(), vars = list()) {
+  .Call(C_rir_resume_inlined, f, call, args, env, as.integer(pc), stack, vars)
+}
+
 compile <- function(f) {
   if (!is.function(f)) {
     stop("compile() needs a function, not ", class(f)[1], call. = FALSE)

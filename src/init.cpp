@@ -34,6 +34,7 @@ SEXP rir_optimize(SEXP);
 SEXP rir_verify(SEXP, SEXP, SEXP);
 SEXP rir_bytecode(SEXP);
 SEXP rir_resume(SEXP, SEXP, SEXP, SEXP);
+SEXP rir_resume_inlined(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP rir_source_at(SEXP, SEXP);
 SEXP rir_set_interrupt_pending();
 SEXP rir_extra_depth();
@@ -69,6 +70,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_verify", (DL_FUNC)&rir_verify, 3},
     {"rir_bytecode", (DL_FUNC)&rir_bytecode, 1},
     {"rir_resume", (DL_FUNC)&rir_resume, 4},
+    {"rir_resume_inlined", (DL_FUNC)&rir_resume_inlined, 7},
     {"rir_source_at", (DL_FUNC)&rir_source_at, 2},
     {"rir_set_interrupt_pending", (DL_FUNC)&rir_set_interrupt_pending, 0},
     {"rir_extra_depth", (DL_FUNC)&rir_extra_depth, 0},

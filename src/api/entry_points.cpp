@@ -476,9 +476,11 @@ SEXP rir_verify(SEXP f, SEXP shape, SEXP bc) {
 // values of the list `stack` on its operand stack (bottom first): the
 // resumption a deoptimization does, for tests. The pc must start an
 // instruction where the verifier finds exactly that many value slots.
-SEXP rir_resume(SEXP f, SEXP env, SEXP pc, SEXP stack) {
+namespace {
+// The resume point at `pc` of f's baseline code with the values of the list
+// `stack` on the operand stack, checked against the code's shape (R errors).
+ResumePoint resumePoint(SEXP f, SEXP pc, SEXP stack) {
     Code* c = baselineOrError(f);
-    if (TYPEOF(env) != ENVSXP) Rf_error("'env' must be an environment");
     if (TYPEOF(stack) != VECSXP) Rf_error("'stack' must be a list");
     int at = Rf_asInteger(pc), n = LENGTH(stack);
     int height = -1;
@@ -505,8 +507,38 @@ SEXP rir_resume(SEXP f, SEXP env, SEXP pc, SEXP stack) {
         slots[i].flags = 0;
         slots[i].u.sxpval = VECTOR_ELT(stack, i);
     }
-    return interpretFrom(c, env, trampolineConsts(tableOrError(f)->trampoline()),
-                         ResumePoint{at, slots, n, 0});
+    return ResumePoint{at, slots, n, 0};
+}
+}  // namespace
+
+SEXP rir_resume(SEXP f, SEXP env, SEXP pc, SEXP stack) {
+    Code* c = baselineOrError(f);
+    if (TYPEOF(env) != ENVSXP) Rf_error("'env' must be an environment");
+    ResumePoint at = resumePoint(f, pc, stack);
+    return interpretFrom(c, env, trampolineConsts(tableOrError(f)->trampoline()), at);
+}
+
+// What a deoptimization inside an inlined call of f does: f's environment
+// made from the arguments `args` (a list, positional) with the variables of
+// the named list `vars` bound in it, f's function context for `call` from
+// `env` pushed, f's code run from pc with `stack`; the call's value.
+SEXP rir_resume_inlined(SEXP f, SEXP call, SEXP args, SEXP env, SEXP pc, SEXP stack, SEXP vars) {
+    tableOrError(f);
+    if (TYPEOF(env) != ENVSXP) Rf_error("'env' must be an environment");
+    if (TYPEOF(args) != VECSXP || TYPEOF(vars) != VECSXP)
+        Rf_error("'args' and 'vars' must be lists");
+    ResumePoint at = resumePoint(f, pc, stack);
+    SEXP promargs = PROTECT(Rf_allocList(LENGTH(args)));
+    SEXP a = promargs;
+    for (int i = 0; i < LENGTH(args); i++, a = CDR(a)) SETCAR(a, VECTOR_ELT(args, i));
+    SEXP rho = PROTECT(inlinedCallEnv(f, promargs));
+    SEXP names = Rf_getAttrib(vars, R_NamesSymbol);
+    for (int i = 0; i < LENGTH(vars); i++)
+        Rf_defineVar(Rf_installTrChar(STRING_ELT(names, i)), VECTOR_ELT(vars, i), rho);
+    SEXP r = resumeInlinedCall(call, f, rho, promargs, env,
+                               trampolineConsts(tableOrError(f)->trampoline()), at);
+    UNPROTECT(2);
+    return r;
 }
 
 // The call the instruction at `pc` of f's baseline code reports in errors

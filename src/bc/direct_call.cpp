@@ -26,6 +26,7 @@
 
 #include "../runtime/eval_depth.h"
 #include "../runtime/stats.h"
+#include "../runtime/trampoline.h"
 #include "../runtime/unwind.h"
 #include "calls.h"
 #include "compiler.h"
@@ -312,17 +313,14 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp, Context given) {
 
 namespace {
 
-// The call of fun with its frame matched already (see directCall).
-// `given`: bits of the Context the caller proved (a StaticCall's).
-SEXP callWithFrame(SEXP call, SEXP fun, DispatchTable* t, SEXP frame, SEXP promargs, SEXP env,
-                   SEXP tramp, SEXP suppliedvars, Context given) {
+// fun's environment for a call whose matched arguments are `frame`:
+// missing arguments with a default bound to promises of it (with the
+// baseline's promise code), `suppliedvars` in front, GNU R's no-special-
+// symbols bit computed.
+SEXP makeFrameEnv(SEXP fun, DispatchTable* t, SEXP frame, SEXP suppliedvars) {
     SEXP formals = fformals(fun);
-    // frame, environment and result live in one node-stack slot (the
-    // context restores the node stack top to above it after a jump)
-    NodeStackSlot* slot = R_BCNodeStackTop;
-    nsPush(frame);
     SEXP newrho = Rf_NewEnvironment(formals, frame, fcloenv(fun));
-    slot->u.sxpval = newrho;
+    PROTECT(newrho);
     // default arguments: promises evaluated in the new frame, with the
     // baseline's promise code for calls (same formals only: `formals<-`
     // makes closures that share the body)
@@ -345,7 +343,23 @@ SEXP callWithFrame(SEXP call, SEXP fun, DispatchTable* t, SEXP frame, SEXP proma
     for (SEXP b = fcar(newrho); b != R_NilValue && noSpecial; b = fcdr(b))  // FRAME
         noSpecial = !(hdr(ftag(b))->gp & kNoSpecialSymbols);
     if (noSpecial) hdr(newrho)->gp |= kNoSpecialSymbols;
+    UNPROTECT(1);
+    return newrho;
+}
 
+// What runs in a function context: the body of the call, or the rest of an
+// inlined call's body after a deoptimization.
+struct ContextBody {
+    virtual SEXP run(SEXP newrho) = 0;
+};
+
+// Runs `body` in newrho inside the function context GNU R pushes for a
+// call of fun (call, promargs) from env, and returns the call's value
+// (after on.exit code; a jump aimed at the context brings its value).
+// newrho lives in the node-stack slot `slot` (the context restores the node
+// stack top to above it after a jump), where the result ends up.
+SEXP runInFunctionContext(SEXP call, SEXP fun, SEXP newrho, SEXP promargs, SEXP env,
+                          NodeStackSlot* slot, ContextBody& body) {
     SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;
     int savedDepth = extraDepth;
     RContext cntxt;
@@ -372,7 +386,7 @@ SEXP callWithFrame(SEXP call, SEXP fun, DispatchTable* t, SEXP frame, SEXP proma
             callsSincePoll = 0;
             R_CheckUserInterrupt();
         }
-        setContextReturnValue(&cntxt, runFunctionBody(t, newrho, tramp, given));
+        setContextReturnValue(&cntxt, body.run(newrho));
     }
     extraDepth = savedDepth;  // on.exit code runs at the caller's depth
     R_Srcref = cntxt.srcref;
@@ -381,6 +395,27 @@ SEXP callWithFrame(SEXP call, SEXP fun, DispatchTable* t, SEXP frame, SEXP proma
     releaseFrame(newrho, val);  // does not allocate
     R_BCNodeStackTop = slot;
     return val;
+}
+
+// The call of fun with its frame matched already (see directCall).
+// `given`: bits of the Context the caller proved (a StaticCall's).
+SEXP callWithFrame(SEXP call, SEXP fun, DispatchTable* t, SEXP frame, SEXP promargs, SEXP env,
+                   SEXP tramp, SEXP suppliedvars, Context given) {
+    // frame, environment and result live in one node-stack slot
+    NodeStackSlot* slot = R_BCNodeStackTop;
+    nsPush(frame);
+    SEXP newrho = makeFrameEnv(fun, t, frame, suppliedvars);
+    slot->u.sxpval = newrho;
+    struct Body : ContextBody {
+        DispatchTable* t;
+        SEXP tramp;
+        Context given;
+        SEXP run(SEXP rho) override { return runFunctionBody(t, rho, tramp, given); }
+    } body;
+    body.t = t;
+    body.tramp = tramp;
+    body.given = given;
+    return runInFunctionContext(call, fun, newrho, promargs, env, slot, body);
 }
 
 }  // namespace
@@ -405,6 +440,33 @@ SEXP staticDirectCall(SEXP call, SEXP fun, DispatchTable* t, SEXP promargs, SEXP
     SEXP frame = positionalFrame(fformals(fun), promargs);
     if (!frame) return nullptr;
     return callWithFrame(call, fun, t, frame, promargs, env, tramp, R_NilValue, given);
+}
+
+SEXP inlinedCallEnv(SEXP fun, SEXP promargs) {
+    DispatchTable* t = DispatchTable::unpackFast(trampolineTargetFast(BODY(fun)));
+    SEXP frame = t ? positionalFrame(fformals(fun), promargs) : nullptr;
+    if (!frame) Rf_error("rir: an inlined call's arguments do not match its function");
+    PROTECT(frame);
+    SEXP rho = makeFrameEnv(fun, t, frame, R_NilValue);
+    UNPROTECT(1);
+    return rho;
+}
+
+SEXP resumeInlinedCall(SEXP call, SEXP fun, SEXP newrho, SEXP promargs, SEXP env, SEXP tramp,
+                       const ResumePoint& at) {
+    DispatchTable* t = DispatchTable::unpackFast(trampolineTargetFast(BODY(fun)));
+    NodeStackSlot* slot = R_BCNodeStackTop;
+    nsPush(newrho);
+    struct Body : ContextBody {
+        Code* code;
+        SEXP tramp;
+        const ResumePoint* at;
+        SEXP run(SEXP rho) override { return interpretFrom(code, rho, tramp, *at); }
+    } body;
+    body.code = baselineOf(t, fcloenv(fun));
+    body.tramp = tramp;
+    body.at = &at;
+    return runInFunctionContext(call, fun, newrho, promargs, env, slot, body);
 }
 
 }  // namespace rir

@@ -4,6 +4,7 @@
 
 #include "../runtime/dispatch_table.h"
 #include "code.h"
+#include "interp.h"
 
 namespace rir {
 
@@ -29,5 +30,21 @@ Code* baselineOf(DispatchTable* t, SEXP cloenv);
 // Runs the baseline (or dispatched) code of `t` in the new environment.
 // `given`: the Context bits the caller proved (see staticDirectCall).
 SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp, Context given = Context());
+
+// The environment of an inlined call of `fun` (a rir closure) whose
+// arguments, unnamed and matching its first formals by position, are
+// `promargs` (missing formals with a default get its promise), made when a
+// deoptimization leaves the inlined code.
+SEXP inlinedCallEnv(SEXP fun, SEXP promargs);
+
+// Continues an inlined call of `fun` after a deoptimization inside it: the
+// function context GNU R would have pushed for `call` from `env` (with the
+// arguments `promargs`) is pushed, fun's baseline code runs from `at` in
+// `newrho` (inlinedCallEnv, with the variables' current values), and the
+// call's value is returned (on.exit code run, a return() aimed at the call
+// landed) for the caller's frame to go on with. `tramp`: as for a direct
+// call, the caller's.
+SEXP resumeInlinedCall(SEXP call, SEXP fun, SEXP newrho, SEXP promargs, SEXP env, SEXP tramp,
+                       const ResumePoint& at);
 
 }  // namespace rir

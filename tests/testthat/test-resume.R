@@ -83,3 +83,62 @@ test_that("resume refuses a pc or stack that does not fit the code", {
   step <- pcs_of(g, "for_step")
   expect_error(rir:::resume(g, env, step, list(1, 2, 3)), "loop state")
 })
+
+test_that("an inlined call's frame resumes in the function context GNU R would have pushed", {
+  # (what a deoptimization inside a closure inlined into its caller does:
+  # the callee's frame made from its arguments and the values its
+  # variables have, its context pushed, its code run from the pc; the
+  # call's value goes back to the caller)
+  g <- rir::compile(function(a, b) {
+    t <- a * 2
+    u <- t + b
+    list(u, sys.call(), sys.function(), parent.frame(), nargs())
+  })
+  expect_equal(g(1, 2)[[1]], 4)
+  st <- pcs_of(g, "stvar")
+  second <- st[1] + 3 # after `stvar t`
+  caller <- new.env()
+  r <- rir:::resume_inlined(g, quote(g(x, y)), list(1, 2), caller, second, vars = list(t = 10))
+  expect_identical(r[[1]], 12)
+  expect_identical(r[[2]], quote(g(x, y)))
+  expect_identical(r[[3]], g)
+  expect_identical(r[[4]], caller)
+  expect_identical(r[[5]], 2L)
+  # a default argument not supplied is its promise in the new frame
+  h <- rir::compile(function(a, k = a + 1) {
+    z <- a
+    z * k
+  })
+  expect_equal(h(2), 6)
+  second <- pcs_of(h, "stvar")[1] + 3
+  expect_identical(rir:::resume_inlined(h, quote(h(v)), list(3), caller, second, vars = list(z = 5)), 20)
+})
+
+test_that("an inlined call resumed runs its on.exit code and lands return() aimed at it", {
+  g <- rir::compile(function(a) {
+    on.exit(cat("bye", a, "\n"))
+    x <- a
+    x + 1
+  })
+  expect_output(expect_equal(g(1), 2), "bye 1")
+  # resumed at the start: on.exit() registers it in the context pushed
+  expect_output(
+    expect_equal(rir:::resume_inlined(g, quote(g(q)), list(5), new.env(), 0), 6),
+    "bye 5"
+  )
+  k <- rir::compile(function(a) {
+    force_it <- function(x) x
+    force_it(return(a * 100))
+    -1
+  })
+  expect_equal(k(2), 200)
+  expect_equal(rir:::resume_inlined(k, quote(k(w)), list(3), new.env(), 0), 300)
+  # an error in the resumed code names the call
+  e <- rir::compile(function(a) {
+    y <- a
+    stop("boom ", y)
+  })
+  cnd <- tryCatch(rir:::resume_inlined(e, quote(e(p)), list(7), new.env(), 0), error = identity)
+  expect_identical(conditionMessage(cnd), "boom 7")
+  expect_identical(conditionCall(cnd), quote(e(p)))
+})
