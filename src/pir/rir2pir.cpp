@@ -38,6 +38,7 @@
 #include "../runtime/dispatch_table.h"
 #include "../runtime/trampoline.h"
 #include "builder.h"
+#include "inline_body.h"
 #include "opt/pass.h"
 #include "printer.h"
 #include "rir_facts.h"
@@ -244,6 +245,7 @@ class Translator {
     Instruction* env_ = nullptr;
     SEXP one_, minusOne_;            // 1L and -1L
     const std::set<int>& noInline_;  // call sites not to inline (see inlineCall)
+    std::string inlineProblem_;      // an inlined body that could not be translated
     // the closure constants standing for guarded lookups (see ldfun), with
     // the checkpoint before each lookup
     std::map<Instruction*, Instruction*> guardedLookups_;
@@ -611,7 +613,7 @@ class Translator {
         std::vector<bool> used(names.size(), false);
         forEachLoad(t->baseline, [&](SEXP sym) {
             size_t k = formal(sym);
-            if (used[k]) return;
+            if (k == names.size() || used[k]) return;  // (a variable of the body)
             used[k] = true;
             const CallArg& a = cs.args[k];
             if (a.kind == ArgKind::Symbol) loads.push_back(pool(a.pool));
@@ -640,7 +642,21 @@ class Translator {
             }
             return value[k];
         };
-        Instruction* r = straightLine(t->baseline, argument, cp);
+        Instruction* r = nullptr;
+        if (inlinable(t->baseline, [&](SEXP sym) { return formal(sym) < names.size(); })) {
+            r = straightLine(t->baseline, argument, cp);
+        } else {
+            // a body that branches or loops (inline_body.cpp): the
+            // arguments it uses computed first, its speculations leaving
+            // through the checkpoint before the call as well
+            InlineBodyHooks hooks;
+            hooks.argument = [&](size_t k) { return argument(names[k]); };
+            hooks.arith = [&](Opcode o, Instruction* a, Instruction* b, SEXP call, uint32_t types) {
+                return binop(o, a, b, call, types, 0, nullptr, -1, nullptr, cp);
+            };
+            r = translateInlineBody(b_, t->baseline, names, hooks, &inlineProblem_);
+            if (!r) return nullptr;
+        }
         BB* fast = b_.bb;
         BB* join = b_.newBB();
         b_.jump(join);
@@ -897,6 +913,7 @@ class Translator {
                 const CallSite& cs = code_->calls[imm[0]];
                 Instruction* fun = pop(stack);
                 Instruction* r = inlineCall(cs, imm[0], imm[1], fun, stack, pc);
+                if (!inlineProblem_.empty()) return inlineProblem_;
                 if (!r) fun = staticCallee(cs, imm[1], fun, stack, pc);
                 if (!r) r = eagerCall(cs, imm[0], fun, stack, pc);
                 if (!r) r = call(cs, imm[0], fun);
@@ -1367,6 +1384,14 @@ void rir2pirInit() {
 }
 
 namespace {
+// (an `if` or `while` condition that cannot raise an error: a logical,
+// integer or double scalar without attributes, not NA)
+bool quietTest(const Instruction* cond) {
+    PirType t = cond->type;
+    constexpr uint16_t numbers = uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real);
+    return !t.isBottom() && t.flags() == 0 && !(t.kinds() & ~numbers);
+}
+
 bool argumentLoad(const Instruction* ld) {
     const Instruction* env = ld->args[0];
     return env->op == Opcode::MkEnv &&
@@ -1392,7 +1417,7 @@ std::set<int> unsoundInlines(const Function& fn) {
             // the checkpoint; arithmetic writes only warnings, and inlined
             // arithmetic is quiet)
             if (i->mayCallR() || (i->op == Opcode::LdVar && !argumentLoad(i)) ||
-                (i->writes() & ~Global))
+                (i->writes() & ~Global) || (i->op == Opcode::AsTest && !quietTest(i->args[0])))
                 bad.insert(site - 1);
         }
     }

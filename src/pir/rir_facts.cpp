@@ -164,6 +164,114 @@ bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
     return false;
 }
 
+bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
+    const std::vector<int32_t>& bc = c->bc;
+    if (bc.size() > kMaxInlinedBody) return false;
+    // the variables: the formals, then those the body assigns
+    std::vector<SEXP> vars = formals;
+    auto var = [&](SEXP sym) {
+        return size_t(std::find(vars.begin(), vars.end(), sym) - vars.begin());
+    };
+    bool branches = false;
+    for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
+        Op op = Op(bc[pc]);
+        const int32_t* imm = &bc[pc + 1];
+        switch (op) {
+            case Op::push:
+            case Op::push_null:
+            case Op::visible:
+            case Op::invisible:
+            case Op::ldvar:
+            case Op::pop:
+            case Op::dup:
+            case Op::ret:
+            case Op::srcref:
+                break;
+            case Op::stvar: {
+                SEXP sym = c->poolAt(imm[0]);
+                if (dotsName(sym)) return false;
+                if (var(sym) == vars.size()) vars.push_back(sym);
+                break;
+            }
+            case Op::binop:
+                if (!quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types)) return false;
+                break;
+            case Op::ld2_binop:
+                if (!quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types)) return false;
+                break;
+            case Op::unop:
+                if (ArithOp(imm[0]) != ArithOp::Neg && ArithOp(imm[0]) != ArithOp::Plus)
+                    return false;
+                break;
+            case Op::brfalse:
+                // (not the object test of subsetting: imm[1] < 0)
+                if (imm[1] < 0) return false;
+                branches = true;
+                break;
+            case Op::br:
+            case Op::br_back:
+                branches = true;
+                break;
+            default:
+                return false;
+        }
+    }
+    if (!branches || vars.size() > 64) return false;
+    // every variable read is assigned on every path to the read (a formal
+    // from the start): forward over the instructions, the assigned sets
+    // meeting by intersection
+    std::vector<uint64_t> in(bc.size() + 1, ~uint64_t(0));
+    std::vector<bool> seen(bc.size() + 1, false);
+    uint64_t start = formals.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << formals.size()) - 1;
+    std::vector<size_t> work{0};
+    in[0] = start;
+    seen[0] = true;
+    auto flow = [&](size_t to, uint64_t set) {
+        if (to >= bc.size()) return;
+        uint64_t merged = seen[to] ? in[to] & set : set;
+        if (!seen[to] || merged != in[to]) {
+            seen[to] = true;
+            in[to] = merged;
+            work.push_back(to);
+        }
+    };
+    while (!work.empty()) {
+        size_t pc = work.back();
+        work.pop_back();
+        Op op = Op(bc[pc]);
+        const int32_t* imm = &bc[pc + 1];
+        size_t next = pc + 1 + rir::info(op).operands;
+        uint64_t set = in[pc];
+        auto assigned = [&](int pool) {
+            size_t k = var(c->poolAt(pool));
+            return k < vars.size() && (set & (uint64_t(1) << k));
+        };
+        switch (op) {
+            case Op::ldvar:
+                if (!assigned(imm[0])) return false;
+                break;
+            case Op::ld2_binop:
+                if ((imm[0] == 1 && !assigned(imm[1])) || (imm[3] == 1 && !assigned(imm[4])))
+                    return false;
+                break;
+            case Op::stvar:
+                set |= uint64_t(1) << var(c->poolAt(imm[0]));
+                break;
+            default:
+                break;
+        }
+        if (op == Op::br || op == Op::br_back) {
+            flow(size_t(imm[0]), set);
+        } else if (op == Op::brfalse) {
+            flow(size_t(imm[0]), set);
+            flow(next, set);
+        } else if (op != Op::ret) {
+            flow(next, set);
+        }
+    }
+    return true;
+}
+
 SEXP inlineTarget(const Code* code, const CallSite& cs, int slot) {
     const Feedback& f = code->feedback[slot];
     if (f.ncallees != 1) return nullptr;
@@ -195,7 +303,8 @@ SEXP inlineTarget(const Code* code, const CallSite& cs, int slot) {
     auto formal = [&](SEXP sym) {
         return size_t(std::find(names.begin(), names.end(), sym) - names.begin());
     };
-    if (!inlinable(t->baseline, [&](SEXP sym) { return formal(sym) < names.size(); }))
+    if (!inlinable(t->baseline, [&](SEXP sym) { return formal(sym) < names.size(); }) &&
+        !inlinableBody(t->baseline, names))
         return nullptr;
     return clo;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "../bc/code.h"
 #include "../bc/ops.h"
@@ -25,6 +26,14 @@ bool dotsName(SEXP sym);
 // Straight-line code of constants, loads of the variables `varOk` allows,
 // quiet arithmetic and visibility, ending with its only `ret`.
 bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk);
+// A body (of a closure with `formals`, no `...`) that branches or loops,
+// made of constants, loads, stores, quiet arithmetic and comparisons,
+// conditional and unconditional jumps, visibility and returns, that reads
+// only its formals and the variables it assigned on every path before,
+// and has at most kMaxInlinedBody instructions' words: it can be inlined
+// with its variables as SSA values (see inline_body.cpp).
+const size_t kMaxInlinedBody = 400;
+bool inlinableBody(const Code* c, const std::vector<SEXP>& formals);
 // The closure the call site (feedback slot `slot`) calls, when the feedback
 // saw only it and its body and arguments can be inlined, else nullptr.
 SEXP inlineTarget(const Code* code, const CallSite& cs, int slot);

@@ -114,4 +114,50 @@ expect_all_same(list(
     r <- vapply(1:5, function(i) f(a, i), 0)
     c(r, f(b, 1), f(a, 1))
   "
+,
+  "a callee that branches: both ways, NA and NaN conditions, other types" = "
+    mx <- function(a, b) if (a > b) a else b
+    f <- function(x, y) mx(x, y) + 1
+    r <- vapply(1:6, function(k) f(k + 0.5, 3.25), 0)
+    list(r, f(2L, 1L), f(-Inf, Inf), f(1, 1),
+      tryCatch(f(NA_real_, 1), error = function(e) list(conditionMessage(e), conditionCall(e))),
+      tryCatch(f(NaN, 1), error = function(e) conditionMessage(e)),
+      tryCatch(f(c(1, 2), 1), error = function(e) conditionMessage(e)),
+      f('b', 'a'))
+  ",
+  "a callee that loops, and one that returns early" = "
+    tri <- function(n) { s <- 0; i <- 0; while (i < n) { s <- s + i; i <- i + 1 }; s }
+    g <- function(k) { t <- 0; for (j in 1:k) t <- t + tri(j * 1.5); t }
+    ab <- function(x) { if (x < 0) return(-x); x }
+    h <- function(v) ab(v) * 2
+    r <- lapply(1:5, function(k) c(g(k), h(k - 2.5)))
+    list(r, g(3), h(-0), h(NA_real_), tri(-1), tryCatch(h(NA), error = function(e) conditionMessage(e)),
+      tryCatch(g(1) + tri(NA), error = function(e) conditionMessage(e)))
+  ",
+  "a callee assigning its formal and a variable on one path only" = "
+    clamp <- function(x, lo) { if (x < lo) x <- lo; x * 2 }
+    odd <- function(x) { if (x > 0) y <- x * 3; if (x > 0) y else -x }
+    f <- function(v) clamp(v, 1.5) + odd(v)
+    r <- vapply(c(0.5, 2.5, -1.5, 3.5, 0.25), f, 0)
+    list(r, f(1.5), f(NaN > 1))
+  ",
+  "the inlined callee is redefined, or gets an object, or a promise with effects" = "
+    sgn <- function(x) if (x > 0) 1 else if (x < 0) -1 else 0
+    f <- function(v) { s <- 0; for (e in v) s <- s + sgn(e * 2); s }
+    r1 <- vapply(1:5, function(k) f(c(-1.5, 0, 2.5, k)), 0)
+    sgn <- function(x) 42
+    r2 <- f(c(1, 2))
+    sgn <- function(x) if (x > 0) 1 else -1
+    `>.myc` <- function(e1, e2) { cat('dispatched\n'); TRUE }
+    r3 <- f(structure(1, class = 'myc'))
+    g <- function(x) sgn(x)
+    r4 <- vapply(1:5, function(k) g(k - 2.5), 0)
+    list(r1, r2, r3, r4, g({cat('forced\n'); -3}))
+  ",
+  "a result that is invisible" = "
+    setv <- function(x) { if (x > 1) y <- x else y <- 0; invisible(y) }
+    f <- function(v) setv(v * 2)
+    for (k in 1:4) f(k)
+    withVisible(f(2.5))
+  "
 ))

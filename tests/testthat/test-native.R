@@ -114,6 +114,48 @@ test_that("a small closure's body is inlined; another callee leaves for the call
   expect_gt(rir::stats()[["deopts"]], after[["deopts"]])
 })
 
+test_that("a closure that branches or loops is inlined, its variables SSA values", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(chaos = 0)
+  on.exit(rir:::set_tiering(chaos = old[[3]]))
+  tri <- function(n) {
+    s <- 0
+    i <- 0
+    while (i < n) {
+      s <- s + i
+      i <- i + 1
+    }
+    s
+  }
+  total <- function(k) {
+    t <- 0
+    for (j in seq_len(k)) t <- t + tri(j * 1.5)
+    t
+  }
+  f <- rir::compile(total)
+  rir:::without_native(for (k in 1:3) f(10))
+  before <- rir::stats()
+  f <- rir::pir.compile(f)
+  after <- rir::stats()
+  expect_equal(after[["inlined_calls"]] - before[["inlined_calls"]], 1)
+  expect_identical(f(10), 410)
+  expect_identical(f(0), 0)
+  expect_equal(rir::stats()[["deopts"]], after[["deopts"]])
+  # a variable the callee reads before assigning it on every path: not
+  # inlined (it would be looked up in the closure's environment)
+  late <- function(x) {
+    if (x > 0) y <- 1
+    y
+  }
+  g <- rir::compile(function(k) late(k) + 1)
+  rir:::without_native(for (k in 1:3) g(1))
+  before <- rir::stats()
+  g <- rir::pir.compile(g)
+  expect_equal(rir::stats()[["inlined_calls"]] - before[["inlined_calls"]], 0)
+  expect_identical(g(2), 2)
+  expect_error(g(-1), "object 'y' not found")
+})
+
 test_that("a call whose arguments arrive differently gets its own native version", {
   skip_if_not(native_available(), "built without LLVM")
   old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)

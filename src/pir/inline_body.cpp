@@ -1,0 +1,282 @@
+// inline_body.cpp — an inlined closure body that branches or loops,
+// translated with its variables as SSA values: no environment is made for
+// it. The caller's translator (rir2pir.cpp: inlineCall) has checked the
+// callee (inlinableBody: it reads only its formals and the variables it
+// assigned on every path before, and does nothing but arithmetic,
+// comparisons and jumps), computed the arguments it uses and placed the
+// checkpoint its speculations leave through (before the call: the
+// inlined code has no effect, so the interpreter may make the whole call
+// again).
+//
+// The state of each block is the variables' values, then the operand
+// stack; where paths meet (a branch's end, a loop's header) each slot is a
+// Phi. Returns jump to one exit block whose Phi is the call's value.
+//
+//   mx <- function(a, b) if (a > b) a else b      (a = %10, b = %11)
+//   f <- function(x, y) mx(x, y) + 1
+//
+//     BB4                                 BB6  <- BB4
+//       %14 = Lt %11, %10                   %17 = Jump -> BB8
+//       %15 = AsTest %14                  BB7  <- BB4
+//       %16 = Branch %15 -> BB6, BB7        %18 = Jump -> BB8
+//                                         BB8  <- BB6 BB7
+//                                           %19 = Phi %10 (BB6), %11 (BB7)
+//                                           %20 = Add %19, 1
+#include "inline_body.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "../bc/insns.h"
+#include "../bc/ops.h"
+#include "../bc/verifier.h"
+#include "rir_facts.h"
+
+namespace rir {
+namespace pir {
+
+namespace {
+
+class BodyTranslator {
+  public:
+    BodyTranslator(Builder& b, const Code* c, const std::vector<SEXP>& formals,
+                   const InlineBodyHooks& hooks)
+        : b_(b), c_(c), vars_(formals), hooks_(hooks), formalCount_(formals.size()) {}
+
+    Instruction* run(std::string* why) {
+        CodeShape shape;
+        std::string bad = verifyCode(c_, &shape);
+        if (!bad.empty()) {
+            *why = "an inlined body that does not verify: " + bad;
+            return nullptr;
+        }
+        const std::vector<int32_t>& bc = c_->bc;
+        std::map<int, BB*> blocks;
+        auto leader = [&](int pc) {
+            if (pc >= 0 && size_t(pc) < bc.size() && shape.height[pc] >= 0) blocks[pc] = nullptr;
+        };
+        leader(0);
+        for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
+            Op op = Op(bc[pc]);
+            const int32_t* imm = &bc[pc + 1];
+            int next = int(pc) + 1 + rir::info(op).operands;
+            if (op == Op::stvar && var(c_->poolAt(imm[0])) == vars_.size())
+                vars_.push_back(c_->poolAt(imm[0]));
+            if (op == Op::br || op == Op::br_back || op == Op::brfalse) {
+                leader(imm[0]);
+                leader(next);
+            }
+            if (op == Op::ret) leader(next);
+        }
+        // the entry: the formals' values (those the body reads), the
+        // assigned variables not yet (`none`: inlinableBody checked that
+        // no path reads one before a store)
+        Instruction* none = b_.ldConst(R_NilValue);
+        std::vector<Instruction*> state(vars_.size(), none);
+        for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
+            Op op = Op(bc[pc]);
+            const int32_t* imm = &bc[pc + 1];
+            auto use = [&](int pool) {
+                size_t k = var(c_->poolAt(pool));
+                if (k < formalCount_ && state[k] == none) state[k] = hooks_.argument(k);
+            };
+            if (op == Op::ldvar) use(imm[0]);
+            if (op == Op::ld2_binop) {
+                if (imm[0] == 1) use(imm[1]);
+                if (imm[3] == 1) use(imm[4]);
+            }
+        }
+        BB* entry = b_.bb;
+        for (auto& e : blocks) {
+            e.second = b_.newBB();
+            b_.setBB(e.second);
+            std::vector<Instruction*>& phis = phis_[e.first];
+            for (size_t k = 0; k < vars_.size() + size_t(shape.height[e.first]); k++)
+                phis.push_back(b_.phi({}));
+        }
+        exit_ = b_.newBB();
+        b_.setBB(entry);
+        edge(0, state);
+        b_.jump(blocks.at(0));
+
+        for (auto it = blocks.begin(); it != blocks.end(); ++it) {
+            int pc = it->first;
+            auto nextBlock = std::next(it);
+            int end = nextBlock == blocks.end() ? int(bc.size()) : nextBlock->first;
+            if (!incoming_.count(pc)) {
+                skipped_.insert(pc);
+                continue;
+            }
+            b_.setBB(it->second);
+            std::vector<Instruction*> st = phis_[pc];
+            bool open = true;
+            while (pc < end && open) {
+                Op op = Op(bc[pc]);
+                const int32_t* imm = &bc[pc + 1];
+                int next = pc + 1 + rir::info(op).operands;
+                if (!translate(op, imm, next, st, blocks, &open)) {
+                    *why = "an inlined body with an instruction it cannot translate";
+                    return nullptr;
+                }
+                pc = next;
+            }
+            if (open) {
+                edge(end, st);
+                b_.jump(blocks.at(end));
+            }
+        }
+        if (backToSkipped_) {
+            *why = "an inlined body with a block reached only by a jump back";
+            return nullptr;
+        }
+        // Phi operands, now that every predecessor is known
+        for (auto& in : incoming_) {
+            std::vector<Instruction*>& phis = phis_[in.first];
+            for (auto& e : in.second)
+                for (size_t k = 0; k < phis.size(); k++) {
+                    phis[k]->phiFrom.push_back(e.first);
+                    phis[k]->args.push_back(e.second[k]);
+                }
+        }
+        b_.setBB(exit_);
+        if (returns_.empty()) {
+            *why = "an inlined body that never returns";
+            return nullptr;
+        }
+        return b_.phi(returns_);
+    }
+
+  private:
+    Builder& b_;
+    const Code* c_;
+    std::vector<SEXP> vars_;  // the formals, then the variables assigned
+    const InlineBodyHooks& hooks_;
+    size_t formalCount_;
+    std::map<int, std::vector<Instruction*>> phis_;
+    std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
+    std::set<int> skipped_;
+    bool backToSkipped_ = false;
+    BB* exit_ = nullptr;
+    std::vector<std::pair<BB*, Instruction*>> returns_;
+
+    size_t var(SEXP sym) const {
+        return size_t(std::find(vars_.begin(), vars_.end(), sym) - vars_.begin());
+    }
+    // state: the variables, then the stack
+    void edge(int target, const std::vector<Instruction*>& state) {
+        if (skipped_.count(target)) backToSkipped_ = true;
+        incoming_[target].push_back({b_.bb, state});
+    }
+
+    bool translate(Op op, const int32_t* imm, int next, std::vector<Instruction*>& st,
+                   const std::map<int, BB*>& blocks, bool* open) {
+        auto pop = [&]() {
+            Instruction* v = st.back();
+            st.pop_back();
+            return v;
+        };
+        auto load = [&](int pool) -> Instruction* { return st[var(c_->poolAt(pool))]; };
+        auto arith = [&](int aop, Instruction* a, Instruction* b, int call, int fb) {
+            Opcode o = Opcode::Add;
+            binaryOpcode(ArithOp(aop), &o);
+            return hooks_.arith(o, a, b, c_->poolAt(call), c_->feedback[fb].types);
+        };
+        switch (op) {
+            case Op::push:
+                st.push_back(b_.ldConst(c_->poolAt(imm[0])));
+                b_(Opcode::Visible);
+                return true;
+            case Op::push_null:
+                st.push_back(b_.ldConst(R_NilValue));
+                b_(Opcode::Visible);
+                return true;
+            case Op::visible:
+                b_(Opcode::Visible);
+                return true;
+            case Op::invisible:
+                b_(Opcode::Invisible);
+                return true;
+            case Op::ldvar:
+                b_(Opcode::Visible);
+                st.push_back(load(imm[0]));
+                return true;
+            case Op::stvar:
+                st[var(c_->poolAt(imm[0]))] = pop();
+                return true;
+            case Op::pop:
+                pop();
+                return true;
+            case Op::srcref:
+                // (nothing in the inlined code can see R_Srcref: it calls
+                // nothing and raises no error; the caller's stays current)
+                return true;
+            case Op::dup:
+                st.push_back(st.back());
+                return true;
+            case Op::binop: {
+                Instruction* b = pop();
+                Instruction* a = pop();
+                st.push_back(arith(imm[0], a, b, imm[2], imm[5]));
+                return true;
+            }
+            case Op::ld2_binop: {
+                // operands: 0 the stack (a below b), 1 a variable, 2 a constant
+                int nStack = (imm[0] == 0) + (imm[3] == 0);
+                std::vector<Instruction*> fromStack(st.end() - nStack, st.end());
+                st.resize(st.size() - nStack);
+                size_t used = 0;
+                auto operand = [&](int kind, int a) -> Instruction* {
+                    if (kind == 0) return fromStack[used++];
+                    if (kind == 2) return b_.ldConst(c_->poolAt(a));
+                    return load(a);
+                };
+                Instruction* a = operand(imm[0], imm[1]);
+                Instruction* b = operand(imm[3], imm[4]);
+                st.push_back(arith(imm[6], a, b, imm[8], imm[11]));
+                return true;
+            }
+            case Op::unop: {
+                Instruction* u =
+                    b_(ArithOp(imm[0]) == ArithOp::Neg ? Opcode::Minus : Opcode::Plus, {pop()});
+                u->call = c_->poolAt(imm[2]);
+                st.push_back(u);
+                return true;
+            }
+            case Op::brfalse: {
+                Instruction* t = b_(Opcode::AsTest, {pop()});
+                t->call = c_->poolAt(imm[1]);
+                if (next == imm[0]) return false;
+                edge(next, st);
+                edge(imm[0], st);
+                b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+                *open = false;
+                return true;
+            }
+            case Op::br:
+            case Op::br_back:
+                edge(imm[0], st);
+                b_.jump(blocks.at(imm[0]));
+                *open = false;
+                return true;
+            case Op::ret:
+                returns_.push_back({b_.bb, pop()});
+                b_.jump(exit_);
+                *open = false;
+                return true;
+            default:
+                return false;
+        }
+    }
+};
+
+}  // namespace
+
+Instruction* translateInlineBody(Builder& b, const Code* c, const std::vector<SEXP>& formals,
+                                 const InlineBodyHooks& hooks, std::string* why) {
+    BodyTranslator t(b, c, formals, hooks);
+    return t.run(why);
+}
+
+}  // namespace pir
+}  // namespace rir
