@@ -235,6 +235,7 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
             work.push_back(to);
         }
     };
+    bool returns = false;
     while (!work.empty()) {
         size_t pc = work.back();
         work.pop_back();
@@ -242,6 +243,8 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
         const int32_t* imm = &bc[pc + 1];
         size_t next = pc + 1 + rir::info(op).operands;
         uint64_t set = in[pc];
+        if (op == Op::ret) returns = true;
+        if (op == Op::brfalse && size_t(imm[0]) == next) return false;
         auto assigned = [&](int pool) {
             size_t k = var(c->poolAt(pool));
             return k < vars.size() && (set & (uint64_t(1) << k));
@@ -269,7 +272,8 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
             flow(next, set);
         }
     }
-    return true;
+    // (a body that never returns, an endless loop, is left to the call)
+    return returns;
 }
 
 SEXP inlineTarget(const Code* code, const CallSite& cs, int slot) {
