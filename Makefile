@@ -3,7 +3,7 @@ R ?= R
 RSCRIPT ?= Rscript
 LIB ?= $(CURDIR)/.rlib
 
-.PHONY: install deps test test-fast check bench regtests clean format fuzz fuzz-ci fuzz-ci-calls
+.PHONY: install deps test test-fast check bench regtests clean format fuzz fuzz-ci fuzz-ci-calls valgrind
 
 # what the tests need (testthat), installed into the user library if missing
 deps:
@@ -53,6 +53,11 @@ fuzz-ci:
 	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz/run.R --n $(FUZZ_CI_N) --seed 1 --mode all --ignore-calls --out fuzz-out
 fuzz-ci-calls:
 	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz/run.R --n $(FUZZ_CI_N) --seed 1 --mode all --out fuzz-out-calls
+
+# The gctorture snippets under valgrind's memcheck, native code at the first
+# call (tools/valgrind.sh; about 10 minutes)
+valgrind: install
+	R_LIBS=$(LIB) tools/valgrind.sh valgrind.log
 
 regtests: install
 	R_LIBS=$(LIB) tools/gnur-regtests.sh --mode default
