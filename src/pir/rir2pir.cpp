@@ -1384,12 +1384,33 @@ void rir2pirInit() {
 }
 
 namespace {
+constexpr uint16_t kNumbers = uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real);
+
 // (an `if` or `while` condition that cannot raise an error: a logical,
 // integer or double scalar without attributes, not NA)
 bool quietTest(const Instruction* cond) {
     PirType t = cond->type;
-    constexpr uint16_t numbers = uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real);
-    return !t.isBottom() && t.flags() == 0 && !(t.kinds() & ~numbers);
+    return !t.isBottom() && t.flags() == 0 && !(t.kinds() & ~kNumbers);
+}
+
+// Can arithmetic, a comparison, a sign or a condition raise an error with
+// its operands' types? Not on logicals, integers and doubles that are not
+// objects (their warnings, integer overflow, are what quietArith ruled out
+// by feedback, and the speculation on types then holds); a condition
+// unless quietTest. (Loads and forcing in inlined code are judged apart.)
+bool mayFail(const Instruction* i) {
+    if (i->op == Opcode::AsTest) return !quietTest(i->args[0]);
+    Rule r = i->info().result;
+    bool numeric = r == Rule::Arith || r == Rule::Division || r == Rule::Compare ||
+                   i->op == Opcode::Minus || i->op == Opcode::Plus;
+    if (!numeric || !i->has(MayError)) return false;
+    for (const Instruction* a : i->args) {
+        PirType t = a->type;
+        if (t.isBottom() || t.may(Flag::Object) || t.may(Flag::Lazy) || t.may(Flag::Missing) ||
+            (t.kinds() & ~kNumbers))
+            return true;
+    }
+    return false;
 }
 
 bool argumentLoad(const Instruction* ld) {
@@ -1405,7 +1426,8 @@ std::set<int> unsoundInlines(const Function& fn) {
         for (Instruction* i : b->insns) {
             if (int e = i->eagerFor) {
                 // (no load: the callee may not use the argument at all)
-                if (i->mayCallR() || i->op == Opcode::LdVar || (i->writes() & ~Global))
+                if (i->mayCallR() || i->op == Opcode::LdVar || (i->writes() & ~Global) ||
+                    mayFail(i))
                     bad.insert(e - 1);
                 continue;
             }
@@ -1417,7 +1439,7 @@ std::set<int> unsoundInlines(const Function& fn) {
             // the checkpoint; arithmetic writes only warnings, and inlined
             // arithmetic is quiet)
             if (i->mayCallR() || (i->op == Opcode::LdVar && !argumentLoad(i)) ||
-                (i->writes() & ~Global) || (i->op == Opcode::AsTest && !quietTest(i->args[0])))
+                (i->writes() & ~Global) || mayFail(i))
                 bad.insert(site - 1);
         }
     }

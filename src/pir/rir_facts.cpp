@@ -217,6 +217,28 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
         }
     }
     if (!branches || vars.size() > 64) return false;
+    // the formals it reads are all read before its first jump or return:
+    // the inlined code computes them first (an argument read on some
+    // paths only may be missing, unbound or fail where GNU R never forces
+    // it)
+    std::vector<bool> readFirst(formals.size(), false);
+    bool prefix = true;
+    for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
+        Op op = Op(bc[pc]);
+        const int32_t* imm = &bc[pc + 1];
+        auto read = [&](int pool) {
+            size_t k = var(c->poolAt(pool));
+            if (k >= formals.size()) return true;
+            if (prefix) readFirst[k] = true;
+            return bool(readFirst[k]);
+        };
+        bool ok = true;
+        if (op == Op::ldvar) ok = read(imm[0]);
+        if (op == Op::ld2_binop)
+            ok = (imm[0] != 1 || read(imm[1])) && (imm[3] != 1 || read(imm[4]));
+        if (!ok) return false;
+        if (op == Op::br || op == Op::br_back || op == Op::brfalse || op == Op::ret) prefix = false;
+    }
     // every variable read is assigned on every path to the read (a formal
     // from the start): forward over the instructions, the assigned sets
     // meeting by intersection

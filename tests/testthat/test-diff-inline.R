@@ -160,4 +160,18 @@ expect_all_same(list(
     for (k in 1:4) f(k)
     withVisible(f(2.5))
   "
+,
+  "an argument a branching callee uses on one path only: missing, failing" = "
+    sel <- function(c, a, b) if (c > 0) a else b
+    h <- function(c, x, y) { c <- c + 0; sel(c, x, y) }
+    r <- vapply(1:6, function(i) h(i - 3.5, 1, 2), 0)
+    list(r, h(1, 5), h(-1, , 5), tryCatch(h(1, , 5), error = function(e) conditionMessage(e)))
+  ",
+  "argument code that fails on some values is not computed before the call" = "
+    pick <- function(c, a, b) if (c > 0) a else b
+    h <- function(c) { c <- c * 1; off <- NULL; if (c > 10) off <- 5; pick(c - 10, -off, 0) }
+    pick2 <- function(c, a, b) { length(c); if (c > 0) a else b }
+    h2 <- function(c) { c <- c * 1; off <- NULL; if (c > 10) off <- 5; pick2(c - 10, -off, 0) }
+    list(vapply(1:6, function(i) h(i * 3), 0), vapply(1:6, function(i) h2(i * 3), 0))
+  "
 ))
