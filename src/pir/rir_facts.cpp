@@ -125,6 +125,21 @@ bool dotsName(SEXP sym) {
     return sym == R_DotsSymbol || !std::strncmp(CHAR(PRINTNAME(sym)), "..", 2);
 }
 
+// Is the arithmetic, comparison or sign instruction `op` (binop,
+// ld2_binop, unop) quiet: its feedback says it cannot warn, or it is - or +?
+static bool quietArithInsn(const Code* c, Op op, const int32_t* imm) {
+    switch (op) {
+        case Op::binop:
+            return quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types);
+        case Op::ld2_binop:
+            return quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types);
+        case Op::unop:
+            return ArithOp(imm[0]) == ArithOp::Neg || ArithOp(imm[0]) == ArithOp::Plus;
+        default:
+            return false;
+    }
+}
+
 // Straight-line code of constants, loads of the variables `varOk` allows,
 // quiet arithmetic and visibility, ending with its only `ret`: a body or an
 // argument that may be inlined.
@@ -143,16 +158,13 @@ bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
                 if (!varOk(c->poolAt(imm[0]))) return false;
                 break;
             case Op::binop:
-                if (!quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types)) return false;
+            case Op::unop:
+                if (!quietArithInsn(c, op, imm)) return false;
                 break;
             case Op::ld2_binop:
-                if (!quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types)) return false;
+                if (!quietArithInsn(c, op, imm)) return false;
                 if (imm[0] == 1 && !varOk(c->poolAt(imm[1]))) return false;
                 if (imm[3] == 1 && !varOk(c->poolAt(imm[4]))) return false;
-                break;
-            case Op::unop:
-                if (ArithOp(imm[0]) != ArithOp::Neg && ArithOp(imm[0]) != ArithOp::Plus)
-                    return false;
                 break;
             case Op::ret:
                 return next == bc.size();
@@ -194,14 +206,9 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
                 break;
             }
             case Op::binop:
-                if (!quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types)) return false;
-                break;
             case Op::ld2_binop:
-                if (!quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types)) return false;
-                break;
             case Op::unop:
-                if (ArithOp(imm[0]) != ArithOp::Neg && ArithOp(imm[0]) != ArithOp::Plus)
-                    return false;
+                if (!quietArithInsn(c, op, imm)) return false;
                 break;
             case Op::brfalse:
                 // (not the object test of subsetting: imm[1] < 0)
