@@ -142,37 +142,35 @@ struct DispatchTable {
     // is not an object (NotObject), a double or integer scalar without
     // attributes, not ALTREP (SimpleReal, SimpleInt; NA or not); and the
     // number of formals at the end of the list that are missing (bound to
-    // the missing marker, or to a default's promise: unsupplied),
-    // trailingMissing. (Reads only.)
+    // the missing marker, or to a default's promise: unsupplied). (Reads
+    // only.)
     Context contextOf(SEXP env) const {
         Context c;
-        c.setMissing(trailingMissing(env));
         // (bindings added after the arguments were matched come first)
         SEXP first = fcar(env);
         if (first == R_NilValue ? formals() == R_NilValue
                                 : formals() != R_NilValue && ftag(first) == ftag(formals()))
             c.set(CallFlag::OnlyFormals);
-        forEachArg(env, Context::kMaxArgs, [&](int k, SEXP v) {
-            if (lazyValue(v)) return;
-            c.set(k, ArgFlag::Eager);
+        // one walk over the formals' bindings: the first ones' flags, and
+        // the run of missing ones at the end (at most kMaxMissing; none when
+        // the frame is not in the formals' order)
+        int k = 0, missingRun = 0;
+        bool inOrder = forEachBinding(env, [&](SEXP b) {
+            SEXP v = fcar(b);
+            bool missing = v == R_MissingArg || (hdr(b)->gp & kMissingMask);
+            missingRun = missing ? missingRun + 1 : 0;
+            int arg = k++;
+            if (arg >= Context::kMaxArgs || lazyValue(v)) return;
+            c.set(arg, ArgFlag::Eager);
             // (a promise not lazy: its value, or the constant it evaluates)
             if (ftype(v) == PROMSXP) v = fprvalue(v) != R_UnboundValue ? fprvalue(v) : fcdr(v);
             if (fobject(v)) return;
-            c.set(k, ArgFlag::NotObject);
-            if (simpleScalar(v, REALSXP)) c.set(k, ArgFlag::SimpleReal);
-            if (simpleScalar(v, INTSXP)) c.set(k, ArgFlag::SimpleInt);
+            c.set(arg, ArgFlag::NotObject);
+            if (simpleScalar(v, REALSXP)) c.set(arg, ArgFlag::SimpleReal);
+            if (simpleScalar(v, INTSXP)) c.set(arg, ArgFlag::SimpleInt);
         });
+        if (inOrder) c.setMissing(std::min(missingRun, Context::kMaxMissing));
         return c;
-    }
-    // How many formals at the end are missing in the frame `env` (at most
-    // Context::kMaxMissing); 0 when the frame is not in the formals' order.
-    int trailingMissing(SEXP env) const {
-        int run = 0;
-        bool inOrder = forEachBinding(env, [&](SEXP b) {
-            bool missing = fcar(b) == R_MissingArg || (hdr(b)->gp & kMissingMask);
-            run = missing ? run + 1 : 0;
-        });
-        return inOrder ? std::min(run, Context::kMaxMissing) : 0;
     }
     std::string optRefusal;
     uint32_t deopts = 0;
