@@ -353,6 +353,52 @@ struct ContextBody {
     virtual SEXP run(SEXP newrho) = 0;
 };
 
+}  // namespace
+
+void beginFunctionContext(RContext* c, SEXP call, SEXP fun, SEXP newrho, SEXP promargs, SEXP env) {
+    SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;
+    int savedDepth = extraDepth;
+    Rf_begincontext(c, CTXT_RETURN, call, newrho, sysparent, promargs, fun);
+    // as R_execClosure: the caller's srcref is saved in the context (calls
+    // in tracebacks carry it), the function's own is current while it runs
+    static SEXP srcrefSym = Rf_install("srcref");
+    R_Srcref = plainAttrib(fun, srcrefSym);
+    c->cend = markInterruptedFrom;  // promises forced with this context on top
+    c->cenddata = frameMark(pendingMark(), savedDepth);
+}
+
+void enterFunctionContext(RContext* c) {
+    // What GNU R's eval() of the body does first: count one level of
+    // evaluation depth and poll for interrupts (bcEval polls every so many
+    // calls; rir at once when one is pending).
+    enterEval(c->evaldepth);
+    if (R_interrupts_pending || ++callsSincePoll > 1000) {
+        callsSincePoll = 0;
+        R_CheckUserInterrupt();
+    }
+}
+
+void landedInFunctionContext(RContext* c) {
+    markInterruptedFrom(c->cenddata);
+    // A jump aimed at this call (return() in a promise, UseMethod, an
+    // exiting handler, return() in on.exit code) brings its value; an
+    // intermediate one (we have on.exit code to run) continues in
+    // endcontext.
+    setContextReturnValue(c, c->jumptarget ? nullptr : returnedValue());
+}
+
+SEXP endFunctionContext(RContext* c, SEXP newrho) {
+    // (on.exit code runs at the caller's depth: the one saved at the start)
+    extraDepth = int(uint32_t(reinterpret_cast<uintptr_t>(c->cenddata) >> 32));
+    R_Srcref = c->srcref;
+    Rf_endcontext(c);
+    SEXP val = contextReturnValue(c);
+    releaseFrame(newrho, val);  // does not allocate
+    return val;
+}
+
+namespace {
+
 // Runs `body` in newrho inside the function context GNU R pushes for a
 // call of fun (call, promargs) from env, and returns the call's value
 // (after on.exit code; a jump aimed at the context brings its value).
@@ -360,39 +406,15 @@ struct ContextBody {
 // stack top to above it after a jump), where the result ends up.
 SEXP runInFunctionContext(SEXP call, SEXP fun, SEXP newrho, SEXP promargs, SEXP env,
                           NodeStackSlot* slot, ContextBody& body) {
-    SEXP sysparent = R_GlobalContext->callflag == CTXT_GENERIC ? R_GlobalContext->sysparent : env;
-    int savedDepth = extraDepth;
     RContext cntxt;
-    Rf_begincontext(&cntxt, CTXT_RETURN, call, newrho, sysparent, promargs, fun);
-    // as R_execClosure: the caller's srcref is saved in the context (calls
-    // in tracebacks carry it), the function's own is current while it runs
-    static SEXP srcrefSym = Rf_install("srcref");
-    R_Srcref = plainAttrib(fun, srcrefSym);
-    cntxt.cend = markInterruptedFrom;  // promises forced with this context on top
-    cntxt.cenddata = frameMark(pendingMark(), savedDepth);
+    beginFunctionContext(&cntxt, call, fun, newrho, promargs, env);
     if (sigsetjmp(cntxt.cjmpbuf, 0)) {
-        markInterruptedFrom(cntxt.cenddata);
-        // A jump aimed at this call (return() in a promise, UseMethod, an
-        // exiting handler, return() in on.exit code) brings its value; an
-        // intermediate one (we have on.exit code to run) continues in
-        // endcontext.
-        setContextReturnValue(&cntxt, cntxt.jumptarget ? nullptr : returnedValue());
+        landedInFunctionContext(&cntxt);
     } else {
-        // What GNU R's eval() of the body does first: count one level of
-        // evaluation depth and poll for interrupts (bcEval polls every so
-        // many calls; rir at once when one is pending).
-        enterEval(cntxt.evaldepth);
-        if (R_interrupts_pending || ++callsSincePoll > 1000) {
-            callsSincePoll = 0;
-            R_CheckUserInterrupt();
-        }
+        enterFunctionContext(&cntxt);
         setContextReturnValue(&cntxt, body.run(newrho));
     }
-    extraDepth = savedDepth;  // on.exit code runs at the caller's depth
-    R_Srcref = cntxt.srcref;
-    Rf_endcontext(&cntxt);
-    SEXP val = contextReturnValue(&cntxt);
-    releaseFrame(newrho, val);  // does not allocate
+    SEXP val = endFunctionContext(&cntxt, newrho);
     R_BCNodeStackTop = slot;
     return val;
 }

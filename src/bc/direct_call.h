@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../runtime/dispatch_table.h"
+#include "../runtime/rapi.h"
 #include "code.h"
 #include "interp.h"
 
@@ -46,5 +47,17 @@ SEXP inlinedCallEnv(SEXP fun, SEXP promargs);
 // call, the caller's.
 SEXP resumeInlinedCall(SEXP call, SEXP fun, SEXP newrho, SEXP promargs, SEXP env, SEXP tramp,
                        const ResumePoint& at);
+
+// The function context of a call, in four steps, for code that makes the
+// context itself (native code inlining a call; runInFunctionContext): begin
+// (pushes it, for `call` of `fun` from `env`, the frame `newrho`), then
+// sigsetjmp on its jump buffer; when that returns 0, enter (evaluation
+// depth, interrupts) and run the body, whose value goes into the context
+// (setContextReturnValue); when a jump landed, landed; then end (on.exit
+// code, the frame's promises released), which gives the call's value.
+void beginFunctionContext(RContext* c, SEXP call, SEXP fun, SEXP newrho, SEXP promargs, SEXP env);
+void enterFunctionContext(RContext* c);
+void landedInFunctionContext(RContext* c);
+SEXP endFunctionContext(RContext* c, SEXP newrho);
 
 }  // namespace rir

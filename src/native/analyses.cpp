@@ -151,35 +151,56 @@ std::string Lowering::check() {
     const Code* code = t->baseline;
     CodeShape shape;
     if (!code || !verifyCode(code, &shape).empty()) return "no verified baseline code";
+    // (the shapes of the RIR code frame states resume: the function's, and
+    // inlined callees')
+    std::map<const Code*, CodeShape> shapes;
+    shapes[code] = shape;
     for (auto& b : f.blocks)
         for (pir::Instruction* i : b->insns) {
             switch (i->op) {
                 case pir::Opcode::MkEnv:
-                    if (i != ownEnv || i->stub) return "environments other than the function's";
+                    if (i->stub) return "stub environments";
+                    if (i != ownEnv && (!i->constant || TYPEOF(i->constant) != CLOSXP))
+                        return "environments other than the function's";
                     break;
                 case pir::Opcode::FrameState: {
-                    if (i->code != code) return "frame states of inlined code";
-                    if (i->args.size() > 1 && i->args[1]->op == pir::Opcode::FrameState)
+                    bool hasOuter = i->args.size() > 1 && i->args[1]->op == pir::Opcode::FrameState;
+                    if (hasOuter) {
+                        // an inlined callee's (finished in its context),
+                        // whose outer one is the function's after the call
+                        pir::Instruction* o = i->args[1];
+                        if (o->code != code || !o->afterCall ||
+                            (o->args.size() > 1 && o->args[1]->op == pir::Opcode::FrameState))
+                            return "frame states of inlined code";
+                        if (!shapes.count(i->code) &&
+                            !verifyCode(i->code, &shapes[i->code]).empty())
+                            return "frame states of unverified inlined code";
+                    } else if (i->code != code) {
                         return "frame states of inlined code";
+                    }
+                    const CodeShape& sh = shapes.at(i->code);
                     int pc = i->index;
-                    if (pc < 0 || size_t(pc) >= shape.height.size() || shape.height[pc] < 0)
+                    if (pc < 0 || size_t(pc) >= sh.height.size() || sh.height[pc] < 0)
                         return "a frame state at no instruction";
                     // loop state (rebuilt by rirn_deopt) below every value
                     bool valueSeen = false;
-                    for (SlotKind k : shape.slots[pc]) {
+                    for (SlotKind k : sh.slots[pc]) {
                         if (k == SlotKind::Value)
                             valueSeen = true;
-                        else if (valueSeen)
+                        else if (valueSeen || hasOuter)
                             return "a for loop's state above other values in a frame state";
                     }
-                    if (shape.slots[pc].size() + 1 != i->args.size())
+                    // (after an inlined call: its value comes last)
+                    size_t values =
+                        i->args.size() - 1 - (hasOuter ? 1 : 0) + (i->afterCall ? 1 : 0);
+                    if (sh.slots[pc].size() != values)
                         return "a frame state whose stack is not the code's";
-                    auto kinds = std::make_unique<unsigned char[]>(shape.slots[pc].size() + 1);
-                    for (size_t k = 0; k < shape.slots[pc].size(); k++)
-                        kinds[k] = (unsigned char)shape.slots[pc][k];
+                    auto kinds = std::make_unique<unsigned char[]>(sh.slots[pc].size() + 1);
+                    for (size_t k = 0; k < sh.slots[pc].size(); k++)
+                        kinds[k] = (unsigned char)sh.slots[pc][k];
                     slotKinds[i] = kinds.get();
                     keptKinds().push_back(std::move(kinds));
-                    for (size_t a = 1; a < i->args.size(); a++)
+                    for (size_t a = hasOuter ? 2 : 1; a < i->args.size(); a++)
                         if (!boxed(i->args[a])) return "a test value in a frame state";
                     break;
                 }

@@ -7,6 +7,7 @@
 
 #include "../bc/apply_internals.h"
 #include "../bc/calls.h"
+#include "../bc/direct_call.h"
 #include "../bc/for_loop.h"
 #include "../bc/inplace.h"
 #include "../bc/interp.h"
@@ -700,11 +701,13 @@ SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp) {
     return r;
 }
 
-SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
-                int n, const unsigned char* kinds) {
-    stats.deopts++;
-    if (debugFlags.deopt) REprintf("rir: deoptimization to pc %d\n", pc);
-    t->noteDeopt();
+}  // extern "C"
+
+namespace {
+
+// RIR code resumed at pc with the frame state's stack (see rirn_deopt).
+SEXP resumeAt(Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack, int n,
+              const unsigned char* kinds) {
     NodeStackSlot* slots =
         n ? static_cast<NodeStackSlot*>(alloca(n * sizeof(NodeStackSlot))) : nullptr;
     int loopSlots = 0;
@@ -735,6 +738,69 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
         }
     }
     return interpretFrom(code, env, tramp, ResumePoint{pc, slots, n, loopSlots});
+}
+
+void noteDeopt(DispatchTable* t, int pc) {
+    stats.deopts++;
+    if (debugFlags.deopt) REprintf("rir: deoptimization to pc %d\n", pc);
+    t->noteDeopt();
+}
+
+}  // namespace
+
+extern "C" {
+
+SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
+                int n, const unsigned char* kinds) {
+    noteDeopt(t, pc);
+    return resumeAt(code, pc, env, tramp, stack, n, kinds);
+}
+
+SEXP rirn_inlined_env(SEXP fun, const SEXP* args, int n) {
+    SEXP promargs = PROTECT(Rf_allocList(n));
+    SEXP a = promargs;
+    for (int k = 0; k < n; k++, a = CDR(a)) SETCAR(a, args[k]);
+    SEXP rho = inlinedCallEnv(fun, promargs);
+    UNPROTECT(1);
+    return rho;
+}
+
+void rirn_push_context(RContext* c, SEXP call, SEXP fun, SEXP newrho, SEXP env, const SEXP* args,
+                       int n) {
+    SEXP promargs = PROTECT(Rf_allocList(n));
+    SEXP a = promargs;
+    for (int k = 0; k < n; k++, a = CDR(a)) SETCAR(a, args[k]);
+    // (unprotected before the context saves the protection stack's top, to
+    // which a jump landing in it returns; the context then holds the list)
+    UNPROTECT(1);
+    beginFunctionContext(c, call, fun, newrho, promargs, env);
+}
+
+void rirn_enter_context(RContext* c) {
+    enterFunctionContext(c);
+}
+
+SEXP rirn_pop_context(RContext* c, SEXP value, SEXP newrho) {
+    setContextReturnValue(c, value);
+    return endFunctionContext(c, newrho);
+}
+
+SEXP rirn_context_landed(DispatchTable* t, RContext* c, SEXP newrho, Code* code, int pc, SEXP env,
+                         SEXP tramp, SEXP* stack, int n, const unsigned char* kinds) {
+    landedInFunctionContext(c);
+    stack[n - 1] = endFunctionContext(c, newrho);
+    (void)t;  // (not a failed speculation: no deoptimization counted)
+    return resumeAt(code, pc, env, tramp, stack, n, kinds);
+}
+
+SEXP rirn_deopt_inlined(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
+                        const SEXP* stack, int n, const unsigned char* kinds, RContext* c,
+                        Code* callerCode, int callerPc, SEXP callerEnv, SEXP* callerStack,
+                        int callerN, const unsigned char* callerKinds) {
+    noteDeopt(t, pc);
+    SEXP v = resumeAt(code, pc, env, tramp, stack, n, kinds);
+    callerStack[callerN - 1] = rirn_pop_context(c, v, env);
+    return resumeAt(callerCode, callerPc, callerEnv, tramp, callerStack, callerN, callerKinds);
 }
 
 }  // extern "C"
@@ -778,6 +844,12 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_still_names_without_r),
         RIRN_HELPER(rirn_srcref),
         RIRN_HELPER(rirn_deopt),
+        RIRN_HELPER(rirn_inlined_env),
+        RIRN_HELPER(rirn_push_context),
+        RIRN_HELPER(rirn_enter_context),
+        RIRN_HELPER(rirn_pop_context),
+        RIRN_HELPER(rirn_context_landed),
+        RIRN_HELPER(rirn_deopt_inlined),
         RIRN_HELPER(rirn_backedge),
         RIRN_HELPER(rirn_call_site),
         RIRN_HELPER(rirn_call_site_eager),

@@ -204,6 +204,33 @@ void rirn_srcref(SEXP s);
 // the interpreter keeps it; loop slots lie below every other value.
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
                 int n, const unsigned char* kinds);
+
+// An inlined call (PushContext / PopContext): the callee's environment
+// made from the `n` arguments (one per formal; the missing marker for
+// those not supplied) as a call of `fun` binds them, defaults included.
+SEXP rirn_inlined_env(SEXP fun, const SEXP* args, int n);
+// Pushes the function context of the call into `c` (native code's frame),
+// the `n` supplied arguments its promargs; native code then calls
+// sigsetjmp on its jump buffer, and rirn_enter_context when it returns 0.
+void rirn_push_context(RContext* c, SEXP call, SEXP fun, SEXP newrho, SEXP env, const SEXP* args,
+                       int n);
+void rirn_enter_context(RContext* c);
+// Pops the context after the inlined code returned `value`: the call's value.
+SEXP rirn_pop_context(RContext* c, SEXP value, SEXP newrho);
+// A jump aimed at the context landed (sigsetjmp returned again): the
+// context is popped, and the caller's RIR code goes on after the call with
+// the value the jump brought (`stack`: the caller's `n` values, the last
+// slot for that value).
+SEXP rirn_context_landed(DispatchTable* t, RContext* c, SEXP newrho, Code* code, int pc, SEXP env,
+                         SEXP tramp, SEXP* stack, int n, const unsigned char* kinds);
+// A deoptimization in an inlined callee's code: its RIR code finishes from
+// its frame state (code, pc, env, stack) inside the context `c`, which is
+// popped, then the caller's code (callerCode ...) goes on after the call
+// with the callee's value (the last of callerStack's callerN slots).
+SEXP rirn_deopt_inlined(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
+                        const SEXP* stack, int n, const unsigned char* kinds, RContext* c,
+                        Code* callerCode, int callerPc, SEXP callerEnv, SEXP* callerStack,
+                        int callerN, const unsigned char* callerKinds);
 }
 
 struct Helper {

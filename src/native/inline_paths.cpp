@@ -271,7 +271,7 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
         reinterpret_cast<void*>(&rirn_subset), sexpT,
         {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
         {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT), i32(nargs - 1),
-         envArg, trampArg, constant(nullptr), slots, constant(nullptr), i32(0)});
+         rho(), trampArg, constant(nullptr), slots, constant(nullptr), i32(0)});
     llvm::Value* rScalar =
         B.CreateAnd(headerByteIs(r, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(r));
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
@@ -589,7 +589,7 @@ bool Lowering::inlineMath(pir::Instruction* i) {
     llvm::Value* r =
         callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
                    {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
-                   {constant(i->code), i32(i->index), sexp(i->constant), envArg, trampArg,
+                   {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
                     B.CreateBitCast(args, sexpT), i32(1), i32(0), B.CreateBitCast(dirty, sexpT)});
     llvm::Value* phi = mergeAt(join, boxed, fastEnd, r);
     define(i, phi);
@@ -603,7 +603,7 @@ llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     if (i->args[0] == i->args[1]) keep = 3;
     return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
                       {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT},
-                      {i32(int(op)), a0(i), a1(i), sexp(i->call), envArg, trampArg, i32(keep),
+                      {i32(int(op)), a0(i), a1(i), sexp(i->call), rho(), trampArg, i32(keep),
                        scratchOrNull(i), B.CreateBitCast(dirty, sexpT)});
 }
 

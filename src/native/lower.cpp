@@ -174,7 +174,7 @@ std::string Lowering::run(const std::string& name) {
     int nslots = 0;
     for (pir::BB* b : order)
         for (pir::Instruction* i : b->insns)
-            if (boxed(i) && i->op != pir::Opcode::LdConst && i->op != pir::Opcode::MkEnv &&
+            if (boxed(i) && i->op != pir::Opcode::LdConst && i != ownEnv &&
                 i->op != pir::Opcode::CastType && !siteArgs.count(i) && !missokLoads.count(i) &&
                 !guardLoads.count(i))
                 slotOf[i] = nslots++;
@@ -388,8 +388,27 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::LdFunctionEnv:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_enclos), sexpT, {sexpT}, {envArg}));
             return "";
-        case Opcode::MkEnv:
-            vals[i] = envArg;
+        case Opcode::MkEnv: {
+            if (i == ownEnv) {
+                vals[i] = envArg;
+                return "";
+            }
+            // an inlined call's environment (its arguments, then the parent)
+            int n = int(i->args.size()) - 1;
+            auto* at = llvm::ArrayType::get(sexpT, std::max(n, 1));
+            llvm::Value* arr = entryAlloca(at);
+            for (int k = 0; k < n; k++)
+                B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_inlined_env), sexpT,
+                                 {sexpT, sexpT, i32T},
+                                 {sexp(i->constant), B.CreateBitCast(arr, sexpT), i32(n)}));
+            return "";
+        }
+        case Opcode::PushContext:
+            return lowerPushContext(i);
+        case Opcode::PopContext:
+            define(i, callHelper(reinterpret_cast<void*>(&rirn_pop_context), sexpT,
+                                 {sexpT, sexpT, sexpT}, {contexts.at(i->args[1]), a(0), a(1)}));
             return "";
         case Opcode::LdVar:
             if (siteArgs.count(i)) return "";     // `...`: its call site expands it
@@ -427,7 +446,9 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (siteArgs.count(i)) return "";  // made by its call site
             // the promise code: a pool entry (a symbol, or RIR promise
             // code), else (a default that is not a call) its expression
-            SEXP c = i->index >= 0 ? t->baseline->poolAt(i->index) : i->constant;
+            SEXP c = i->index < 0 ? i->constant
+                     : i->code    ? i->code->poolAt(i->index)
+                                  : t->baseline->poolAt(i->index);
             Code* pc = Code::unpack(c);
             define(i, callHelper(reinterpret_cast<void*>(&rirn_mkarg), sexpT, {sexpT, sexpT},
                                  {sexp(pc ? pc->trampoline : c), a(1)}));
@@ -464,7 +485,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             int keep = usedAgain(i->args[0]) ? 1 : 0;
             define(i, callHelper(reinterpret_cast<void*>(&rirn_unop), sexpT,
                                  {i32T, sexpT, sexpT, sexpT, sexpT, i32T},
-                                 {i32(int(op)), a(0), sexp(i->call), envArg, trampArg, i32(keep)}));
+                                 {i32(int(op)), a(0), sexp(i->call), rho(), trampArg, i32(keep)}));
             return "";
         }
         case Opcode::AsTest: {
@@ -726,20 +747,20 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (i->op == Opcode::StaticCall) {
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_static_call), sexpT,
                                      {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i64T},
-                                     {constant(i->code), i32(i->index), a(1), envArg, trampArg,
+                                     {constant(i->code), i32(i->index), a(1), rho(), trampArg,
                                       eagerArr, llvm::ConstantInt::get(i64T, i->context)}));
                 return "";
             }
             if (!anyEager) {
                 define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site), sexpT,
                                      {sexpT, i32T, sexpT, sexpT, sexpT},
-                                     {constant(i->code), i32(i->index), a(1), envArg, trampArg}));
+                                     {constant(i->code), i32(i->index), a(1), rho(), trampArg}));
                 return "";
             }
-            define(i, callHelper(
-                          reinterpret_cast<void*>(&rirn_call_site_eager), sexpT,
-                          {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
-                          {constant(i->code), i32(i->index), a(1), envArg, trampArg, eagerArr}));
+            define(i,
+                   callHelper(reinterpret_cast<void*>(&rirn_call_site_eager), sexpT,
+                              {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
+                              {constant(i->code), i32(i->index), a(1), rho(), trampArg, eagerArr}));
             return "";
         }
         case Opcode::CallBuiltin: {
@@ -760,8 +781,8 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i,
                    callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
                               {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
-                              {constant(i->code), i32(i->index), sexp(i->constant), envArg,
-                               trampArg, args, i32(n), i32(mask), B.CreateBitCast(dirty, sexpT)}));
+                              {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
+                               args, i32(n), i32(mask), B.CreateBitCast(dirty, sexpT)}));
             return "";
         }
         case Opcode::Dollar:
@@ -779,7 +800,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             define(i, callHelper(reinterpret_cast<void*>(&rirn_dollar), sexpT,
                                  {sexpT, sexpT, sexpT, sexpT},
-                                 {a(0), sexp(i->symbol), sexp(i->call), envArg}));
+                                 {a(0), sexp(i->symbol), sexp(i->call), rho()}));
             return "";
         case Opcode::IsPlainMember: {
             // x$name right after the Assume of this test: its value is the
@@ -848,7 +869,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             define(i, callHelper(reinterpret_cast<void*>(&rirn_lgl_combine), sexpT,
                                  {i32T, sexpT, sexpT, sexpT, sexpT, sexpT},
-                                 {i32(i->index), a(0), a(1), sexp(i->constant), envArg, trampArg}));
+                                 {i32(i->index), a(0), a(1), sexp(i->constant), rho(), trampArg}));
             return "";
         case Opcode::LglSlow:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_lgl_slow), sexpT,
@@ -877,7 +898,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                           reinterpret_cast<void*>(&rirn_subset), sexpT,
                           {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT},
                           {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT),
-                           i32(n - 1), envArg, trampArg, scratchOrNull(i)}));
+                           i32(n - 1), rho(), trampArg, scratchOrNull(i)}));
             return "";
         }
         case Opcode::ExtractDispatch:
@@ -1010,7 +1031,7 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::Colon:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_colon), sexpT,
                                  {sexpT, sexpT, sexpT, sexpT, sexpT},
-                                 {a(0), a(1), sexp(i->constant), envArg, trampArg}));
+                                 {a(0), a(1), sexp(i->constant), rho(), trampArg}));
             return "";
         case Opcode::LdFun:
             if (guardLoads.count(i)) return "";  // its Identical tests it
@@ -1095,30 +1116,109 @@ std::string Lowering::lower(pir::Instruction* i) {
         }
         case Opcode::FrameState:
             return "";
-        case Opcode::Deopt: {
-            pir::Instruction* fs = i->args[0];
-            int n = int(fs->args.size()) - 1;
-            llvm::Value* stack = constant(nullptr);
-            if (n > 0) {
-                auto* at = llvm::ArrayType::get(sexpT, n);
-                llvm::Value* arr = entryAlloca(at);
-                for (int k = 0; k < n; k++)
-                    B.CreateStore(boxedValue(fs->args[k + 1]),
-                                  B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-                stack = B.CreateBitCast(arr, sexpT);
-            }
-            llvm::Value* r =
-                callHelper(reinterpret_cast<void*>(&rirn_deopt), sexpT,
-                           {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
-                           {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]),
-                            trampArg, stack, i32(n), constant(slotKinds.at(fs))});
-            leave();
-            B.CreateRet(r);
-            return "";
-        }
+        case Opcode::Deopt:
+            return lowerDeopt(i);
         default:
             return std::string("PIR instruction ") + i->info().name + " not lowered yet";
     }
+}
+
+llvm::Value* Lowering::stackArray(pir::Instruction* fs, int first, int extra, int* n) {
+    int values = int(fs->args.size()) - first;
+    *n = values + extra;
+    if (*n == 0) return constant(nullptr);
+    auto* at = llvm::ArrayType::get(sexpT, *n);
+    llvm::Value* arr = entryAlloca(at);
+    for (int k = 0; k < values; k++)
+        B.CreateStore(boxedValue(fs->args[first + k]),
+                      B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+    for (int k = values; k < *n; k++)
+        B.CreateStore(constant(nullptr), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+    return B.CreateBitCast(arr, sexpT);
+}
+
+// A Deopt resumes the frame state's RIR code (rirn_deopt); one in an
+// inlined callee's code (its frame state has the caller's after the call
+// as outer one) finishes the callee in its context first
+// (rirn_deopt_inlined).
+std::string Lowering::lowerDeopt(pir::Instruction* i) {
+    pir::Instruction* fs = i->args[0];
+    bool inlined = fs->args.size() > 1 && fs->args[1]->op == pir::Opcode::FrameState;
+    int n;
+    llvm::Value* stack = stackArray(fs, inlined ? 2 : 1, 0, &n);
+    llvm::Value* r;
+    if (!inlined) {
+        r = callHelper(reinterpret_cast<void*>(&rirn_deopt), sexpT,
+                       {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
+                       {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]),
+                        trampArg, stack, i32(n), constant(slotKinds.at(fs))});
+    } else {
+        pir::Instruction* outer = fs->args[1];
+        int outerN;
+        llvm::Value* outerStack = stackArray(outer, 1, 1, &outerN);
+        r = callHelper(
+            reinterpret_cast<void*>(&rirn_deopt_inlined), sexpT,
+            {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT, sexpT,
+             i32T, sexpT},
+            {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]), trampArg, stack,
+             i32(n), constant(slotKinds.at(fs)), contexts.at(fs->args[0]), constant(outer->code),
+             i32(outer->index), value(outer->args[0]), outerStack, i32(outerN),
+             constant(slotKinds.at(outer))});
+    }
+    leave();
+    B.CreateRet(r);
+    return "";
+}
+
+// PushContext: the RContext lives in this frame; sigsetjmp is called here
+// (a jump aimed at the context must find this frame alive), returns_twice
+// for LLVM. When a jump lands, the context is popped and the caller's RIR
+// code goes on after the call (the frame state operand) with its value.
+std::string Lowering::lowerPushContext(pir::Instruction* i) {
+    pir::Instruction* calleeEnv = i->args[1];
+    pir::Instruction* after = i->args[3];
+    auto* ctxT = llvm::ArrayType::get(llvm::Type::getInt64Ty(C), (sizeof(RContext) + 7) / 8);
+    llvm::Value* ctx = B.CreateBitCast(entryAlloca(ctxT), sexpT);
+    contexts[calleeEnv] = ctx;
+    int n = int(i->args.size()) - 4;
+    llvm::Value* args = constant(nullptr);
+    if (n > 0) {
+        auto* at = llvm::ArrayType::get(sexpT, n);
+        llvm::Value* arr = entryAlloca(at);
+        for (int k = 0; k < n; k++)
+            B.CreateStore(value(i->args[4 + k]), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+        args = B.CreateBitCast(arr, sexpT);
+    }
+    auto* v = llvm::Type::getVoidTy(C);
+    callHelper(reinterpret_cast<void*>(&rirn_push_context), v,
+               {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
+               {ctx, sexp(i->constant), value(i->args[2]), value(calleeEnv), value(i->args[0]),
+                args, i32(n)});
+    // (the frame state's values are boxed before: the landing reads them)
+    int outerN;
+    llvm::Value* outerStack = stackArray(after, 1, 1, &outerN);
+    llvm::Value* jb = B.CreateGEP(llvm::Type::getInt8Ty(C), ctx,
+                                  llvm::ConstantInt::get(i64T, offsetof(RContext, cjmpbuf)));
+    auto* sjT = llvm::FunctionType::get(i32T, {sexpT, i32T}, false);
+    llvm::Value* sj =
+        B.CreateIntToPtr(llvm::ConstantInt::get(i64T, reinterpret_cast<uint64_t>(&__sigsetjmp)),
+                         sjT->getPointerTo());
+    llvm::CallInst* r = B.CreateCall(sjT, sj, {B.CreateBitCast(jb, sexpT), i32(0)});
+    r->addFnAttr(llvm::Attribute::ReturnsTwice);
+    llvm::BasicBlock* landed = llvm::BasicBlock::Create(C, "landed", fn);
+    llvm::BasicBlock* go = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateICmpNE(r, i32(0)), landed, go);
+    B.SetInsertPoint(landed);
+    llvm::Value* res = callHelper(
+        reinterpret_cast<void*>(&rirn_context_landed), sexpT,
+        {sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
+        {constant(t), ctx, value(calleeEnv), constant(after->code), i32(after->index),
+         value(after->args[0]), trampArg, outerStack, i32(outerN), constant(slotKinds.at(after))});
+    leave();
+    B.CreateRet(res);
+    B.SetInsertPoint(go);
+    callHelper(reinterpret_cast<void*>(&rirn_enter_context), v, {sexpT}, {ctx});
+    return "";
 }
 
 bool available(std::string* why) {

@@ -99,6 +99,17 @@ class Lowering {
         return true;
     }
     pir::Instruction* ownEnv = nullptr;
+    // the environment the instruction being lowered evaluates in: its
+    // inlined callee's (Instruction::frame), else the function's
+    llvm::Value* rho() { return current && current->frame ? value(current->frame) : envArg; }
+    // the RContext (in this frame) of each inlined call's context, by the
+    // callee's environment (PushContext's operand 1)
+    std::map<pir::Instruction*, llvm::Value*> contexts;
+    // A frame state's stack values into an array (the last `extra` slots
+    // left for the helper to fill), as rirn_deopt takes them.
+    llvm::Value* stackArray(pir::Instruction* fs, int first, int extra, int* n);
+    std::string lowerPushContext(pir::Instruction* i);
+    std::string lowerDeopt(pir::Instruction* i);
     // per frame state: the slot kinds of its stack (kept as long as the code)
     std::map<pir::Instruction*, const unsigned char*> slotKinds;
     static std::vector<std::unique_ptr<unsigned char[]>>& keptKinds();
@@ -170,8 +181,7 @@ class Lowering {
     std::map<pir::Instruction*, llvm::Value*> rawVals;
     // the boxes stores of an unboxed double made (StVar), usable where the
     // store dominates (value() looks them up for the instruction lowered)
-    std::map<pir::Instruction*, std::vector<std::pair<pir::Instruction*, llvm::Value*>>>
-        storeBoxes;
+    std::map<pir::Instruction*, std::vector<std::pair<pir::Instruction*, llvm::Value*>>> storeBoxes;
     pir::Instruction* current = nullptr;  // the instruction being lowered
     // a plain Dollar's value, looked up by the IsPlainMember its Assume
     // tests right before it (one lookup for both)

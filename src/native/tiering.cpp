@@ -50,23 +50,33 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
         uint32_t eager = pir::eagerArgs(t) & ~((1u << Context::kMaxArgs) - 1);
         for (int k = 0; k < Context::kMaxArgs; k++)
             if (ctx.has(k, ArgFlag::Eager)) eager |= 1u << k;
-        why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
-                                    eager, ctx);
-        if (why.empty()) {
-            size_t n = 0;
-            for (auto& b : fn.blocks) n += b->insns.size();
-            // (LLVM's time grows faster than the code: a base function
-            // like str.default took seconds per version)
-            if (n > kMaxNativeInsns)
-                why = "too large for the native tier (more than " +
-                      std::to_string(kMaxNativeInsns) + " PIR instructions)";
+        auto translateAndCompile = [&](const std::set<int>& noInline) {
+            why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify,
+                                        nullptr, eager, ctx, noInline);
+            if (why.empty()) {
+                size_t n = 0;
+                for (auto& b : fn.blocks) n += b->insns.size();
+                // (LLVM's time grows faster than the code: a base function
+                // like str.default took seconds per version)
+                if (n > kMaxNativeInsns)
+                    why = "too large for the native tier (more than " +
+                          std::to_string(kMaxNativeInsns) + " PIR instructions)";
+            }
+            if (why.empty()) entry = compile(fn, t, &why);
+        };
+        translateAndCompile({});
+        std::set<int> withContext = pir::contextInlinedSites(fn);
+        if (!entry && !withContext.empty()) {
+            // (something of an inlined callee's code was refused, or made
+            // the function too large: again with those calls made as calls)
+            fn.clear();
+            translateAndCompile(withContext);
         }
-        if (why.empty()) entry = compile(fn, t, &why);
         if (entry) {
             std::set<int> sites;
             for (auto& i : fn.insns)
                 if (i->inlinedFrom && i->bb) sites.insert(i->inlinedFrom);
-            stats.inlined_calls += double(sites.size());
+            stats.inlined_calls += double(sites.size() + pir::contextInlinedSites(fn).size());
             for (auto& i : fn.insns)
                 if (i->op == pir::Opcode::StaticCall && i->bb) stats.static_calls++;
         }

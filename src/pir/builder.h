@@ -20,6 +20,9 @@ class Builder {
 
     Function* fn;
     BB* bb;  // where instructions go
+    // the inlined closure's environment the instructions made belong to
+    // (Instruction::frame), nullptr for the function's own code
+    Instruction* frame = nullptr;
 
     BB* newBB() { return fn->newBB(); }
     void setBB(BB* b) { bb = b; }
@@ -105,6 +108,7 @@ class Builder {
   private:
     Instruction* append(Instruction* i) {
         i->bb = bb;
+        i->frame = frame;
         bb->insns.push_back(i);
         i->type = i->ruleType();
         return i;

@@ -1,5 +1,22 @@
 // inline_call.cpp — calls whose callee's code the translation puts in place
-// of the call (see translator.h).
+// of the call (see translator.h): promise code computed before the call
+// (eagerCall), bodies of quiet arithmetic without an environment
+// (inlineCall), and callees that call, with their own environment and
+// function context (inlineWithContext):
+//
+//   h <- function(a) g(a) + 1          %7 = Checkpoint -> BB2, BB3
+//   f <- function(x) h(x)            BB2
+//                                      %9 = IsCallee <closure h>, %6
+//                                      %10 = Assume %9, %7
+//                                      %11 = MkArg x, %2
+//                                      %13 = MkEnv a=%11, parent=%12
+//                                      %14 = FrameState pc 9, %2 (after the call)
+//                                      %15 = PushContext h(x), %2, %13, %8, %14, %11
+//                                      ... h's code in %13, its frame states'
+//                                      outer one %14 ...
+//                                    BB6
+//                                      %30 = PopContext %29, %13
+//                                      %31 = Return %30
 #include "translator.h"
 
 namespace rir {
@@ -23,7 +40,7 @@ namespace pir {
 //                                   %23 = Call <call f(...)>, %2, %8, %22
 Instruction* Translator::eagerCall(const CallSite& cs, int site, Instruction* fun,
                                    const std::vector<Instruction*>& stack, int pc) {
-    if (noInline_.count(site)) return nullptr;
+    if (!inlining_ || noInline_.count(site)) return nullptr;
     std::vector<const Code*> promise(cs.args.size(), nullptr);
     auto callerVar = [](SEXP sym) { return !dotsName(sym); };
     bool any = false;
@@ -198,6 +215,89 @@ Instruction* Translator::straightLine(const Code* c, const std::function<Instruc
         pc += 1 + rir::info(op).operands;
     }
     return st.back();
+}
+
+Translator::Translator(const Code* code, SEXP formals, Translator& caller, Instruction* env,
+                       Instruction* afterCall, BB* exit)
+    : code_(code),
+      formals_(formals),
+      fn_(caller.fn_),
+      b_(caller.fn_),
+      env_(env),
+      one_(caller.one_),
+      minusOne_(caller.minusOne_),
+      noInline_(caller.noInline_),
+      eagerArgs_(0),
+      ctx_(Context()),
+      afterCall_(afterCall),
+      exitBB_(exit),
+      inlining_(false) {
+    b_.bb = caller.b_.bb;
+    b_.frame = env;
+}
+
+// A call whose feedback saw one closure only, which contextInlineTarget
+// admits, is inlined with the frame GNU R would make: speculated (at the
+// call's checkpoint) that the function is still that closure, the callee's
+// environment is made from the call site's arguments (promises in the
+// caller's environment, defaults bound as a call binds them), its function
+// context pushed, and its code translated in place with its returns
+// joining after it, where the context is popped. Every instruction of the
+// callee runs in its environment (Instruction::frame). A speculation in
+// the callee leaves through a frame state whose outer one is the caller's
+// after the call: the deoptimization finishes the callee in RIR inside the
+// context, pops it, and the caller goes on in RIR with the call's value. A
+// jump aimed at the context (return() in a promise) lands in native code,
+// which goes on in the caller's RIR code after the call with its value.
+Instruction* Translator::inlineWithContext(const CallSite& cs, int site, Instruction* fun,
+                                           const std::vector<Instruction*>& stack, int pc,
+                                           int next) {
+    if (!inlining_ || noInline_.count(site)) return nullptr;
+    const int32_t* imm = &code_->bc[pc + 1];
+    SEXP clo = contextInlineTarget(code_, cs, imm[1]);
+    if (!clo) return nullptr;
+    const Code* callee = DispatchTable::unpackFast(trampolineTargetFast(BODY(clo)))->baseline;
+    CodeShape shape;
+    if (!verifyCode(callee, &shape).empty()) return nullptr;
+
+    Instruction* cp = callCheckpoint(fun, stack, pc);
+    Instruction* test = b_(Opcode::IsCallee, {fun});
+    test->constant = clo;
+    b_.withType(Opcode::Assume, fun->type, {test, cp});
+    Instruction* closure = b_.ldConst(clo);
+    std::vector<Instruction*> args;
+    std::vector<SEXP> names;
+    for (SEXP f = FORMALS(clo); f != R_NilValue; f = CDR(f)) {
+        size_t k = names.size();
+        names.push_back(TAG(f));
+        args.push_back(k < cs.args.size() ? argument(cs.args[k], nullptr)
+                                          : b_.ldConst(R_MissingArg));
+    }
+    Instruction* env = b_.mkEnv(args, names, b_.ldConst(CLOENV(clo)));
+    env->constant = clo;
+    Instruction* after = b_.frameState(code_, next, env_, afterCall_, stack);
+    after->afterCall = true;
+    std::vector<Instruction*> ops{env_, env, closure, after};
+    // (the arguments as supplied: the context's promargs)
+    for (size_t k = 0; k < cs.args.size(); k++) ops.push_back(args[k]);
+    Instruction* push = b_.add(Opcode::PushContext, ops);
+    push->constant = pool(cs.ast);
+    push->index = site;
+
+    BB* exit = b_.newBB();
+    Translator body(callee, FORMALS(clo), *this, env, after, exit);
+    std::string problem = body.translateBody(shape);
+    if (problem.empty() && body.returns_.empty()) problem = "no return";
+    if (!problem.empty()) {
+        failedInlines.insert(site);
+        inlineProblem_ = "an inlined call's callee: " + problem;
+        return nullptr;
+    }
+    b_.setBB(exit);
+    Instruction* value =
+        body.returns_.size() == 1 ? body.returns_[0].second : b_.phi(body.returns_);
+    Instruction* pop = b_.add(Opcode::PopContext, {value, env});
+    return pop;
 }
 
 }  // namespace pir

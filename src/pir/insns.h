@@ -309,9 +309,13 @@ enum class Rule : uint8_t {
     X(Deopt, "f", Void, 0, AllHeaps, AllHeaps, Terminator | MayDeopt,                              \
       "rebuild the RIR frames of the frame state and continue in the interpreter")                 \
     /* contexts, visibility */                                                                     \
-    X(PushContext, "ae*", Void, 0, 0, Global, HasConstant,                                         \
-      "push the function context of an inlined closure (call carried, arguments, env last)")       \
-    X(PopContext, "v", Void, 0, 0, Global, NoFlags, "pop the inlined closure's context")           \
+    X(PushContext, "eevfa*", Void, 0, 0, Global, HasConstant | HasIndex,                           \
+      "push the function context of an inlined closure's call (carried: the call, its RIR call "   \
+      "site): caller's environment, callee's (MkEnv), the closure, the caller's frame state "      \
+      "after the call (where a jump aimed at the context lands), the arguments as passed")         \
+    X(PopContext, "ve", Same, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal,                 \
+      "the inlined call's value (operand 0) after its context (of the callee's environment) is "   \
+      "popped: its on.exit code runs")                                                             \
     X(Visible, "", Void, 0, 0, Global, SetsVisible, "the result is visible")                       \
     X(Invisible, "", Void, 0, 0, Global, SetsInvisible, "the result is invisible")                 \
     X(SetSrcref, "", Void, 0, 0, Global, HasConstant, "make the carried srcref current (R_Srcref)")

@@ -72,6 +72,15 @@ struct Instruction {
     // computes an argument of the call at this RIR call site (index + 1)
     // before the call (see rir2pir.cpp's eagerCall)
     int eagerFor = 0;
+    // the environment (MkEnv) of the inlined closure whose code this is, run
+    // in the function context its PushContext pushed: helpers take it as
+    // the environment they evaluate in (nullptr: the function's own code)
+    Instruction* frame = nullptr;
+    // FrameState: the caller's state after an inlined call (the outer frame
+    // state of the callee's): RIR resumes at the pc after the call with the
+    // call's value pushed, so it holds one stack value fewer than the code
+    // has there
+    bool afterCall = false;
     // StaticCall: the bits of the Context its arguments' types prove (see
     // opt/call_contexts.cpp)
     uint64_t context = 0;

@@ -142,6 +142,8 @@ std::string operands(const Instruction* i) {
     if (i->plain) s += " (plain)";
     if (i->inlinedFrom) s += " (inlined)";
     if (i->eagerFor) s += " (eager)";
+    if (i->afterCall) s += " (after the call)";
+    if (i->frame) s += " (in " + ref(i->frame) + ")";
     return s;
 }
 

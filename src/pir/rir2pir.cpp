@@ -33,10 +33,9 @@ namespace pir {
 SEXP oneInt = nullptr, minusOneInt = nullptr;
 SEXP smallInts = nullptr;
 
-std::string Translator::run() {
-    CodeShape shape;
-    std::string bad = verifyCode(code_, &shape);
-    if (!bad.empty()) return "the RIR code does not verify: " + bad;
+// The code's blocks translated, from the current block on (the prologue's
+// end, or an inlined call's), with Phis for the stack where paths meet.
+std::string Translator::translateBody(const CodeShape& shape) {
     const std::vector<int32_t>& bc = code_->bc;
     // block leaders: the entry, jump targets, and what follows a jump
     // (only reachable ones: the verifier gave them a height)
@@ -61,77 +60,6 @@ std::string Translator::run() {
             for (int e = 0; e < bc[pc + 3] + bc[pc + 4]; e++) leader(next + 2 * e);
         if (op == Op::br_back) loopHeaders_.insert(bc[pc + 1]);
         pc = size_t(next);
-    }
-    // prologue: the arguments bound in a new environment
-    std::vector<Instruction*> args;
-    std::vector<SEXP> names, defaults;
-    int nformals = Rf_length(formals_);
-    for (SEXP a = formals_; a != R_NilValue; a = CDR(a)) {
-        names.push_back(TAG(a));
-        defaults.push_back(CAR(a));
-        // (one speculated evaluated is not missing: the entry's
-        // IsForced, below, leaves otherwise before any other use; one
-        // the context has among the trailing missing arguments, without
-        // a default, is the missing marker)
-        size_t k = args.size();
-        bool missing = int(k) >= nformals - ctx_.missing() && CAR(a) == R_MissingArg;
-        if (missing && k < 32) eagerArgs_ &= ~(1u << k);
-        bool eager = k < 32 && (eagerArgs_ & (1u << k));
-        args.push_back(b_.ldArg(int(k), missing ? PirType(0, uint8_t(Flag::Missing))
-                                        : eager ? PirType::any().without(Flag::Missing)
-                                                : PirType::any()));
-    }
-    Instruction* parent = b_(Opcode::LdFunctionEnv);
-    env_ = b_.mkEnv(args, names, parent);
-    // default arguments: a missing one is bound to a promise of its
-    // default in the new environment (its binding stays `missing`)
-    for (size_t k = 0; k < defaults.size(); k++) {
-        if (defaults[k] == R_MissingArg) continue;
-        Instruction* t = b_.withType(Opcode::IsType, PirType(0, uint8_t(Flag::Missing)), {args[k]});
-        BB* def = b_.newBB();
-        BB* cont = b_.newBB();
-        b_.branch(t, def, cont);
-        b_.setBB(def);
-        Instruction* p = b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
-        p->index = k < code_->defaults.size() ? code_->defaults[k] : -1;
-        p->constant = defaults[k];
-        b_.withSymbol(Opcode::StArgDefault, names[k], {p, env_});
-        b_.jump(cont);
-        b_.setBB(cont);
-    }
-    // arguments the feedback never saw lazy (an unevaluated promise,
-    // or missing) are speculated evaluated at the entry (IsForced,
-    // leaving for the start of the RIR code); their Force here makes
-    // later ones of the same value no effect (force dominance)
-    bool anyEager = false;
-    for (size_t k = 0; k < args.size() && k < 32; k++)
-        anyEager = anyEager || (eagerArgs_ & (1u << k));
-    if (anyEager) {
-        // (the context's evaluated arguments need no test: the call
-        // satisfies the context, see DispatchTable::contextOf)
-        auto inContext = [&](size_t k) {
-            return int(k) < Context::kMaxArgs && ctx_.has(int(k), ArgFlag::Eager);
-        };
-        Instruction* cp = nullptr;
-        for (size_t k = 0; k < args.size() && k < 32; k++)
-            if ((eagerArgs_ & (1u << k)) && !inContext(k) && !cp) cp = checkpoint(0, {});
-        for (size_t k = 0; k < args.size() && k < 32; k++) {
-            if (!(eagerArgs_ & (1u << k))) continue;
-            if (!inContext(k))
-                b_.withType(Opcode::Assume, PirType::val(), {b_(Opcode::IsForced, {args[k]}), cp});
-            Instruction* v = b_(Opcode::Force, {args[k]});
-            v->plain = true;
-            // (what the context says of the value: the uses this Force
-            // dominates take the cast, see known types)
-            if (inContext(k)) {
-                if (ctx_.has(int(k), ArgFlag::SimpleReal))
-                    b_.withType(Opcode::CastType, PirType::scalar(Kind::Real), {v});
-                else if (ctx_.has(int(k), ArgFlag::SimpleInt))
-                    b_.withType(Opcode::CastType, PirType::scalar(Kind::Int), {v});
-                else if (ctx_.has(int(k), ArgFlag::NotObject))
-                    b_.withType(Opcode::CastType, v->type.without(Flag::Object), {v});
-            }
-        }
     }
     BB* prologue = b_.bb;
     for (auto& entry : blocks) entry.second = b_.newBB();
@@ -175,6 +103,87 @@ std::string Translator::run() {
                 phis[k]->args.push_back(edge.second[k]);
             }
     }
+    return "";
+}
+
+std::string Translator::run() {
+    CodeShape shape;
+    std::string bad = verifyCode(code_, &shape);
+    if (!bad.empty()) return "the RIR code does not verify: " + bad;
+    // prologue: the arguments bound in a new environment
+    std::vector<Instruction*> args;
+    std::vector<SEXP> names, defaults;
+    int nformals = Rf_length(formals_);
+    for (SEXP a = formals_; a != R_NilValue; a = CDR(a)) {
+        names.push_back(TAG(a));
+        defaults.push_back(CAR(a));
+        // (one speculated evaluated is not missing: the entry's
+        // IsForced, below, leaves otherwise before any other use; one
+        // the context has among the trailing missing arguments, without
+        // a default, is the missing marker)
+        size_t k = args.size();
+        bool missing = int(k) >= nformals - ctx_.missing() && CAR(a) == R_MissingArg;
+        if (missing && k < 32) eagerArgs_ &= ~(1u << k);
+        bool eager = k < 32 && (eagerArgs_ & (1u << k));
+        args.push_back(b_.ldArg(int(k), missing ? PirType(0, uint8_t(Flag::Missing))
+                                        : eager ? PirType::any().without(Flag::Missing)
+                                                : PirType::any()));
+    }
+    Instruction* parent = b_(Opcode::LdFunctionEnv);
+    env_ = b_.mkEnv(args, names, parent);
+    // default arguments: a missing one is bound to a promise of its
+    // default in the new environment (its binding stays `missing`)
+    for (size_t k = 0; k < defaults.size(); k++) {
+        if (defaults[k] == R_MissingArg) continue;
+        Instruction* t = b_.withType(Opcode::IsType, PirType(0, uint8_t(Flag::Missing)), {args[k]});
+        BB* def = b_.newBB();
+        BB* cont = b_.newBB();
+        b_.branch(t, def, cont);
+        b_.setBB(def);
+        Instruction* p = b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
+        p->index = k < code_->defaults.size() ? code_->defaults[k] : -1;
+        p->code = code_;
+        p->constant = defaults[k];
+        b_.withSymbol(Opcode::StArgDefault, names[k], {p, env_});
+        b_.jump(cont);
+        b_.setBB(cont);
+    }
+    // arguments the feedback never saw lazy (an unevaluated promise,
+    // or missing) are speculated evaluated at the entry (IsForced,
+    // leaving for the start of the RIR code); their Force here makes
+    // later ones of the same value no effect (force dominance)
+    bool anyEager = false;
+    for (size_t k = 0; k < args.size() && k < 32; k++)
+        anyEager = anyEager || (eagerArgs_ & (1u << k));
+    if (anyEager) {
+        // (the context's evaluated arguments need no test: the call
+        // satisfies the context, see DispatchTable::contextOf)
+        auto inContext = [&](size_t k) {
+            return int(k) < Context::kMaxArgs && ctx_.has(int(k), ArgFlag::Eager);
+        };
+        Instruction* cp = nullptr;
+        for (size_t k = 0; k < args.size() && k < 32; k++)
+            if ((eagerArgs_ & (1u << k)) && !inContext(k) && !cp) cp = checkpoint(0, {});
+        for (size_t k = 0; k < args.size() && k < 32; k++) {
+            if (!(eagerArgs_ & (1u << k))) continue;
+            if (!inContext(k))
+                b_.withType(Opcode::Assume, PirType::val(), {b_(Opcode::IsForced, {args[k]}), cp});
+            Instruction* v = b_(Opcode::Force, {args[k]});
+            v->plain = true;
+            // (what the context says of the value: the uses this Force
+            // dominates take the cast, see known types)
+            if (inContext(k)) {
+                if (ctx_.has(int(k), ArgFlag::SimpleReal))
+                    b_.withType(Opcode::CastType, PirType::scalar(Kind::Real), {v});
+                else if (ctx_.has(int(k), ArgFlag::SimpleInt))
+                    b_.withType(Opcode::CastType, PirType::scalar(Kind::Int), {v});
+                else if (ctx_.has(int(k), ArgFlag::NotObject))
+                    b_.withType(Opcode::CastType, v->type.without(Flag::Object), {v});
+            }
+        }
+    }
+    std::string problem = translateBody(shape);
+    if (!problem.empty()) return problem;
     // a variable's value passed to a builtin before more arguments:
     // loaded there (native code counts it as referenced from the load to
     // the call, as the interpreter does), also when a guard's branch
@@ -269,13 +278,15 @@ std::set<int> unsoundInlines(const Function& fn) {
 }
 
 std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline,
-                    uint32_t eagerArgs, Context ctx) {
+                    uint32_t eagerArgs, Context ctx, std::set<int>* failedInlines) {
     if (code->kind != CodeKind::Function) return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = Rf_length(formals);
     fn->onlyFormals = ctx.has(CallFlag::OnlyFormals);
     Translator t(code, formals, fn, noInline, eagerArgs, ctx);
-    return t.run();
+    std::string problem = t.run();
+    if (failedInlines) *failedInlines = t.failedInlines;
+    return problem;
 }
 
 uint32_t eagerArgs(const DispatchTable* t) {
@@ -292,10 +303,20 @@ Context feedbackContext(uint32_t eager) {
 }
 
 std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool verifyEach,
-                             std::string* trace, uint32_t eager, Context ctx) {
-    std::set<int> noInline;
+                             std::string* trace, uint32_t eager, Context ctx,
+                             const std::set<int>& never) {
+    std::set<int> noInline = never;
     for (;;) {
-        std::string problem = rir2pir(code, formals, fn, noInline, eager, ctx);
+        std::set<int> failed;
+        std::string problem = rir2pir(code, formals, fn, noInline, eager, ctx, &failed);
+        if (!problem.empty() && !failed.empty()) {
+            // again without the inlined calls whose callee's code was not
+            // translated
+            noInline.insert(failed.begin(), failed.end());
+            fn->clear();
+            if (trace) *trace += "== " + problem + ": again without inlining it\n";
+            continue;
+        }
         if (problem.empty() && verifyEach) {
             problem = verify(*fn);
             if (!problem.empty()) problem = "after translation: " + problem;
@@ -310,6 +331,13 @@ std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool 
         fn->clear();
         if (trace) *trace += "== inlined code kept effects before a deoptimization: again\n";
     }
+}
+
+std::set<int> contextInlinedSites(const Function& fn) {
+    std::set<int> sites;
+    for (auto& i : fn.insns)
+        if (i->op == Opcode::PushContext && i->bb) sites.insert(i->index);
+    return sites;
 }
 
 }  // namespace pir

@@ -375,5 +375,57 @@ SEXP staticTarget(const Code* code, const CallSite& cs, int slot) {
     return staticCallable(code, cs, clo) ? clo : nullptr;
 }
 
+SEXP contextInlineTarget(const Code* code, const CallSite& cs, int slot) {
+    SEXP clo = staticTarget(code, cs, slot);
+    if (!clo || hdr(clo)->debug || hdr(clo)->spare) return nullptr;
+    for (SEXP a = FORMALS(clo); a != R_NilValue; a = CDR(a))
+        if (TAG(a) == R_DotsSymbol) return nullptr;
+    DispatchTable* t = DispatchTable::unpackFast(trampolineTargetFast(BODY(clo)));
+    if (!t->baseline || t->baseline->kind != CodeKind::Function) return nullptr;
+    const std::vector<int32_t>& bc = t->baseline->bc;
+    if (bc.size() > kMaxContextInlined) return nullptr;
+    for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
+        const int32_t* imm = &bc[pc + 1];
+        switch (Op(bc[pc])) {
+            case Op::ldvar:
+            case Op::stvar:
+                if (dotsName(t->baseline->poolAt(imm[0]))) return nullptr;
+                break;
+            case Op::br:
+                if (imm[0] <= int(pc)) return nullptr;  // (a loop)
+                break;
+            case Op::push:
+            case Op::push_null:
+            case Op::visible:
+            case Op::invisible:
+            case Op::pop:
+            case Op::popn:
+            case Op::dup:
+            case Op::ret:
+            case Op::srcref:
+            case Op::binop:
+            case Op::ld2_binop:
+            case Op::unop:
+            case Op::brfalse:
+            case Op::ldfun:
+            case Op::call:
+            case Op::guard_fun:
+            case Op::call_builtin:
+            case Op::count_arg:
+            case Op::lgl_first:
+            case Op::lgl_second:
+            case Op::lgl_slow:
+            case Op::dollar:
+            case Op::subset:
+            case Op::br_obj:
+            case Op::subset_obj:
+                break;
+            default:
+                return nullptr;
+        }
+    }
+    return clo;
+}
+
 }  // namespace pir
 }  // namespace rir

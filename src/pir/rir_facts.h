@@ -45,5 +45,14 @@ bool staticCallable(const Code* code, const CallSite& cs, SEXP clo);
 // saw only it and it is staticCallable, else nullptr.
 SEXP staticTarget(const Code* code, const CallSite& cs, int slot);
 
+// The closure the call site (feedback slot `slot`) calls, when the feedback
+// saw only it, it is staticCallable without `...` among its formals, and
+// its body (at most kMaxContextInlined words, no loops) is made only of
+// instructions whose translation inside an inlined call's function context
+// native code runs: it can be inlined with its own environment and context
+// (rir2pir's inlineWithContext), else nullptr.
+const size_t kMaxContextInlined = 300;
+SEXP contextInlineTarget(const Code* code, const CallSite& cs, int slot);
+
 }  // namespace pir
 }  // namespace rir

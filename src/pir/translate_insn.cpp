@@ -110,7 +110,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             return "";
         }
         case Op::ret:
-            b_(Opcode::Return, {pop(stack)});
+            ret(pop(stack));
             *open = false;
             return "";
         case Op::use_method: {
@@ -122,7 +122,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* u = b_.add(Opcode::UseMethod, ops);
             u->constant = pool(imm[0]);
             u->call = pool(imm[2]);
-            b_(Opcode::Return, {u});
+            ret(u);
             *open = false;
             return "";
         }
@@ -155,6 +155,8 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             const CallSite& cs = code_->calls[imm[0]];
             Instruction* fun = pop(stack);
             Instruction* r = inlineCall(cs, imm[0], imm[1], fun, stack, pc);
+            if (!r && inlineProblem_.empty())
+                r = inlineWithContext(cs, imm[0], fun, stack, pc, next);
             if (!inlineProblem_.empty()) return inlineProblem_;
             if (!r) fun = staticCallee(cs, imm[1], fun, stack, pc);
             if (!r) r = eagerCall(cs, imm[0], fun, stack, pc);

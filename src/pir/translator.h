@@ -51,8 +51,38 @@ class Translator {
           ctx_(ctx) {}
 
     std::string run();
+    // call sites whose inlined callee could not be translated (the function
+    // is translated again without inlining them: see rir2pirOptimized)
+    std::set<int> failedInlines;
 
   private:
+    // (an inlined call's callee, translated into the caller's function)
+    Translator(const Code* code, SEXP formals, Translator& caller, Instruction* env,
+               Instruction* afterCall, BB* exit);
+    std::string translateBody(const CodeShape& shape);
+    // The callee's code of an inlined call: its returns jump to `exitBB_`
+    // (with their values in `returns_`), its frame states have the
+    // caller's state after the call as their outer one; no calls are
+    // inlined in it.
+    Instruction* afterCall_ = nullptr;
+    BB* exitBB_ = nullptr;
+    std::vector<std::pair<BB*, Instruction*>> returns_;
+    bool inlining_ = true;
+    // leaves the function (or an inlined callee) with v
+    void ret(Instruction* v) {
+        if (!exitBB_) {
+            b_(Opcode::Return, {v});
+            return;
+        }
+        returns_.push_back({b_.bb, v});
+        b_.jump(exitBB_);
+    }
+    Instruction* frameState(int pc, const std::vector<Instruction*>& stack) {
+        return b_.frameState(code_, pc, env_, afterCall_, stack);
+    }
+    Instruction* inlineWithContext(const CallSite& cs, int site, Instruction* fun,
+                                   const std::vector<Instruction*>& stack, int pc, int next);
+
     const Code* code_;
     SEXP formals_;
     Function* fn_;
@@ -126,7 +156,7 @@ class Translator {
         BB* out = b_.newBB();
         Instruction* cp = b_.checkpoint(cont, out);
         b_.setBB(out);
-        b_(Opcode::Deopt, {b_.frameState(code_, pc, env_, nullptr, stack)});
+        b_(Opcode::Deopt, {frameState(pc, stack)});
         b_.setBB(cont);
         return cp;
     }
@@ -175,7 +205,7 @@ class Translator {
                 slow->call = call;
                 std::vector<Instruction*> after = *below;
                 after.push_back(slow);
-                b_(Opcode::Deopt, {b_.frameState(code_, next, env_, nullptr, after)});
+                b_(Opcode::Deopt, {frameState(next, after)});
                 b_.setBB(cont);
             }
             if (!hasType(a, ta)) {
@@ -192,6 +222,19 @@ class Translator {
         return r;
     }
 
+    // A call site's argument as the call passes it: a constant, the missing
+    // marker, or a promise (of a variable or of promise code) in the
+    // function's environment, with `eager` its value when computed already.
+    Instruction* argument(const CallArg& a, Instruction* eager) {
+        if (a.kind == ArgKind::Const) return b_.ldConst(pool(a.pool));
+        if (a.kind == ArgKind::Missing) return b_.ldConst(R_MissingArg);
+        Instruction* p = b_.add(Opcode::MkArg, {eager ? eager : b_.ldConst(R_MissingArg), env_});
+        p->index = a.pool;
+        p->code = code_;
+        p->constant = a.kind == ArgKind::Symbol ? pool(a.pool) : Code::unpack(pool(a.pool))->ast();
+        return p;
+    }
+
     // The call of fun at RIR call site `site` (nullptr: an argument kind not
     // translated yet); `eager[k]`, when given and not null: the value of
     // argument k's promise (evaluated already).
@@ -205,20 +248,11 @@ class Translator {
             tagged = tagged || a.tag != R_NilValue;
             switch (a.kind) {
                 case ArgKind::Const:
-                    ops.push_back(b_.ldConst(pool(a.pool)));
-                    break;
                 case ArgKind::Missing:
-                    ops.push_back(b_.ldConst(R_MissingArg));
-                    break;
                 case ArgKind::Symbol:
                 case ArgKind::Code: {
                     size_t k = ops.size() - 2;
-                    Instruction* v = eager && (*eager)[k] ? (*eager)[k] : b_.ldConst(R_MissingArg);
-                    Instruction* p = b_.add(Opcode::MkArg, {v, env_});
-                    p->index = a.pool;
-                    p->constant = a.kind == ArgKind::Symbol ? pool(a.pool)
-                                                            : Code::unpack(pool(a.pool))->ast();
-                    ops.push_back(p);
+                    ops.push_back(argument(a, eager ? (*eager)[k] : nullptr));
                     break;
                 }
                 case ArgKind::Dots:
@@ -360,7 +394,7 @@ class Translator {
     // The closure the call at this site calls, when its body will be
     // inlined (see inlineCall), else nullptr.
     SEXP inlineTarget(const CallSite& cs, int site, int slot) {
-        return noInline_.count(site) ? nullptr : pir::inlineTarget(code_, cs, slot);
+        return !inlining_ || noInline_.count(site) ? nullptr : pir::inlineTarget(code_, cs, slot);
     }
 
     Instruction* inlineCall(const CallSite& cs, int site, int slot, Instruction* fun,

@@ -265,6 +265,8 @@ std::string verify(Function& f) {
                     shape.height[i->index] < 0)
                     return "FrameState pc " + std::to_string(i->index) +
                            " is not an instruction of its RIR code " + where(i);
+                // (the caller's state after an inlined call: without its value)
+                if (i->afterCall) stack++;
                 if (int(stack) != shape.height[i->index])
                     return "FrameState with " + std::to_string(stack) +
                            " stack values where RIR has " + std::to_string(shape.height[i->index]) +
