@@ -105,6 +105,12 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
                  return isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst});
              });
          }},
+        {"NoInlinedContext",
+         [](const pir::Function& fn) {
+             // (no call inlined with its environment and function context)
+             return none(fn,
+                         [](const pir::Instruction* i) { return i->op == Opcode::PushContext; });
+         }},
         {"StaticCalls",
          [](const pir::Function& fn) {
              // (calls of a closure, known by a guard: no dynamic Call left

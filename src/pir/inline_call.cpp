@@ -40,7 +40,7 @@ namespace pir {
 //                                   %23 = Call <call f(...)>, %2, %8, %22
 Instruction* Translator::eagerCall(const CallSite& cs, int site, Instruction* fun,
                                    const std::vector<Instruction*>& stack, int pc) {
-    if (!inlining_ || noInline_.count(site)) return nullptr;
+    if (noInline_.count(site)) return nullptr;
     std::vector<const Code*> promise(cs.args.size(), nullptr);
     auto callerVar = [](SEXP sym) { return !dotsName(sym); };
     bool any = false;
@@ -226,12 +226,12 @@ Translator::Translator(const Code* code, SEXP formals, Translator& caller, Instr
       env_(env),
       one_(caller.one_),
       minusOne_(caller.minusOne_),
-      noInline_(caller.noInline_),
+      noInline_(noSites()),
       eagerArgs_(0),
       ctx_(Context()),
       afterCall_(afterCall),
       exitBB_(exit),
-      inlining_(false) {
+      withContext_(false) {
     b_.bb = caller.b_.bb;
     b_.frame = env;
 }
@@ -252,7 +252,8 @@ Translator::Translator(const Code* code, SEXP formals, Translator& caller, Instr
 Instruction* Translator::inlineWithContext(const CallSite& cs, int site, Instruction* fun,
                                            const std::vector<Instruction*>& stack, int pc,
                                            int next) {
-    if (!inlining_ || noInline_.count(site)) return nullptr;
+    if (!withContext_ || noInline_.count(site) || noInline_.count(noContextKey(site)))
+        return nullptr;
     const int32_t* imm = &code_->bc[pc + 1];
     SEXP clo = contextInlineTarget(code_, cs, imm[1]);
     if (!clo) return nullptr;
@@ -289,7 +290,7 @@ Instruction* Translator::inlineWithContext(const CallSite& cs, int site, Instruc
     std::string problem = body.translateBody(shape);
     if (problem.empty() && body.returns_.empty()) problem = "no return";
     if (!problem.empty()) {
-        failedInlines.insert(site);
+        failedInlines.insert(noContextKey(site));
         inlineProblem_ = "an inlined call's callee: " + problem;
         return nullptr;
     }

@@ -25,6 +25,8 @@
 // IsType + Assume per operand and a CastType, so its types are known after.
 #include "rir2pir.h"
 
+#include <map>
+
 #include "translator.h"
 
 namespace rir {
@@ -246,20 +248,33 @@ bool mayFail(const Instruction* i) {
 
 bool argumentLoad(const Instruction* ld) {
     const Instruction* env = ld->args[0];
-    return env->op == Opcode::MkEnv &&
+    // (the function's own frame: an inlined callee's is not checked for
+    // active bindings)
+    return env->op == Opcode::MkEnv && !env->frame && !ld->frame && env->constant == nullptr &&
            std::find(env->names.begin(), env->names.end(), ld->symbol) != env->names.end();
 }
 }  // namespace
 
 std::set<int> unsoundInlines(const Function& fn) {
+    // (what is unsound in code inlined into an inlined callee's code: that
+    // whole call is not inlined; the call sites of the callee's code are
+    // not the function's)
+    std::map<const Instruction*, int> pushSite;
+    for (auto& b : fn.blocks)
+        for (Instruction* i : b->insns)
+            if (i->op == Opcode::PushContext) pushSite[i->args[1]] = i->index;
     std::set<int> bad;
+    auto unsound = [&](const Instruction* i, int site) {
+        bad.insert(i->frame && pushSite.count(i->frame) ? noContextKey(pushSite.at(i->frame))
+                                                        : site);
+    };
     for (auto& b : fn.blocks) {
         for (Instruction* i : b->insns) {
             if (int e = i->eagerFor) {
                 // (no load: the callee may not use the argument at all)
                 if (i->mayCallR() || i->op == Opcode::LdVar || (i->writes() & ~Global) ||
                     mayFail(i))
-                    bad.insert(e - 1);
+                    unsound(i, e - 1);
                 continue;
             }
             int site = i->inlinedFrom;
@@ -271,7 +286,7 @@ std::set<int> unsoundInlines(const Function& fn) {
             // arithmetic is quiet)
             if (i->mayCallR() || (i->op == Opcode::LdVar && !argumentLoad(i)) ||
                 (i->writes() & ~Global) || mayFail(i))
-                bad.insert(site - 1);
+                unsound(i, site - 1);
         }
     }
     return bad;
@@ -336,7 +351,7 @@ std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool 
 std::set<int> contextInlinedSites(const Function& fn) {
     std::set<int> sites;
     for (auto& i : fn.insns)
-        if (i->op == Opcode::PushContext && i->bb) sites.insert(i->index);
+        if (i->op == Opcode::PushContext && i->bb) sites.insert(noContextKey(i->index));
     return sites;
 }
 

@@ -16,7 +16,8 @@ namespace pir {
 // Translates the RIR code of a function body whose formals are `formals`
 // (the closure's pairlist) into `fn`. Returns "" on success, else why the
 // code cannot be translated yet (it then keeps running in RIR). The calls
-// at the RIR call sites `noInline` are not inlined; `failedInlines`, when
+// at the RIR call sites `noInline` are not inlined (see noContextKey);
+// `failedInlines`, when
 // given, gets the call sites whose inlined callee could not be translated
 // (the translation then failed: again without them, it may not).
 // Bit k of `eagerArgs`: argument k is speculated to be evaluated at the
@@ -47,7 +48,12 @@ std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool 
                              std::string* trace = nullptr, uint32_t eagerArgs = 0,
                              Context ctx = Context(), const std::set<int>& noInline = {});
 
-// The call sites of fn's calls inlined with their context (PushContext).
+// In a `noInline` set: the call at `site` is not inlined with its context
+// (it may still be inlined without one, or compute its arguments early).
+inline int noContextKey(int site) {
+    return -site - 1;
+}
+// The noContextKey()s of fn's calls inlined with their context (PushContext).
 std::set<int> contextInlinedSites(const Function& fn);
 
 // Makes the R constants the translation uses (at load time: R may allocate).

@@ -62,12 +62,18 @@ class Translator {
     std::string translateBody(const CodeShape& shape);
     // The callee's code of an inlined call: its returns jump to `exitBB_`
     // (with their values in `returns_`), its frame states have the
-    // caller's state after the call as their outer one; no calls are
-    // inlined in it.
+    // caller's state after the call as their outer one; calls in it are
+    // not inlined with a context of their own (one level), and what
+    // unsoundInlines finds in its inlined code makes the whole call not
+    // inlined (noInline_ is then empty: the sites are the callee's).
     Instruction* afterCall_ = nullptr;
     BB* exitBB_ = nullptr;
     std::vector<std::pair<BB*, Instruction*>> returns_;
-    bool inlining_ = true;
+    bool withContext_ = true;
+    static const std::set<int>& noSites() {
+        static const std::set<int> none;
+        return none;
+    }
     // leaves the function (or an inlined callee) with v
     void ret(Instruction* v) {
         if (!exitBB_) {
@@ -394,7 +400,7 @@ class Translator {
     // The closure the call at this site calls, when its body will be
     // inlined (see inlineCall), else nullptr.
     SEXP inlineTarget(const CallSite& cs, int site, int slot) {
-        return !inlining_ || noInline_.count(site) ? nullptr : pir::inlineTarget(code_, cs, slot);
+        return noInline_.count(site) ? nullptr : pir::inlineTarget(code_, cs, slot);
     }
 
     Instruction* inlineCall(const CallSite& cs, int site, int slot, Instruction* fun,

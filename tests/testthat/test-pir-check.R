@@ -168,28 +168,38 @@ test_that("a call of a small arithmetic closure the feedback saw is inlined", {
   expect_true(rir::pir_check(h, c("NoClosureCall", "NoPromise", "UnboxedArithmetic"),
     warmup = function(h) for (i in 1:3) h(4)
   ))
-  # a callee that branches is inlined too; one that calls is not
+  # a callee that branches is inlined too; one that calls is inlined with
+  # its own environment and function context
   k <- function(x) if (x > 0) x else -x
   m <- function(y) k(y)
-  expect_true(rir::pir_check(m, "NoClosureCall", warmup = function(m) for (i in 1:3) m(2)))
+  expect_true(rir::pir_check(m, c("NoClosureCall", "NoInlinedContext"),
+    warmup = function(m) for (i in 1:3) m(2)
+  ))
   k2 <- function(x) if (x > 0) x else abs(x)
   m2 <- function(y) k2(y)
   expect_identical(
-    failed(rir::pir_check(m2, "NoClosureCall", warmup = function(m2) for (i in 1:3) m2(2))),
-    "NoClosureCall"
+    failed(rir::pir_check(m2, c("NoClosureCall", "NoInlinedContext"),
+      warmup = function(m2) for (i in 1:3) m2(2)
+    )),
+    "NoInlinedContext"
   )
-  # nor integer arithmetic that may overflow (a warning inside the callee)
+  # as is integer arithmetic that may overflow (a warning inside the callee)
   p <- function(a) a + 1L
   q <- function(b) p(b)
   expect_identical(
-    failed(rir::pir_check(q, "NoClosureCall", warmup = function(q) for (i in 1:3) q(2L))),
-    "NoClosureCall"
+    failed(rir::pir_check(q, c("NoClosureCall", "NoInlinedContext"),
+      warmup = function(q) for (i in 1:3) q(2L)
+    )),
+    "NoInlinedContext"
   )
 })
 
 test_that("a call of a closure the feedback saw alone is a static call", {
-  # (a callee that calls: not inlined)
-  k <- function(x, y = 2) if (x > 0) x * y else -abs(x)
+  # (a callee with a loop: not inlined)
+  k <- function(x, y = 2) {
+    while (x > 100) x <- x / 2
+    if (x > 0) x * y else -abs(x)
+  }
   m <- function(a) k(a) + k(a + 1, 3)
   warm <- function(m) for (i in 1:3) m(2)
   # without feedback: dynamic calls
