@@ -1154,8 +1154,10 @@ std::string Lowering::lowerDeopt(pir::Instruction* i) {
                         trampArg, stack, i32(n), constant(slotKinds.at(fs))});
     } else {
         pir::Instruction* outer = fs->args[1];
-        int outerN;
-        llvm::Value* outerStack = stackArray(outer, 1, 1, &outerN);
+        auto known = afterStacks.find(outer);
+        if (known == afterStacks.end()) return "a frame state after a call not inlined here";
+        llvm::Value* outerStack = known->second.first;
+        int outerN = known->second.second;
         r = callHelper(
             reinterpret_cast<void*>(&rirn_deopt_inlined), sexpT,
             {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT, sexpT,
@@ -1197,6 +1199,7 @@ std::string Lowering::lowerPushContext(pir::Instruction* i) {
     // (the frame state's values are boxed before: the landing reads them)
     int outerN;
     llvm::Value* outerStack = stackArray(after, 1, 1, &outerN);
+    afterStacks[after] = {outerStack, outerN};
     llvm::Value* jb = B.CreateGEP(llvm::Type::getInt8Ty(C), ctx,
                                   llvm::ConstantInt::get(i64T, offsetof(RContext, cjmpbuf)));
     auto* sjT = llvm::FunctionType::get(i32T, {sexpT, i32T}, false);

@@ -105,6 +105,11 @@ class Lowering {
     // the RContext (in this frame) of each inlined call's context, by the
     // callee's environment (PushContext's operand 1)
     std::map<pir::Instruction*, llvm::Value*> contexts;
+    // the caller's stack after each inlined call (by its frame state), as
+    // PushContext boxed it for a landing: a deoptimization in the callee
+    // hands over the same boxes (boxing again would replace the node-stack
+    // slot's reference to the ones the landing may still use)
+    std::map<pir::Instruction*, std::pair<llvm::Value*, int>> afterStacks;
     // A frame state's stack values into an array (the last `extra` slots
     // left for the helper to fill), as rirn_deopt takes them.
     llvm::Value* stackArray(pir::Instruction* fs, int first, int extra, int* n);

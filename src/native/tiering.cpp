@@ -51,8 +51,8 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
         for (int k = 0; k < Context::kMaxArgs; k++)
             if (ctx.has(k, ArgFlag::Eager)) eager |= 1u << k;
         auto translateAndCompile = [&](const std::set<int>& noInline) {
-            why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify,
-                                        nullptr, eager, ctx, noInline);
+            why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
+                                        eager, ctx, noInline);
             if (why.empty()) {
                 size_t n = 0;
                 for (auto& b : fn.blocks) n += b->insns.size();

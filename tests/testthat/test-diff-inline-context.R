@@ -58,6 +58,14 @@ expect_all_same(list(
     f <- function(x) h(x) + 1
     vapply(1:8, function(i) f(i), 0)
   ",
+  "a return() landing after a deoptimization in the callee: the caller's boxed values survive" = "
+    k <- function(p) force(p)
+    churn <- function() { for (i in 1:20000) x <- c(i * 1.5); x }
+    h <- function(a) { r <- a + 1; gc(); churn(); k(return(r)); 0 }
+    f <- function(x, a) x * 3 + h(a)
+    for (i in 1:10) f(i + 0.5, i + 0.25)
+    for (i in 1:4) print(f(1.5, 2L))
+  ",
   "missing arguments, defaults, missing()" = "
     h <- function(a, b = a * 2) c(missing(a), missing(b), if (!missing(a)) b)
     f <- function(x) h(x)

@@ -700,3 +700,27 @@ test_that("x$name <- v in native code: in place on a local list, else the genera
   lockEnvironment(locked)
   run(into_env, locked)
 })
+
+test_that("a return() landing after a deoptimization in an inlined callee keeps the caller's boxes", {
+  skip_if_not(native_available(), "built without LLVM")
+  # h deoptimizes at `a + 1` (an integer, where the feedback saw doubles),
+  # collects garbage, and its return() lands in f's native code, which
+  # resumes after the call with the box of x * 3 it made before the call.
+  # (In a fresh process: in this one's large heap, a box collected too
+  # early is seldom overwritten before it is read.)
+  code <- "
+    library(rir)
+    k <- function(p) force(p)
+    churn <- function() { for (i in 1:20000) x <- c(i * 1.5); x }
+    h <- function(a) { r <- a + 1; gc(); churn(); k(return(r)); 0 }
+    f <- function(x, a) x * 3 + h(a)
+    for (i in 1:10) f(i + 0.5, i + 0.25)
+    r <- vapply(1:4, function(i) f(1.5, 2L), 0)
+    s <- rir::stats()
+    cat(r, s[['inlined_calls']] > 0, s[['deopts']] > 0, '\\n')
+  "
+  out <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", "-e", shQuote(code)),
+    env = c("RIR_OPT_THRESHOLD=2", "RIR_NATIVE=1", "RIR_DEOPT_CHAOS=0"), stdout = TRUE
+  )
+  expect_identical(out, "7.5 7.5 7.5 7.5 TRUE TRUE ")
+})
