@@ -73,9 +73,11 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
             translateAndCompile(withContext);
         }
         if (entry) {
-            std::set<int> sites;
+            // (call sites of an inlined callee's code are numbered in its
+            // code: counted with the frame they are in)
+            std::set<std::pair<const pir::Instruction*, int>> sites;
             for (auto& i : fn.insns)
-                if (i->inlinedFrom && i->bb) sites.insert(i->inlinedFrom);
+                if (i->inlinedFrom && i->bb) sites.insert({i->frame, i->inlinedFrom});
             stats.inlined_calls += double(sites.size() + pir::contextInlinedSites(fn).size());
             for (auto& i : fn.insns)
                 if (i->op == pir::Opcode::StaticCall && i->bb) stats.static_calls++;
