@@ -309,10 +309,12 @@ enum class Rule : uint8_t {
     X(Deopt, "f", Void, 0, AllHeaps, AllHeaps, Terminator | MayDeopt,                              \
       "rebuild the RIR frames of the frame state and continue in the interpreter")                 \
     /* contexts, visibility */                                                                     \
-    X(PushContext, "eevfa*", Void, 0, 0, Global, HasConstant | HasIndex,                           \
+    X(PushContext, "eevfa*", Void, 0, AllHeaps, AllHeaps,                                          \
+      CallsR | MayError | NonLocal | HasConstant | HasIndex,                                       \
       "push the function context of an inlined closure's call (carried: the call, its RIR call "   \
       "site): caller's environment, callee's (MkEnv), the closure, the caller's frame state "      \
-      "after the call (where a jump aimed at the context lands), the arguments as passed")         \
+      "after the call (where a jump aimed at the context lands), the arguments as passed; "        \
+      "entering it counts evaluation depth and polls for interrupts (errors, handlers)")           \
     X(PopContext, "ve", Same, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal,                 \
       "the inlined call's value (operand 0) after its context (of the callee's environment) is "   \
       "popped: its on.exit code runs")                                                             \
