@@ -756,10 +756,16 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
     return resumeAt(code, pc, env, tramp, stack, n, kinds);
 }
 
-SEXP rirn_inlined_env(SEXP fun, const SEXP* args, int n) {
-    SEXP promargs = PROTECT(Rf_allocList(n));
-    SEXP a = promargs;
+// The arguments of an inlined call as a call's promargs list.
+static SEXP argList(const SEXP* args, int n) {
+    SEXP list = Rf_allocList(n);
+    SEXP a = list;
     for (int k = 0; k < n; k++, a = CDR(a)) SETCAR(a, args[k]);
+    return list;
+}
+
+SEXP rirn_inlined_env(SEXP fun, const SEXP* args, int n) {
+    SEXP promargs = PROTECT(argList(args, n));
     SEXP rho = inlinedCallEnv(fun, promargs);
     UNPROTECT(1);
     return rho;
@@ -767,9 +773,7 @@ SEXP rirn_inlined_env(SEXP fun, const SEXP* args, int n) {
 
 void rirn_push_context(RContext* c, SEXP call, SEXP fun, SEXP newrho, SEXP env, const SEXP* args,
                        int n) {
-    SEXP promargs = PROTECT(Rf_allocList(n));
-    SEXP a = promargs;
-    for (int k = 0; k < n; k++, a = CDR(a)) SETCAR(a, args[k]);
+    SEXP promargs = PROTECT(argList(args, n));
     // (unprotected before the context saves the protection stack's top, to
     // which a jump landing in it returns; the context then holds the list)
     UNPROTECT(1);
@@ -785,11 +789,11 @@ SEXP rirn_pop_context(RContext* c, SEXP value, SEXP newrho) {
     return endFunctionContext(c, newrho);
 }
 
-SEXP rirn_context_landed(DispatchTable* t, RContext* c, SEXP newrho, Code* code, int pc, SEXP env,
-                         SEXP tramp, SEXP* stack, int n, const unsigned char* kinds) {
+SEXP rirn_context_landed(RContext* c, SEXP newrho, Code* code, int pc, SEXP env, SEXP tramp,
+                         SEXP* stack, int n, const unsigned char* kinds) {
     landedInFunctionContext(c);
     stack[n - 1] = endFunctionContext(c, newrho);
-    (void)t;  // (not a failed speculation: no deoptimization counted)
+    // (not a failed speculation: no deoptimization counted)
     return resumeAt(code, pc, env, tramp, stack, n, kinds);
 }
 

@@ -221,8 +221,8 @@ SEXP rirn_pop_context(RContext* c, SEXP value, SEXP newrho);
 // context is popped, and the caller's RIR code goes on after the call with
 // the value the jump brought (`stack`: the caller's `n` values, the last
 // slot for that value).
-SEXP rirn_context_landed(DispatchTable* t, RContext* c, SEXP newrho, Code* code, int pc, SEXP env,
-                         SEXP tramp, SEXP* stack, int n, const unsigned char* kinds);
+SEXP rirn_context_landed(RContext* c, SEXP newrho, Code* code, int pc, SEXP env, SEXP tramp,
+                         SEXP* stack, int n, const unsigned char* kinds);
 // A deoptimization in an inlined callee's code: its RIR code finishes from
 // its frame state (code, pc, env, stack) inside the context `c`, which is
 // popped, then the caller's code (callerCode ...) goes on after the call

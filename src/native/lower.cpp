@@ -1214,9 +1214,9 @@ std::string Lowering::lowerPushContext(pir::Instruction* i) {
     B.SetInsertPoint(landed);
     llvm::Value* res = callHelper(
         reinterpret_cast<void*>(&rirn_context_landed), sexpT,
-        {sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
-        {constant(t), ctx, value(calleeEnv), constant(after->code), i32(after->index),
-         value(after->args[0]), trampArg, outerStack, i32(outerN), constant(slotKinds.at(after))});
+        {sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
+        {ctx, value(calleeEnv), constant(after->code), i32(after->index), value(after->args[0]),
+         trampArg, outerStack, i32(outerN), constant(slotKinds.at(after))});
     leave();
     B.CreateRet(res);
     B.SetInsertPoint(go);

@@ -376,8 +376,8 @@ SEXP staticTarget(const Code* code, const CallSite& cs, int slot) {
 }
 
 SEXP contextInlineTarget(const Code* code, const CallSite& cs, int slot) {
-    SEXP clo = staticTarget(code, cs, slot);
-    if (!clo || hdr(clo)->debug || hdr(clo)->spare) return nullptr;
+    SEXP clo = staticTarget(code, cs, slot);  // (not being debugged)
+    if (!clo) return nullptr;
     for (SEXP a = FORMALS(clo); a != R_NilValue; a = CDR(a))
         if (TAG(a) == R_DotsSymbol) return nullptr;
     DispatchTable* t = DispatchTable::unpackFast(trampolineTargetFast(BODY(clo)));
