@@ -22,44 +22,54 @@
 namespace rir {
 namespace pir {
 
-// A call whose arguments include promise code that is straight-line
-// quiet arithmetic on the caller's variables (inlinable) passes those
-// promises evaluated: their values are computed before the call (they
-// can have no effect, and whether the callee forces them or not is not
-// observable), so that the callee neither runs their code in the
-// interpreter nor finds them lazy (its context has them evaluated). As
-// for inlining, the variables they read are loaded first; unless each is
-// forced already the call passes plain promises; the speculations leave
-// through a checkpoint before the call; and unsoundInlines() checks
-// after the passes that no load is left (a variable that is not bound
-// would raise its error whether the callee uses the argument or not)
-// and nothing had an effect.
+// A call of a known closure (the feedback saw only it; guarded) whose
+// arguments include promise code that is straight-line quiet arithmetic
+// on the caller's variables (inlinable), and whose code forces those
+// arguments at its very start (forcedAtStart), passes those promises
+// evaluated: their values are computed just before the call, so that the
+// callee neither runs their code in the interpreter nor finds them lazy
+// (its context has them evaluated). The value is the same as the
+// callee's own forcing would compute only because nothing can happen in
+// between: promise code forced later could see the caller's variables
+// changed, by the callee or after the call returned (a closure that
+// keeps the promise: `mk <- function(a) function() a` called as
+// `mk(x + 1)` must see a later `x <- 100`). As for inlining, the
+// variables they read are loaded first; unless each is forced already the
+// call passes plain promises; the speculations leave through a checkpoint
+// before the call; and unsoundInlines() checks after the passes that no
+// load is left (a variable that is not bound would raise its error
+// whether the callee uses the argument or not) and nothing had an effect.
 //
 //   f(i - 1)                        %20 = Sub %18, %19  (eager)
-//                                   %22 = MkArg 3, <call -(...)>, %20, %2
-//                                   %23 = Call <call f(...)>, %2, %8, %22
+//     f <- function(i)              %22 = MkArg 3, <call -(...)>, %20, %2
+//       if (i < 2) ...              %23 = StaticCall <call f(...)>, %2, %8, %22
 Instruction* Translator::eagerCall(const CallSite& cs, int site, Instruction* fun,
                                    const std::vector<Instruction*>& stack, int pc) {
     if (noInline_.count(site)) return nullptr;
+    // (a closure guarded to be the one the feedback saw, its arguments
+    // matched by position: staticCallee)
+    if (!guardedLookups_.count(fun) || fun->op != Opcode::LdConst ||
+        !staticCallable(code_, cs, fun->constant))
+        return nullptr;
+    SEXP clo = fun->constant;
+    DispatchTable* t = DispatchTable::unpackFast(trampolineTargetFast(BODY(clo)));
+    if (!t->baseline || cs.args.size() > 32) return nullptr;
     std::vector<const Code*> promise(cs.args.size(), nullptr);
     auto callerVar = [](SEXP sym) { return !dotsName(sym); };
-    bool any = false;
+    uint32_t effectFree = 0;
     for (size_t k = 0; k < cs.args.size(); k++) {
         const CallArg& a = cs.args[k];
-        switch (a.kind) {
-            case ArgKind::Code:
-                promise[k] = Code::unpack(pool(a.pool));
-                if (promise[k] && !inlinable(promise[k], callerVar)) promise[k] = nullptr;
-                any = any || promise[k];
-                break;
-            case ArgKind::Const:
-            case ArgKind::Symbol:
-            case ArgKind::Missing:
-            case ArgKind::Dots:
-                break;
-            default:
-                return nullptr;
-        }
+        if (a.kind == ArgKind::Const) effectFree |= 1u << k;
+        if (a.kind != ArgKind::Code) continue;
+        promise[k] = Code::unpack(pool(a.pool));
+        if (promise[k] && !inlinable(promise[k], callerVar)) promise[k] = nullptr;
+        if (promise[k]) effectFree |= 1u << k;
+    }
+    uint32_t forced = forcedAtStart(t->baseline, FORMALS(clo), effectFree);
+    bool any = false;
+    for (size_t k = 0; k < cs.args.size(); k++) {
+        if (!(forced & (1u << k))) promise[k] = nullptr;
+        any = any || promise[k];
     }
     if (!any) return nullptr;
     std::vector<SEXP> loads;

@@ -375,6 +375,45 @@ SEXP staticTarget(const Code* code, const CallSite& cs, int slot) {
     return staticCallable(code, cs, clo) ? clo : nullptr;
 }
 
+uint32_t forcedAtStart(const Code* body, SEXP formals, uint32_t effectFree) {
+    std::vector<SEXP> names;
+    for (SEXP a = formals; a != R_NilValue && names.size() < 32; a = CDR(a))
+        names.push_back(TAG(a));
+    uint32_t forced = 0;
+    // false: the start ends at this load
+    auto load = [&](SEXP sym) {
+        size_t k = size_t(std::find(names.begin(), names.end(), sym) - names.begin());
+        if (k == names.size() || dotsName(sym) || !(effectFree & (1u << k))) return false;
+        forced |= 1u << k;
+        return true;
+    };
+    const std::vector<int32_t>& bc = body->bc;
+    for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
+        const int32_t* imm = &bc[pc + 1];
+        switch (Op(bc[pc])) {
+            case Op::push:
+            case Op::push_null:
+            case Op::visible:
+            case Op::invisible:
+            case Op::pop:
+            case Op::dup:
+            case Op::srcref:
+                break;
+            case Op::ldvar:
+                if (!load(body->poolAt(imm[0]))) return forced;
+                break;
+            case Op::ld2_binop:
+                // (its loads, in order; the operation itself may dispatch)
+                if (imm[0] == 1 && !load(body->poolAt(imm[1]))) return forced;
+                if (imm[3] == 1) load(body->poolAt(imm[4]));
+                return forced;
+            default:
+                return forced;
+        }
+    }
+    return forced;
+}
+
 SEXP contextInlineTarget(const Code* code, const CallSite& cs, int slot) {
     SEXP clo = staticTarget(code, cs, slot);  // (not being debugged)
     if (!clo) return nullptr;

@@ -44,6 +44,14 @@ bool staticCallable(const Code* code, const CallSite& cs, SEXP clo);
 // The closure the call site (feedback slot `slot`) calls, when the feedback
 // saw only it and it is staticCallable, else nullptr.
 SEXP staticTarget(const Code* code, const CallSite& cs, int slot);
+// The formals (bit k: the k-th) the code `body` of a closure with `formals`
+// forces before anything else can happen: the loads at its start, up to
+// its first instruction that is not a constant, a load or visibility. A
+// load counts only while its formal is in `effectFree` (the call passes
+// it a constant, or promise code that can have no effect); any other load
+// (forcing a promise that may run code, a default, a variable of the
+// enclosing environments), operation, call or jump ends the start.
+uint32_t forcedAtStart(const Code* body, SEXP formals, uint32_t effectFree);
 
 // The closure the call site (feedback slot `slot`) calls, when the feedback
 // saw only it, it is staticCallable without `...` among its formals, and

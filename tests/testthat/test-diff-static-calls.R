@@ -7,6 +7,41 @@
 # what the callee sees of its call.
 
 expect_all_same(list(
+  "an argument the callee keeps unevaluated sees the caller's later assignments" = "
+    mk <- function(a) function() a
+    u <- function(x) {
+      f <- mk(x + 1)
+      x <- 100
+      f()
+    }
+    adder <- function(n) function(x) x + n
+    make_adders <- function(k) {
+      fs <- list()
+      for (i in 1:k) fs[[i]] <- adder(i * 10)
+      fs
+    }
+    two <- function(a, b) function() a + b
+    v <- function(x) {
+      f <- two(x * 2, x)
+      x <- 100
+      f()
+    }
+    r <- lapply(1:6, function(i) list(u(i), sapply(make_adders(3), function(f) f(1)), v(i)))
+    r[[6]]
+  ",
+  "an argument forced after code that may assign the caller's variable" = "
+    first <- function(a, b) {
+      a
+      b
+    }
+    g <- function(a) {
+      assign('x', 100, envir = parent.frame())
+      a
+    }
+    f <- function(x) c(first(x <- x * 3, x + 1), g(x + 1), x)
+    for (i in 1:6) r <- f(i)
+    r
+  ",
   "missing arguments, defaults and an empty `...` in the callee" = "
     h <- function(x, y = x * 2, ..., z) {
       if (missing(z)) z <- -1
