@@ -83,9 +83,11 @@ SEXP forSequence(SEXP seq, SEXP call) {
         default:
             Rf_errorcall(call, _("invalid for() loop sequence"));
     }
-    if (TYPEOF(seq) != NILSXP && XLENGTH(seq) > INT_MAX)
-        Rf_errorcall(call, "long vectors are not supported in rir for() loops");
     return seq;
+}
+
+bool longSequence(SEXP seq) {
+    return Rf_isVector(seq) && XLENGTH(seq) > INT_MAX;
 }
 
 void loopRange(SEXP seq, int* step, int* first) {
@@ -98,10 +100,23 @@ void loopRange(SEXP seq, int* step, int* first) {
     }
 }
 
-NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
+NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call, SEXP env, bool* ranLoop) {
+    *ranLoop = false;
     R_BCNodeStackTop = sp;
     SEXP seq = forSequence(sp[-1].u.sxpval, call);
     sp[-1].u.sxpval = seq;
+    if (longSequence(seq)) {
+        // more elements than the loop state counts: GNU R's for() runs
+        // the loop, over the value (its variable, its body, in env; break
+        // and next are its own), and no iteration is left here
+        // (`for` itself as the function, not its symbol: GNU R's for()
+        // offers a top-level loop named by the symbol to the JIT, rir)
+        SEXP loop = Rf_lang4(SYMVALUE(Rf_install("for")), CADR(call), seq, CADDDR(call));
+        sp[-1].u.sxpval = loop;
+        Rf_eval(loop, env);
+        seq = sp[-1].u.sxpval = R_NilValue;
+        *ranLoop = true;
+    }
     R_xlen_t n = TYPEOF(seq) == NILSXP ? 0 : XLENGTH(seq);
     if (seq != R_NilValue) incRefcnt(seq);
     int step, first;
@@ -115,6 +130,13 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call) {
     sp->u.ival = -1;
     sp++;
     return sp;
+}
+
+const int32_t* afterLoopStart(const int32_t* pc) {
+    // (Compiler::forLoop: push_null, stvar after for_init / for_colon)
+    if (Op(pc[0]) != Op::push_null || Op(pc[1]) != Op::stvar)
+        Rf_error("rir internal error: a for() loop's start is not what the compiler emits");
+    return pc + 1 + 1 + rir::info(Op::stvar).operands;
 }
 
 // No C++ object with a destructor lives here: the context is jumped to.

@@ -18,10 +18,19 @@ SEXP elementOf(SEXP seq, R_xlen_t i);
 // which GNU R's GC and link counting skip, holding the length (flags: the
 // step of a compact integer range, else 0) and the counter (flags: the
 // range's first value).
-NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call);
+// A sequence longer than INT_MAX (1:1e10) is handed to GNU R's for() in
+// env, which runs the whole loop; the state then has no iteration left.
+// (*ranLoop: it did; the interpreter goes on at afterLoopStart)
+NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call, SEXP env, bool* ranLoop);
+// The pc after the instructions that begin a loop after its for_init or
+// for_colon at `pc` (binding the variable to NULL, as GNU R's STARTFOR
+// does): skipped where GNU R's for() ran the loop and bound the variable.
+const int32_t* afterLoopStart(const int32_t* pc);
 // The sequence a for() loop iterates over `seq` (factors as their labels,
 // pairlists as lists; GNU R's error naming `call` for anything else).
 SEXP forSequence(SEXP seq, SEXP call);
+// A vector with more elements than an int counts (not a loop state's).
+bool longSequence(SEXP seq);
 // The step (1 or -1) and first value of a compact integer range, else 0, 0:
 // what forInit keeps in the loop state's flags.
 void loopRange(SEXP seq, int* step, int* first);

@@ -739,7 +739,9 @@ L_for_colon : {
     SEXP seq = callBuiltin(colonCall, colon, args, env, tramp);
     sp -= 3;
     PUSH(seq);
-    sp = forInit(sp, POOL(pc[-1]));
+    bool ranLoop;
+    sp = forInit(sp, POOL(pc[-1]), env, &ranLoop);
+    if (ranLoop) pc = afterLoopStart(pc);
     if (loopAt == userBase) userBase = sp;
     NEXT();
 }
@@ -747,7 +749,9 @@ L_for_init : {
     SEXP call = POOL(IMM());
     IMM();
     NodeStackSlot* loopAt = sp - 1;
-    sp = forInit(sp, call);
+    bool ranLoop;
+    sp = forInit(sp, call, env, &ranLoop);
+    if (ranLoop) pc = afterLoopStart(pc);
     if (loopAt == userBase) userBase = sp;
     NEXT();
 }

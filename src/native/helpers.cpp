@@ -571,8 +571,37 @@ void rirn_srcref(SEXP s) {
     R_Srcref = s;
 }
 
+int rirn_loop_fits(SEXP v, SEXP b) {
+    if (!b) return !longSequence(v);
+    // from:to's length as `:` computes it, from two plain numbers
+    auto first = [](SEXP x, double* d) {
+        if (fobject(x)) return false;
+        switch (TYPEOF(x)) {
+            case INTSXP:
+            case LGLSXP:
+                if (XLENGTH(x) < 1) return false;
+                *d = INTEGER_ELT(x, 0) == NA_INTEGER ? NAN : INTEGER_ELT(x, 0);
+                return true;
+            case REALSXP:
+                if (XLENGTH(x) < 1) return false;
+                *d = REAL_ELT(x, 0);
+                return true;
+            default:
+                return false;
+        }
+    };
+    double from, to;
+    if (!first(v, &from) || !first(b, &to)) return 0;
+    // (NA, NaN: `:`'s error; an infinite span: its error too)
+    if (std::isnan(from) || std::isnan(to)) return 1;
+    return std::fabs(to - from) + 1 < double(INT_MAX);
+}
+
 SEXP rirn_forseq(SEXP v, SEXP call) {
     SEXP seq = forSequence(v, call);
+    // (the translation's LoopFits assumption keeps longer ones out)
+    if (longSequence(seq))
+        Rf_errorcall(call, "internal error: a long for() sequence in native code");
     // counted while the loop runs (forInit), released by rirn_forend or,
     // after a deoptimization, by the interpreter's for_step
     if (seq != R_NilValue) incRefcnt(seq);
@@ -860,6 +889,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_static_call),
         RIRN_HELPER(rirn_chaos),
         RIRN_HELPER(rirn_forseq),
+        RIRN_HELPER(rirn_loop_fits),
         RIRN_HELPER(rirn_forlength),
         RIRN_HELPER(rirn_forelement),
         RIRN_HELPER(rirn_colon),

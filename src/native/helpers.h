@@ -111,6 +111,9 @@ int rirn_chaos();
 // for(): the sequence (forSequence), its length (an integer scalar), its
 // element i (i an integer scalar, 0-based), and from:to as `:` computes it.
 SEXP rirn_forseq(SEXP v, SEXP call);
+// LoopFits: 1 when a loop over v (b nullptr), or over v:b, has at most
+// INT_MAX iterations; 0 where unsure. (no error)
+int rirn_loop_fits(SEXP v, SEXP b);
 void rirn_forend(SEXP seq);  // (no error)
 SEXP rirn_forlength(SEXP seq);
 SEXP rirn_forelement(SEXP seq, SEXP i);

@@ -906,6 +906,13 @@ std::string Lowering::lower(pir::Instruction* i) {
                                  {i32T, sexpT, sexpT, sexpT, sexpT},
                                  {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
             return "";
+        case Opcode::LoopFits: {
+            llvm::Value* b = i->args.size() > 1 ? a(1) : constant(nullptr);
+            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_loop_fits), i32T,
+                                        {sexpT, sexpT}, {a(0), b});
+            vals[i] = B.CreateICmpNE(r, i32(0));
+            return "";
+        }
         case Opcode::ForSeq:
             define(i, callHelper(reinterpret_cast<void*>(&rirn_forseq), sexpT, {sexpT, sexpT},
                                  {a(0), sexp(i->constant)}));

@@ -258,6 +258,9 @@ enum class Rule : uint8_t {
       "the sequence a for() loop iterates: a factor's labels, a pairlist as a list, else the "     \
       "value "                                                                                     \
       "(an error for values that are not vectors; the carried for() call is named)")               \
+    X(LoopFits, "vv*", Test, 0, Vectors | Attributes, 0, NoFlags,                                    \
+      "does a for() loop over the value (one operand), or over from:to (two), have at most "      \
+      "INT_MAX iterations (false where unsure; native loops count in ints)")                      \
     X(ForLength, "v", Int, 0, 0, 0, NoFlags, "the number of iterations over a for() sequence")     \
     X(ForEnd, "v", Void, 0, 0, Vectors, NoFlags,                                                   \
       "a for() loop over the sequence ended: the reference its state counted is released")         \

@@ -473,7 +473,11 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             return "";
         }
         case Op::for_init: {
-            // the loop state: the sequence, its length, the counter
+            // the loop state: the sequence, its length, the counter (a
+            // longer sequence leaves: RIR runs the loop with GNU R)
+            Instruction* cp = checkpoint(pc, stack);
+            b_.withType(Opcode::Assume, PirType::bottom(),
+                        {b_(Opcode::LoopFits, {stack.back()}), cp});
             Instruction* seq = b_.add(Opcode::ForSeq, {pop(stack)});
             seq->constant = pool(imm[0]);
             stack.push_back(seq);
@@ -483,7 +487,10 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         }
         case Op::for_colon: {
             // (RIR keeps an integer range unbuilt; here it is the value
-            // of from:to)
+            // of from:to; a longer range leaves before `:` runs)
+            Instruction* cp = checkpoint(pc, stack);
+            b_.withType(Opcode::Assume, PirType::bottom(),
+                        {b_(Opcode::LoopFits, {stack[stack.size() - 2], stack.back()}), cp});
             Instruction* to = pop(stack);
             Instruction* from = pop(stack);
             Instruction* range = b_.add(Opcode::Colon, {from, to});
