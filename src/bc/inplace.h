@@ -83,10 +83,17 @@ struct InPlaceScope {
 };
 
 // `frameBase`: first operand slot of the running code; `ownFrame`: the
-// binding is in the environment created for this function call.
+// binding is in the environment created for this function call. Even a
+// binding of the own frame may hold a value a caller's operand slot holds
+// too, uncounted: `x + k()` where k copies x (`y <- x`), rebinds x (`x <<-
+// 0`) and updates its copy (`y[1] <- 99`), which then looks unshared. So
+// every slot below is scanned (GNU R counts its node stack's references
+// before such calls instead).
 inline InPlaceScope inPlaceScope(const NodeStackSlot* frameBase, bool ownFrame,
                                  const NodeStackSlot* hi) {
-    return InPlaceScope{ownFrame ? frameBase : nodeStackFloor, hi};
+    (void)frameBase;
+    (void)ownFrame;
+    return InPlaceScope{nodeStackFloor, hi};
 }
 
 // May the value x of a binding be overwritten or stored into?

@@ -73,3 +73,34 @@ expect_all_same(list(
     f <- function() { out <- list(); for (i in c(1.5, 2.5)) out[[length(out) + 1]] <- list(i, {i <- i * 2; i}, i + (i <- 0)); out }
     f()"
 ))
+
+# A value a caller holds as an operand while a callee copies its variable,
+# rebinds the variable and updates the copy: the copy must not be updated
+# in place. Fixed in the interpreter (every operand slot below is scanned);
+# native code still gets it wrong (docs/NOTES.md), so this runs in RIR.
+test_that("alias: a caller's operand updated in place by a callee that rebinds its variable", {
+  code <- "
+    f <- function() {
+      x <- 2 + 0
+      k <- function() { y <- x; x <<- 0; y[1] <- 99; 0 }
+      x + k()
+    }
+    g4 <- function() { y <- get('x', parent.frame()); assign('x', 0, parent.frame()); y[1] <- 99; 0 }
+    f5 <- function() { x <- 2 + 0; x + g4() }
+    f6 <- function() { x <- 2 + 0; k <- function() { y <- x; x <<- 0; y <- y * 10; 0 }; x + k() }
+    f7 <- function() {
+      x <- 1:3 + 0L
+      k <- function() { y <- x; x <<- 0L; y[1] <- 99L; 0L }
+      (x + k())[1]
+    }
+    total <- 0
+    reset <- function() { old <- total; total <<- 0; old <- old + 1; old }
+    h <- function() { total <<- total + 5; total + reset() }
+    lapply(1:3, function(i) c(f(), f5(), f6(), f7(), h()))
+  "
+  ref <- gnur_reference(code, times = 2)
+  got <- rir:::without_native(run_body(code, use_rir = TRUE, times = 2))
+  for (field in c("value", "visible", "output", "warnings", "error")) {
+    expect_identical(got[[field]], ref[[field]])
+  }
+})
