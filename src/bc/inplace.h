@@ -82,17 +82,13 @@ struct InPlaceScope {
     }
 };
 
-// `frameBase`: first operand slot of the running code; `ownFrame`: the
-// binding is in the environment created for this function call. Even a
-// binding of the own frame may hold a value a caller's operand slot holds
+// The scope of an in-place update whose instruction's operands start at
+// `hi`: every operand slot below, the callers' included. Even a binding of
+// the function's own frame may hold a value a caller's operand slot holds
 // too, uncounted: `x + k()` where k copies x (`y <- x`), rebinds x (`x <<-
-// 0`) and updates its copy (`y[1] <- 99`), which then looks unshared. So
-// every slot below is scanned (GNU R counts its node stack's references
-// before such calls instead).
-inline InPlaceScope inPlaceScope(const NodeStackSlot* frameBase, bool ownFrame,
-                                 const NodeStackSlot* hi) {
-    (void)frameBase;
-    (void)ownFrame;
+// 0`) and updates its copy (`y[1] <- 99`), which then looks unshared.
+// (GNU R counts its node stack's references before such calls instead.)
+inline InPlaceScope inPlaceScope(const NodeStackSlot* hi) {
     return InPlaceScope{nodeStackFloor, hi};
 }
 

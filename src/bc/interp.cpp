@@ -221,7 +221,6 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     NodeStackSlot* base = scratch + c->nScratch;
     NodeStackSlot* sp = base;
     // The environment was made for this call: see inplace.h.
-    const bool ownFrame = c->kind == CodeKind::Function;
     // The operand slots above the state of the for loops running at the
     // bottom of this frame's stack: loop state holds counted references
     // (for_init counts the sequence) or integers, so in-place checks need
@@ -369,8 +368,7 @@ L_ld2_binop : {
                         hdr(cell)->extra == 0) {
                         SEXP old = fcar(cell);
                         if (headerByte(old) == (unsigned char)(v.type | kScalarBit) &&
-                            fattrib(old) == nil &&
-                            mayModifyInPlace(old, inPlaceScope(userBase, ownFrame, sp))) {
+                            fattrib(old) == nil && mayModifyInPlace(old, inPlaceScope(sp))) {
                             if (v.type == REALSXP)
                                 *static_cast<double*>(fdata(old)) = v.d;
                             else
@@ -443,7 +441,7 @@ L_stvar : {
             if (kv == headerByte(old) && fattrib(old) == nil && fattrib(v) == nil &&
                 (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit) ||
                  kv == (LGLSXP | kScalarBit)) &&
-                mayModifyInPlace(old, inPlaceScope(userBase, ownFrame, sp - 1))) {
+                mayModifyInPlace(old, inPlaceScope(sp - 1))) {
                 if (kv == (REALSXP | kScalarBit))
                     *static_cast<double*>(fdata(old)) = fdval(v);
                 else
@@ -617,7 +615,7 @@ L_binop : {
             hdr(cell)->extra == 0) {
             SEXP old = fcar(cell);
             if (hdr(old)->scalar && !hdr(old)->alt && fattrib(old) == nil &&
-                mayModifyInPlace(old, inPlaceScope(userBase, ownFrame, sp - 2)))
+                mayModifyInPlace(old, inPlaceScope(sp - 2)))
                 reuse = old;
         }
     }
@@ -775,7 +773,7 @@ L_for_step : {
         // Reuse the previous loop value when only this binding refers to it
         // (GNU R's ALLOC_LOOP_VAR does the same).
         SEXP old = fcar(cell);
-        InPlaceScope scope = inPlaceScope(userBase, ownFrame, sp - 3);
+        InPlaceScope scope = inPlaceScope(sp - 3);
         if (step) {
             if (simpleScalar(old, INTSXP) && mayModifyInPlace(old, scope)) {
                 *static_cast<int*>(fdata(old)) = sp[-1].flags + i * step;
@@ -954,8 +952,7 @@ L_subassign : {
     SEXP j = nidx == 2 ? TOP() : nullptr;
     SYNC();
     recordType(f, v);
-    InPlaceScope scope =
-        inPlaceScope(userBase, ownFrame && !(kind & kSuperAssign), sp - (1 + nidx + pushedX));
+    InPlaceScope scope = inPlaceScope(sp - (1 + nidx + pushedX));
     // The common case first: a double or integer scalar stored at an in-range
     // scalar index of an unshared plain double/integer vector bound locally
     // (x[i] <- v in numeric loops); everything else below.
@@ -989,7 +986,7 @@ L_dollar_assign : {
     SEXP v = TOP();
     SYNC();
     recordType(f, v);
-    InPlaceScope scope = inPlaceScope(userBase, ownFrame, sp - 1);
+    InPlaceScope scope = inPlaceScope(sp - 1);
     // (what the optimizer speculates on: see dollarAssignPlain)
     bool done =
         !(f.types & kDollarNotPlain) && dollarAssignPlain(env, xsym, name, nameSym, v, scope);
@@ -1041,9 +1038,8 @@ L_br_obj : {
         SEXP i = TOP(), v = AT(1);
         SYNC();
         recordType(f, v);
-        envSubassign(kind, xsym, nameSym, call, v, i, env, tramp,
-                     inPlaceScope(userBase, ownFrame, sp - 2),
-                     inPlaceScope(userBase, false, sp - 2));
+        envSubassign(kind, xsym, nameSym, call, v, i, env, tramp, inPlaceScope(sp - 2),
+                     inPlaceScope(sp - 2));
         sp -= 2;
         NEXT();
     }
@@ -1245,7 +1241,7 @@ L_setter_call : {
     // The target is modified in place unless something else refers to it:
     // counted references (GNU R's MAYBE_SHARED) or an operand slot below the
     // assignment (inplace.h); otherwise the setter gets a copy.
-    InPlaceScope scope = inPlaceScope(userBase, ownFrame && !super, sp - below);
+    InPlaceScope scope = inPlaceScope(sp - below);
     if (frefcnt(lhs) > 1 || scope.heldOnStack(lhs)) {
         lhs = Rf_shallow_duplicate(lhs);
         sp[-3].u.sxpval = lhs;
