@@ -416,11 +416,18 @@ norm <- function(path, f) {
               x, perl = TRUE, useBytes = TRUE)
     h <- h[h < length(x)]
     x[h + 1L] <- sub1("[0-9]+", "<N>", x[h + 1L])
+    # the package's own DLL in getLoadedDLLs() tables (no-segfault.R)
+    for (ns in extraNS)
+        x <- x[!grepl(paste0("^\\s*\\Q", ns, "\\E\\s+\\S*/\\Q", ns, "\\E\\.so\\s+(TRUE|FALSE)\\s*$"),
+                      x, perl = TRUE, useBytes = TRUE)]
     # lsof rows of the R process (reg-examples1: rir maps more files)
     x <- x[!grepl("^\\S+\\s+\\d+\\s+\\S+\\s+(cwd|rtd|txt|mem|DEL|\\d+[urw]u?)\\s", x, perl = TRUE, useBytes = TRUE)]
     # connections closed by the garbage collector: where depends on GC timing
+    # (the warning's call may take a line of its own: "In <call> :")
     cl <- grep("closing unused connection", x, fixed = TRUE, useBytes = TRUE)
-    cl <- c(cl, (cl - 1L)[x[pmax(cl - 1L, 1L)] == "Warning message:"])
+    inl <- (cl - 1L)[grepl("^In .* :$", x[pmax(cl - 1L, 1L)], perl = TRUE, useBytes = TRUE) &
+                     x[pmax(cl - 2L, 1L)] == "Warning message:"]
+    cl <- c(cl, inl, inl - 1L, (cl - 1L)[x[pmax(cl - 1L, 1L)] == "Warning message:"])
     if (length(cl)) x <- x[-cl]
     # a number printed by a top-level expression that times something, e.g.
     # reg-tests-1c's (t2 <- system.time(str(uf))[[1]]) / t1 (a speed ratio)

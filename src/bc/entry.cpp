@@ -11,6 +11,21 @@
 namespace rir {
 
 extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
+    // While R profiles (Rprof), GNU R wraps the trampoline's .External2 call
+    // in a builtin context of its own, on top of the closure's: UseMethod,
+    // NextMethod, parent.frame() and friends, which look for the closure's
+    // context on top, would fail or answer wrongly (in rir code and in the
+    // original code alike). What runs here runs with that context out of
+    // the chain, as an AST body would (it has no exit code and is never a
+    // jump target: a longjmp resets R_GlobalContext itself); it is put back
+    // before GNU R ends it.
+    RContext* builtinCtx = R_GlobalContext;
+    if (builtinCtx->callflag == CTXT_BUILTIN && builtinCtx->nextcontext &&
+        (builtinCtx->nextcontext->callflag & CTXT_FUNCTION) &&
+        builtinCtx->nextcontext->cloenv == env)
+        R_GlobalContext = builtinCtx->nextcontext;
+    else
+        builtinCtx = nullptr;
     SEXP target = unwrapTarget(fcar(fcdr(args)));
     SEXP res;
     DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;
@@ -50,6 +65,7 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
     } else {
         Rf_error("rir: invalid trampoline target");
     }
+    if (builtinCtx) R_GlobalContext = builtinCtx;
     setTrampolineVisible(R_Visible);
     return res;
 }

@@ -60,12 +60,20 @@ inline bool argListHolds(SEXP list, SEXP x) {
     return false;
 }
 
-// Does a slot in [lo, hi) hold x (itself, or in an argument list)?
+// Does a slot in [lo, hi) hold x (itself, or in an argument list)? Blocks
+// of raw memory that GNU R keeps on the stack are skipped: their bytes can
+// look like a slot flagged kArgListSlot (stale flags under a loop context
+// GNU R's byte code wrote there) holding a pointer that is none.
 inline bool heldBySlot(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi) {
-    for (const NodeStackSlot* p = lo; p < hi; p++)
+    for (const NodeStackSlot* p = lo; p < hi; p++) {
+        if (p->tag == kRawMemTag) {
+            p += p->u.ival;
+            continue;
+        }
         if (p->u.sxpval == x ||
             (p->flags == kArgListSlot && p->tag == 0 && argListHolds(p->u.sxpval, x)))
             return true;
+    }
     return false;
 }
 

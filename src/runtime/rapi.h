@@ -63,6 +63,10 @@ struct NodeStackSlot {
     } u;
 };
 static_assert(sizeof(NodeStackSlot) == 16, "R_bcstack_t is 16 bytes");
+// The tag of a slot that heads a block of raw memory GNU R's byte code keeps
+// on the node stack (a loop's RCNTXT, ...): the u.ival slots after it are
+// bytes, not slots (GNU R's collector skips them as well).
+const int kRawMemTag = 254;
 static_assert(offsetof(NodeStackSlot, flags) == 4 && offsetof(NodeStackSlot, u) == 8,
               "R_bcstack_t layout");
 // R_BCNODESTACKSIZE: the number of slots of GNU R's node stack.
