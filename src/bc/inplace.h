@@ -136,6 +136,39 @@ inline bool storeInCell(SEXP cell, SEXP v) {
     return true;
 }
 
+// While code that may run R code runs (a call, a promise's code, a builtin
+// that may call back), a frame's operand slots [lo, hi) below it hold their
+// values uncounted, and that code cannot see them: a value it loads from a
+// binding and the binding then lets go of looks unshared (reference count
+// 1, or 0: a temporary) although the frame still holds it, so an in-place
+// update or an arithmetic result reusing it would change the frame's
+// operand too (`x + k()` where k updates a copy of x after rebinding x;
+// `G + h()` where h rebinds G and G's old value is reused for a sum). GNU
+// R's byte code counts its stack's references before calls; rir counts a
+// frame's operands for the time of such code (holdSlots before,
+// releaseSlots after, with the same slots unchanged in between). A jump
+// out of the code skips the release: the values stay counted once more,
+// which only costs a copy. Argument lists being built count their elements.
+inline void countSlot(const NodeStackSlot* p, bool hold) {
+    if (p->tag != 0) return;  // (a loop's raw counters)
+    SEXP v = p->u.sxpval;
+    if (p->flags == kArgListSlot) {
+        for (SEXP a = v; a != R_NilValue && ftype(a) == LISTSXP; a = fcdr(a))
+            hold ? incRefcnt(fcar(a)) : decRefcnt(fcar(a));
+    } else if (v != R_NilValue) {
+        hold ? incRefcnt(v) : decRefcnt(v);
+    }
+}
+inline void countSlots(NodeStackSlot* lo, NodeStackSlot* hi, bool hold) {
+    for (NodeStackSlot* p = lo; p < hi; p++) countSlot(p, hold);
+}
+inline void holdSlots(NodeStackSlot* lo, NodeStackSlot* hi) {
+    if (lo < hi) countSlots(lo, hi, true);
+}
+inline void releaseSlots(NodeStackSlot* lo, NodeStackSlot* hi) {
+    if (lo < hi) countSlots(lo, hi, false);
+}
+
 // Before an instruction reuses operand x as its result: x must not also be
 // in another operand slot of the frame (those below its own operands).
 inline void guardOperand(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi) {

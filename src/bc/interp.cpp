@@ -162,7 +162,10 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
                         R_Visible = TRUE;                                         \
                         SYNC();                                                   \
                         setTrampolineExpr(tramp, (exprExpr) ? (exprExpr) : sym_); \
-                        PUSH(forcePromise(x_, tramp));                            \
+                        holdSlots(base, sp);                                      \
+                        SEXP fv_ = forcePromise(x_, tramp);                       \
+                        releaseSlots(base, sp);                                   \
+                        PUSH(fv_);                                                \
                         break;                                                    \
                     }                                                             \
                 } else if (x_ != R_MissingArg) {                                  \
@@ -540,7 +543,9 @@ L_call : {
     SEXP fun = TOP();
     SYNC();
     recordCallee(c, &f - c->feedback.data(), f, fun);
+    holdSlots(base, sp - 1);
     SEXP r = doCall(c, cs, fun, env, tramp);
+    releaseSlots(base, sp - 1);
     recordType(f, r);  // the result's type (for the optimizer)
     sp[-1].u.sxpval = r;
     NEXT();
@@ -691,7 +696,10 @@ L_unop : {
             astByReason[int(as.reason)]++;
         }
         SYNC();
-        PUSH(Rf_eval(e, env));
+        holdSlots(base, sp);
+        SEXP r = Rf_eval(e, env);
+        releaseSlots(base, sp);
+        PUSH(r);
         NEXT();
     }
 L_for_colon : {
@@ -1074,8 +1082,10 @@ L_call_builtin : {
         }
     }
     SEXP args = slotsToArgs(sp - n, n, cs.args, 0);
+    holdSlots(base, sp - n);
     SEXP r =
         callBuiltin(POOL(cs.ast), fun, args, env, tramp, cs.expr >= 0 ? POOL(cs.expr) : nullptr);
+    releaseSlots(base, sp - n);
     recordType(f, r);
     sp -= n;
     PUSH(r);
@@ -1176,7 +1186,10 @@ L_switch_table : {
         SEXP inner = POOL(IMM());
         SEXP call = POOL(IMM());
         SYNC();
-        PUSH(runApplyInternal(inner, call, env, tramp));
+        holdSlots(base, sp);
+        SEXP r = runApplyInternal(inner, call, env, tramp);
+        releaseSlots(base, sp);
+        PUSH(r);
         NEXT();
     }
 L_use_method : {

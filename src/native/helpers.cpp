@@ -283,8 +283,25 @@ static SEXP arithByGnuR(ArithOp o, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tra
     return r;
 }
 
+// Does a live slot of the frame hold x?
+static bool heldLive(SEXP x, const NodeStackSlot* frame, const int* live, int nlive) {
+    for (int k = 0; k < nlive; k++)
+        if (frame[live[k]].u.sxpval == x) return true;
+    return false;
+}
+
+void rirn_hold(NodeStackSlot* frame, const int* live, int nlive) {
+    for (int k = 0; k < nlive; k++) countSlot(&frame[live[k]], true);
+}
+
+void rirn_release(NodeStackSlot* frame, const int* live, int nlive) {
+    for (int k = 0; k < nlive; k++) countSlot(&frame[live[k]], false);
+}
+
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,
-                char* dirty) {
+                char* dirty, NodeStackSlot* frame, const int* live, int nlive) {
+    if (!(keep & 1) && frefcnt(a) == 0 && heldLive(a, frame, live, nlive)) keep |= 1;
+    if (!(keep & 2) && frefcnt(b) == 0 && heldLive(b, frame, live, nlive)) keep |= 2;
     SEXP r = fastBinop(ArithOp(op), a, b, nullptr, scratch, keep);
     if (!r) {
         *dirty = 1;  // (GNU R's arithmetic may dispatch to R code)
@@ -294,7 +311,9 @@ SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int kee
     return r;
 }
 
-SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep) {
+SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep, NodeStackSlot* frame,
+               const int* live, int nlive) {
+    if (!keep && frefcnt(a) == 0 && heldLive(a, frame, live, nlive)) keep = 1;
     SEXP r = fastUnop(ArithOp(op), a, keep);
     if (!r) r = arithByGnuR(ArithOp(op), a, nullptr, call, env, tramp, keep);
     R_Visible = TRUE;
@@ -769,6 +788,17 @@ SEXP resumeAt(Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack, int n
     return interpretFrom(code, env, tramp, ResumePoint{pc, slots, n, loopSlots});
 }
 
+// Counts (or releases) a frame state's stack values (not a loop's raw
+// length and counter).
+void holdValues(const SEXP* stack, int n, const unsigned char* kinds, bool hold) {
+    for (int k = 0; k < n; k++) {
+        SlotKind kind = SlotKind(kinds[k]);
+        if ((kind == SlotKind::Value || kind == SlotKind::LoopSeq) && stack[k] &&
+            stack[k] != R_NilValue)
+            hold ? incRefcnt(stack[k]) : decRefcnt(stack[k]);
+    }
+}
+
 void noteDeopt(DispatchTable* t, int pc) {
     stats.deopts++;
     if (debugFlags.deopt) REprintf("rir: deoptimization to pc %d\n", pc);
@@ -831,7 +861,11 @@ SEXP rirn_deopt_inlined(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tra
                         Code* callerCode, int callerPc, SEXP callerEnv, SEXP* callerStack,
                         int callerN, const unsigned char* callerKinds) {
     noteDeopt(t, pc);
+    // the caller's operands (all but the call's value, the last) count as
+    // referenced while the callee's code runs (inplace.h's holdSlots)
+    holdValues(callerStack, callerN - 1, callerKinds, true);
     SEXP v = resumeAt(code, pc, env, tramp, stack, n, kinds);
+    holdValues(callerStack, callerN - 1, callerKinds, false);
     callerStack[callerN - 1] = rirn_pop_context(c, v, env);
     return resumeAt(callerCode, callerPc, callerEnv, tramp, callerStack, callerN, callerKinds);
 }
@@ -843,6 +877,8 @@ const std::vector<Helper>& helpers() {
 #define RIRN_HELPER(name) {#name, reinterpret_cast<void*>(&name)}
         RIRN_HELPER(rirn_enter),
         RIRN_HELPER(rirn_leave),
+        RIRN_HELPER(rirn_hold),
+        RIRN_HELPER(rirn_release),
         RIRN_HELPER(rirn_ldarg),
         RIRN_HELPER(rirn_enclos),
         RIRN_HELPER(rirn_ldvar),

@@ -74,9 +74,17 @@ SEXP rirn_mkarg(SEXP code, SEXP env);
 // more, tested inline by the lowering: not counted, in none of the live
 // slots; else nullptr). *dirty set when GNU R's arithmetic ran (it may
 // dispatch to R code).
+// An operand not used again is still kept when a live slot of the frame
+// (frame[live[k]], k < nlive) holds the same object (two loads of one
+// variable, the callee having let go of the binding's count).
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,
-                char* dirty);
-SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep);
+                char* dirty, NodeStackSlot* frame, const int* live, int nlive);
+SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep, NodeStackSlot* frame,
+               const int* live, int nlive);
+// The values of the frame's live slots count as referenced while an
+// instruction that may run R code runs (inplace.h's holdSlots).
+void rirn_hold(NodeStackSlot* frame, const int* live, int nlive);
+void rirn_release(NodeStackSlot* frame, const int* live, int nlive);
 // The truth value of an if/while condition.
 int rirn_astest(SEXP v, SEXP call);
 // Does v have the PIR type (kinds, flags) (no error).

@@ -601,10 +601,13 @@ llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     arithOp(i->op, &op);
     int keep = (usedAgain(i->args[0]) ? 1 : 0) | (usedAgain(i->args[1]) ? 2 : 0);
     if (i->args[0] == i->args[1]) keep = 3;
-    return callHelper(reinterpret_cast<void*>(&rirn_binop), sexpT,
-                      {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT},
-                      {i32(int(op)), a0(i), a1(i), sexp(i->call), rho(), trampArg, i32(keep),
-                       scratchOrNull(i), B.CreateBitCast(dirty, sexpT)});
+    int n = 0;
+    const int* live = liveSlots(i, i, nullptr, &n);
+    return callHelper(
+        reinterpret_cast<void*>(&rirn_binop), sexpT,
+        {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T},
+        {i32(int(op)), a0(i), a1(i), sexp(i->call), rho(), trampArg, i32(keep), scratchOrNull(i),
+         B.CreateBitCast(dirty, sexpT), slots, constant(live), i32(n)});
 }
 
 }  // namespace native

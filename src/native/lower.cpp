@@ -201,8 +201,21 @@ std::string Lowering::run(const std::string& name) {
         B.SetInsertPoint(blocks[b]);
         for (pir::Instruction* i : b->insns) {
             current = i;
+            // the values live across an instruction that may run R code
+            // count as referenced meanwhile (inplace.h's holdSlots)
+            int nheld = 0;
+            const int* held = nullptr;
+            if (!i->isTerminator() && i->op != pir::Opcode::Phi && i->mayCallR()) {
+                held = liveSlots(i, i, nullptr, &nheld);
+                if (nheld)
+                    callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
+                               {sexpT, sexpT, i32T}, {slots, constant(held), i32(nheld)});
+            }
             problem = lower(i);
             if (!problem.empty()) return problem;
+            if (nheld && !B.GetInsertBlock()->getTerminator())
+                callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
+                           {sexpT, sexpT, i32T}, {slots, constant(held), i32(nheld)});
             // (those whose helpers set the flag when R code may have run)
             if (writesEnv(i) && i->op != pir::Opcode::Force &&
                 i->op != pir::Opcode::ForceOrMissing && i->op != pir::Opcode::SubassignVar &&
@@ -483,9 +496,12 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::Not: {
             arithOp(i->op, &op);
             int keep = usedAgain(i->args[0]) ? 1 : 0;
+            int n = 0;
+            const int* live = liveSlots(i, i, nullptr, &n);
             define(i, callHelper(reinterpret_cast<void*>(&rirn_unop), sexpT,
-                                 {i32T, sexpT, sexpT, sexpT, sexpT, i32T},
-                                 {i32(int(op)), a(0), sexp(i->call), rho(), trampArg, i32(keep)}));
+                                 {i32T, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, i32T},
+                                 {i32(int(op)), a(0), sexp(i->call), rho(), trampArg, i32(keep),
+                                  slots, constant(live), i32(n)}));
             return "";
         }
         case Opcode::AsTest: {
