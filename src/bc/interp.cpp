@@ -654,7 +654,9 @@ L_binop : {
         SYNC();
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
+        holdSlots(base, sp - 3);  // (a method may run)
         r = primFun(prim)(call, prim, args, env);
+        releaseSlots(base, sp - 3);
         vmaxset(vmax);
         --sp;
     }
@@ -678,7 +680,9 @@ L_unop : {
         SYNC();
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
+        holdSlots(base, sp - 2);  // (a method may run)
         r = primFun(prim)(call, prim, args, env);
+        releaseSlots(base, sp - 2);
         vmaxset(vmax);
         --sp;
     }
@@ -832,7 +836,9 @@ L_subset : {
         SEXP call = POOL(cs.ast);
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
+        holdSlots(base, sp - n - 1);  // (a method may run)
         r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env);
+        releaseSlots(base, sp - n - 1);
         vmaxset(vmax);
         UNPROTECT(1);
     }
@@ -1030,7 +1036,9 @@ L_br_obj : {
         SYNC();
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
+        holdSlots(base, sp - 3);  // (a method runs)
         SEXP r = primFun(op)(call, op, args, env);
+        releaseSlots(base, sp - 3);
         vmaxset(vmax);
         sp -= 2;
         sp[-1].u.sxpval = r;

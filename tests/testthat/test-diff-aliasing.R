@@ -113,12 +113,20 @@ expect_all_same(list(
     f2 <- function() G + k2()
     f3 <- function() G + (G + h2())
     f4 <- function() { v <- -G; v + (-G + h2()) }
+    `[.tick` <- function(x, i) G + h2()
+    obj <- structure(1, class = 'tick')
+    f5 <- function() G + obj[1]
+    Ops.tock <- function(e1, e2) G + h2()
+    t2 <- structure(1, class = 'tock')
+    f6 <- function() G + (t2 + 1)
     lapply(1:6, function(i) {
+      G <<- 0; G <<- G + 1; e <- f5()
+      G <<- 0; G <<- G + 1; g <- f6()
       G <<- 0; G <<- G + 1; a <- f()
       G <<- 0; G <<- G + 1; b <- f2()
       G <<- 0; G <<- G + 1; c <- f3()
       G <<- 0; G <<- G + 1; d <- f4()
-      c(a, b, c, d)
+      c(a, b, c, d, e, g)
     })
   "
 ))
