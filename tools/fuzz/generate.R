@@ -355,7 +355,8 @@ fz_stmt <- function(st, d = 3L) {
     assign = 5, reassign = 3, alias = 6, index_assign = 4, output = 3,
     if_ = 2, for_ = 2, while_ = 1, repeat_ = 1, closure = 2, call_closure = 2,
     try = 2, restart = 0.5, onexit = 1, redef = 0.7, delayed = 0.7, setter = 1,
-    attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1, env = 1.5, record = 1.2
+    attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1, env = 1.5, record = 1.2,
+    heldcopy = 0.8
   )
   if (d <= 0L) w <- w[!names(w) %in% c("if_", "for_", "while_", "repeat_", "closure", "try", "restart")]
   if (st$loop) w <- c(w, brk = 1.5)
@@ -529,6 +530,29 @@ fz_stmt <- function(st, d = 3L) {
       c(
         sprintf("%s <- function() { %s <<- %s; %s }", g, v, fz_expr(st, st$vars[[v]], 1L), v),
         sprintf("print(list(%s, %s(), %s))", v, g, v)
+      )
+    },
+    heldcopy = {
+      # a value held as an operand or argument while a function copies its
+      # variable, rebinds the variable and updates or reuses the copy (the
+      # copy must not change the held value)
+      v <- fz_var(st, fz_pick(c("int", "dbl")))
+      if (is.null(v)) return(fz_stmt(st, d))
+      g <- fz_fresh(st, "g")
+      e <- fz_expr(st, st$vars[[v]], 1L)
+      body <- switch(fz_pick(1:3),
+        sprintf("{ y <- %s; %s <<- %s; y[1L] <- 99L; length(y) }", v, v, e),
+        sprintf("{ y <- %s; %s <<- %s; y <- y + 1L; sum(y, na.rm = TRUE) }", v, v, e),
+        sprintf("{ %s <<- %s; 1L }", v, e)
+      )
+      k <- fz_fresh(st, "g")
+      c(
+        sprintf("%s <- %s + 0L", v, v),  # (an unshared value)
+        sprintf("%s <- function() %s", g, body),
+        sprintf("%s <- function() %s + %s()", k, v, g),
+        # (an operand, not an argument of a builtin, which counts it)
+        sprintf("fz_held <- %s + %s()", v, k),
+        sprintf("print(list(fz_held, %s))", v)
       )
     },
     env = {
