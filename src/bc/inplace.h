@@ -77,6 +77,28 @@ inline bool heldBySlot(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi)
     return false;
 }
 
+// The answers of an interpreter activation's scans below its own slots:
+// the slots under a running activation belong to suspended frames and do
+// not change while it runs, so whether they hold an object is asked once
+// per object (a loop updating one vector scans the callers' slots once,
+// not at every store). An answer stays right even if the object dies and
+// its address is reused: the slots below hold only live objects.
+struct BelowMemo {
+    SEXP x[4] = {nullptr, nullptr, nullptr, nullptr};
+    bool held[4] = {false, false, false, false};
+    int next = 0;
+};
+
+inline bool heldBelow(SEXP x, const NodeStackSlot* base, BelowMemo& m) {
+    for (int k = 0; k < 4; k++)
+        if (m.x[k] == x) return m.held[k];
+    bool h = heldBySlot(x, nodeStackFloor, base);
+    m.x[m.next] = x;
+    m.held[m.next] = h;
+    m.next = (m.next + 1) & 3;
+    return h;
+}
+
 // Where uncounted references to values of `target`'s bindings can be.
 struct InPlaceScope {
     const NodeStackSlot* lo;  // first slot to scan
@@ -85,19 +107,25 @@ struct InPlaceScope {
     // its own frame is the callers' slots plus its frame's live ones
     const NodeStackSlot* lo2 = nullptr;
     const NodeStackSlot* hi2 = nullptr;
+    // when set: the slots below lo too, through the activation's memo
+    BelowMemo* below = nullptr;
     bool heldOnStack(SEXP x) const {
-        return heldBySlot(x, lo, hi) || (lo2 && heldBySlot(x, lo2, hi2));
+        return heldBySlot(x, lo, hi) || (lo2 && heldBySlot(x, lo2, hi2)) ||
+               (below && heldBelow(x, lo, *below));
     }
 };
 
-// The scope of an in-place update whose instruction's operands start at
-// `hi`: every operand slot below, the callers' included. Even a binding of
-// the function's own frame may hold a value a caller's operand slot holds
-// too, uncounted: `x + k()` where k copies x (`y <- x`), rebinds x (`x <<-
-// 0`) and updates its copy (`y[1] <- 99`), which then looks unshared.
-// (GNU R counts its node stack's references before such calls instead.)
-inline InPlaceScope inPlaceScope(const NodeStackSlot* hi) {
-    return InPlaceScope{nodeStackFloor, hi};
+// The scope of an in-place update in the interpreter activation whose slots
+// start at `frame`, whose instruction's operands start at `hi`: every
+// operand slot below, the callers' included (those through the memo). Even
+// a binding of the function's own frame may hold a value a caller's operand
+// slot holds too, uncounted: `x + k()` where k copies x (`y <- x`), rebinds
+// x (`x <<- 0`) and updates its copy (`y[1] <- 99`), which then looks
+// unshared; holdSlots counts such operands around calls, but R code can
+// also run where nothing counted them (a condition handler, a finalizer).
+inline InPlaceScope inPlaceScope(const NodeStackSlot* frame, BelowMemo* memo,
+                                 const NodeStackSlot* hi) {
+    return InPlaceScope{frame, hi, nullptr, nullptr, memo};
 }
 
 // May the value x of a binding be overwritten or stored into?
