@@ -290,12 +290,20 @@ static bool heldLive(SEXP x, const NodeStackSlot* frame, const int* live, int nl
     return false;
 }
 
-void rirn_hold(NodeStackSlot* frame, const int* live, int nlive) {
-    for (int k = 0; k < nlive; k++) countSlot(&frame[live[k]], true);
+void rirn_hold(NodeStackSlot* frame, const int* live, int nlive, int copies) {
+    NodeStackSlot* copy = frame + copies;
+    for (int k = 0; k < nlive; k++) {
+        copy[k].u.sxpval = frame[live[k]].u.sxpval;
+        countSlot(&copy[k], true);
+    }
 }
 
-void rirn_release(NodeStackSlot* frame, const int* live, int nlive) {
-    for (int k = 0; k < nlive; k++) countSlot(&frame[live[k]], false);
+void rirn_release(NodeStackSlot* frame, int nlive, int copies) {
+    NodeStackSlot* copy = frame + copies;
+    for (int k = 0; k < nlive; k++) {
+        countSlot(&copy[k], false);
+        copy[k].u.sxpval = R_NilValue;
+    }
 }
 
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,

@@ -82,9 +82,11 @@ SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int kee
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep, NodeStackSlot* frame,
                const int* live, int nlive);
 // The values of the frame's live slots count as referenced while an
-// instruction that may run R code runs (inplace.h's holdSlots).
-void rirn_hold(NodeStackSlot* frame, const int* live, int nlive);
-void rirn_release(NodeStackSlot* frame, const int* live, int nlive);
+// instruction that may run R code runs (inplace.h's holdSlots): rirn_hold
+// copies them into the frame's slots from `copies` on (keeping them alive)
+// and counts them; rirn_release counts those copies down and clears them.
+void rirn_hold(NodeStackSlot* frame, const int* live, int nlive, int copies);
+void rirn_release(NodeStackSlot* frame, int nlive, int copies);
 // The truth value of an if/while condition.
 int rirn_astest(SEXP v, SEXP call);
 // Does v have the PIR type (kinds, flags) (no error).

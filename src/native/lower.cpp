@@ -190,6 +190,19 @@ std::string Lowering::run(const std::string& name) {
                                               : nullptr;
             if (env && env == ownEnv && !cellSlot.count(i->symbol)) cellSlot[i->symbol] = nslots++;
         }
+    // the held values' copies (rirn_hold): as many slots as the most values
+    // live across one instruction that may run R code
+    size_t maxHeld = 0;
+    for (pir::BB* b : order)
+        for (pir::Instruction* i : b->insns)
+            if (holdsAround(i)) {
+                computeLiveness();
+                std::set<pir::Instruction*> live = liveBefore(i->bb, position(i) + 1);
+                live.erase(i);
+                maxHeld = std::max(maxHeld, live.size());
+            }
+    heldCopies = nslots;
+    nslots += int(maxHeld);
     B.SetInsertPoint(prologue);
     prologueBlock = prologue;
     dirty = B.CreateAlloca(llvm::Type::getInt8Ty(C));
@@ -203,19 +216,22 @@ std::string Lowering::run(const std::string& name) {
             current = i;
             // the values live across an instruction that may run R code
             // count as referenced meanwhile (inplace.h's holdSlots)
+            // (the objects counted are copied into the frame's held-copy
+            // slots: lowering i may box a raw operand into its slot, and
+            // the release must count down what the hold counted up)
             int nheld = 0;
-            const int* held = nullptr;
-            if (!i->isTerminator() && i->op != pir::Opcode::Phi && i->mayCallR()) {
-                held = liveSlots(i, i, nullptr, &nheld);
+            if (holdsAround(i)) {
+                const int* held = liveSlots(i, i, nullptr, &nheld);
                 if (nheld)
                     callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
-                               {sexpT, sexpT, i32T}, {slots, constant(held), i32(nheld)});
+                               {sexpT, sexpT, i32T, i32T},
+                               {slots, constant(held), i32(nheld), i32(heldCopies)});
             }
             problem = lower(i);
             if (!problem.empty()) return problem;
             if (nheld && !B.GetInsertBlock()->getTerminator())
                 callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
-                           {sexpT, sexpT, i32T}, {slots, constant(held), i32(nheld)});
+                           {sexpT, i32T, i32T}, {slots, i32(nheld), i32(heldCopies)});
             // (those whose helpers set the flag when R code may have run)
             if (writesEnv(i) && i->op != pir::Opcode::Force &&
                 i->op != pir::Opcode::ForceOrMissing && i->op != pir::Opcode::SubassignVar &&
@@ -255,6 +271,10 @@ llvm::BasicBlock* Lowering::lookWhenDirty() {
 
 void Lowering::setDirty(int v) {
     B.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), v), dirty);
+}
+
+bool Lowering::holdsAround(pir::Instruction* i) {
+    return !i->isTerminator() && i->op != pir::Opcode::Phi && i->mayCallR();
 }
 
 bool Lowering::writesEnv(pir::Instruction* i) {

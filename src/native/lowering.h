@@ -218,6 +218,9 @@ class Lowering {
     std::set<pir::Instruction*> liveOutOf(pir::BB* b);
     // live before instruction `from` of b (all of b's instructions from it on)
     std::set<pir::Instruction*> liveBefore(pir::BB* b, size_t from);
+    // does an instruction count the values live across it (rirn_hold)?
+    bool holdsAround(pir::Instruction* i);
+    int heldCopies = 0;  // the first held-copy slot
     void computeLiveness();
     // The slots live after store st (its value's own slot left out: it is
     // written with the value bound), kept as long as the code.
