@@ -571,9 +571,8 @@ SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* f
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
         // inplace.h's rule, the frame's live slots being the operand slots
         SEXP old = fcar(cell);
-        bool held = false;
-        for (int k = 0; k < nlive && !held; k++) held = frame[live[k]].u.sxpval == old;
-        if (old != R_UnboundValue && simpleScalar(old, REALSXP) && frefcnt(old) == 1 && !held) {
+        if (old != R_UnboundValue && simpleScalar(old, REALSXP) && frefcnt(old) == 1 &&
+            !heldLive(old, frame, live, nlive)) {
             *static_cast<double*>(fdata(old)) = x;
             hdr(cell)->gp &= ~kMissingMask;
             *cache = cell;
