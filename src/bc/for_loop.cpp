@@ -18,6 +18,7 @@
 #include <climits>
 
 #include "../runtime/r_messages.h"
+#include "inplace.h"
 #include "interp.h"
 
 namespace rir {
@@ -100,7 +101,7 @@ void loopRange(SEXP seq, int* step, int* first) {
     }
 }
 
-NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call, SEXP env, bool* ranLoop) {
+NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call, SEXP env, bool* ranLoop, NodeStackSlot* base) {
     *ranLoop = false;
     R_BCNodeStackTop = sp;
     SEXP seq = forSequence(sp[-1].u.sxpval, call);
@@ -113,7 +114,10 @@ NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call, SEXP env, bool* ranLoop) {
         // offers a top-level loop named by the symbol to the JIT, rir)
         SEXP loop = Rf_lang4(SYMVALUE(Rf_install("for")), CADR(call), seq, CADDDR(call));
         sp[-1].u.sxpval = loop;
+        // (the frame's operands below count meanwhile: see holdSlots)
+        holdSlots(base, sp - 1);
         Rf_eval(loop, env);
+        releaseSlots(base, sp - 1);
         seq = sp[-1].u.sxpval = R_NilValue;
         *ranLoop = true;
     }

@@ -20,8 +20,9 @@ SEXP elementOf(SEXP seq, R_xlen_t i);
 // range's first value).
 // A sequence longer than INT_MAX (1:1e10) is handed to GNU R's for() in
 // env, which runs the whole loop; the state then has no iteration left.
-// (*ranLoop: it did; the interpreter goes on at afterLoopStart)
-NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call, SEXP env, bool* ranLoop);
+// (*ranLoop: it did; the interpreter goes on at afterLoopStart; the
+// operand slots from base up to the sequence count meanwhile)
+NodeStackSlot* forInit(NodeStackSlot* sp, SEXP call, SEXP env, bool* ranLoop, NodeStackSlot* base);
 // The pc after the instructions that begin a loop after its for_init or
 // for_colon at `pc` (binding the variable to NULL, as GNU R's STARTFOR
 // does): skipped where GNU R's for() ran the loop and bound the variable.

@@ -72,10 +72,14 @@ inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env, SEXP nil
 
 // Binds v to sym in env's own frame: through `cell` (cache slot k) when it is
 // an ordinary binding (the value it held is released: see inplace.h), else as
-// defineVar does (and the cache slot is cleared).
-inline void bindLocal(NodeStackSlot* cache, int k, SEXP cell, SEXP sym, SEXP v, SEXP env) {
+// defineVar does (and the cache slot is cleared), with the operand slots
+// [base, hi) counted: an active binding's function runs.
+inline void bindLocal(NodeStackSlot* cache, int k, SEXP cell, SEXP sym, SEXP v, SEXP env,
+                      NodeStackSlot* base, NodeStackSlot* hi) {
     if (!storeInCell(cell, v)) {
+        holdSlots(base, hi);
         Rf_defineVar(sym, v, env);
+        releaseSlots(base, hi);
         cache[k].u.sxpval = R_NilValue;
     }
 }
@@ -129,6 +133,17 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
 // The label of a rarely executed instruction: its code is laid out away from
 // the hot handlers (fewer instruction-cache misses in the dispatch loop).
 #define COLD_INSN(name) L_##name : __attribute__((cold));
+// Runs `stmt`, which may run R code (a call, a method, a promise's code, an
+// active binding), with this frame's operand slots below `hi` counted
+// (holdSlots, inplace.h): that code cannot take a value they hold for
+// unshared. A jump out skips the release (which only costs a copy later).
+#define WHILE_HELD(hi, stmt)         \
+    do {                             \
+        NodeStackSlot* held_ = (hi); \
+        holdSlots(base, held_);      \
+        stmt;                        \
+        releaseSlots(base, held_);   \
+    } while (0)
 // The value is computed before the slot is touched: computing it may run R
 // code that uses the node stack above R_BCNodeStackTop (i.e. this slot).
 #define PUSH(x)                  \
@@ -162,9 +177,8 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
                         R_Visible = TRUE;                                         \
                         SYNC();                                                   \
                         setTrampolineExpr(tramp, (exprExpr) ? (exprExpr) : sym_); \
-                        holdSlots(base, sp);                                      \
-                        SEXP fv_ = forcePromise(x_, tramp);                       \
-                        releaseSlots(base, sp);                                   \
+                        SEXP fv_;                                                 \
+                        WHILE_HELD(sp, fv_ = forcePromise(x_, tramp));            \
                         PUSH(fv_);                                                \
                         break;                                                    \
                     }                                                             \
@@ -182,7 +196,9 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
             c->lazyLoads |= Code::slotBit(k_);                                    \
             R_Visible = TRUE;                                                     \
             SYNC();                                                               \
-            PUSH(getVariable(sym_, env, tramp, exprExpr));                        \
+            SEXP gv_;                                                             \
+            WHILE_HELD(sp, gv_ = getVariable(sym_, env, tramp, exprExpr));        \
+            PUSH(gv_);                                                            \
         }                                                                         \
     } while (0)
 #define DO_LDVAR(symExpr, kExpr) DO_LDVAR_X(symExpr, kExpr, nullptr)
@@ -294,7 +310,8 @@ L_ldvar_missok : {
     SEXP v = k >= 0 ? peekLocal(cache, k, sym, env) : nullptr;
     R_Visible = TRUE;
     SYNC();
-    PUSH(v ? v : getVariable(sym, env, tramp, nullptr, true));
+    if (!v) WHILE_HELD(sp, v = getVariable(sym, env, tramp, nullptr, true));
+    PUSH(v);
     NEXT();
 }
 L_ld2_binop : {
@@ -425,7 +442,9 @@ L_ld2_binop : {
         SEXP sym = POOL(IMM());
         SYNC();
         R_Visible = TRUE;
-        PUSH(dotsElement(sym, env, tramp));
+        SEXP r;
+        WHILE_HELD(sp, r = dotsElement(sym, env, tramp));
+        PUSH(r);
         NEXT();
     }
 L_stvar : {
@@ -458,7 +477,7 @@ L_stvar : {
         }
         hdr(cell)->gp &= ~kMissingMask;  // SET_MISSING(cell, 0), as defineVar does
     } else {
-        Rf_defineVar(sym, v, env);
+        WHILE_HELD(sp - 1, Rf_defineVar(sym, v, env));  // (an active binding)
         cache[k].u.sxpval = R_NilValue;
     }
     --sp;
@@ -468,7 +487,7 @@ L_stvar : {
         SEXP sym = POOL(IMM());
         SEXP v = TOP();
         SYNC();
-        Rf_setVar(sym, v, ENCLOS(env));
+        WHILE_HELD(sp - 1, Rf_setVar(sym, v, ENCLOS(env)));  // (an active binding)
         --sp;
         NEXT();
     }
@@ -536,7 +555,9 @@ L_ldfun : {
     SEXP sym = POOL(IMM());
     SEXP call = POOL(IMM());
     SYNC();
-    PUSH(findFunction(sym, env, call, tramp));
+    SEXP fun;
+    WHILE_HELD(sp, fun = findFunction(sym, env, call, tramp));  // (a promise's code)
+    PUSH(fun);
     NEXT();
 }
 L_call : {
@@ -545,9 +566,8 @@ L_call : {
     SEXP fun = TOP();
     SYNC();
     recordCallee(c, &f - c->feedback.data(), f, fun);
-    holdSlots(base, sp - 1);
-    SEXP r = doCall(c, cs, fun, env, tramp);
-    releaseSlots(base, sp - 1);
+    SEXP r;
+    WHILE_HELD(sp - 1, r = doCall(c, cs, fun, env, tramp));
     recordType(f, r);  // the result's type (for the optimizer)
     sp[-1].u.sxpval = r;
     NEXT();
@@ -656,9 +676,7 @@ L_binop : {
         SYNC();
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
-        holdSlots(base, sp - 3);  // (a method may run)
-        r = primFun(prim)(call, prim, args, env);
-        releaseSlots(base, sp - 3);
+        WHILE_HELD(sp - 3, r = primFun(prim)(call, prim, args, env));  // (a method may run)
         vmaxset(vmax);
         --sp;
     }
@@ -682,9 +700,7 @@ L_unop : {
         SYNC();
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
-        holdSlots(base, sp - 2);  // (a method may run)
-        r = primFun(prim)(call, prim, args, env);
-        releaseSlots(base, sp - 2);
+        WHILE_HELD(sp - 2, r = primFun(prim)(call, prim, args, env));  // (a method may run)
         vmaxset(vmax);
         --sp;
     }
@@ -702,9 +718,8 @@ L_unop : {
             astByReason[int(as.reason)]++;
         }
         SYNC();
-        holdSlots(base, sp);
-        SEXP r = Rf_eval(e, env);
-        releaseSlots(base, sp);
+        SEXP r;
+        WHILE_HELD(sp, r = Rf_eval(e, env));
         PUSH(r);
         NEXT();
     }
@@ -752,7 +767,7 @@ L_for_colon : {
     sp -= 3;
     PUSH(seq);
     bool ranLoop;
-    sp = forInit(sp, POOL(pc[-1]), env, &ranLoop);
+    sp = forInit(sp, POOL(pc[-1]), env, &ranLoop, base);
     if (ranLoop) pc = afterLoopStart(pc);
     if (loopAt == userBase) userBase = sp;
     NEXT();
@@ -762,7 +777,7 @@ L_for_init : {
     IMM();
     NodeStackSlot* loopAt = sp - 1;
     bool ranLoop;
-    sp = forInit(sp, call, env, &ranLoop);
+    sp = forInit(sp, call, env, &ranLoop, base);
     if (ranLoop) pc = afterLoopStart(pc);
     if (loopAt == userBase) userBase = sp;
     NEXT();
@@ -812,7 +827,7 @@ L_for_step : {
     SEXP v = step ? Rf_ScalarInteger(sp[-1].flags + i * step) : elementOf(seq, i);
     PUSH(v);
     SYNC();
-    bindLocal(cache, k, cell, sym, v, env);
+    bindLocal(cache, k, cell, sym, v, env, base, sp - 1);
     --sp;
     NEXT();
 }
@@ -828,7 +843,10 @@ L_subset : {
     SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
     if (n == 1 && cs.args[0].tag == R_NilValue) {
-        r = subsetQuick(kind, x, TOP(), scr);
+        if (ftype(x) == ENVSXP)  // (e[["name"]]: an active binding, a promise)
+            WHILE_HELD(sp - n - 1, r = subsetQuick(kind, x, TOP(), scr));
+        else
+            r = subsetQuick(kind, x, TOP(), scr);
     } else if (n == 2 && cs.args[0].tag == R_NilValue && cs.args[1].tag == R_NilValue)
         r = fastMatrixSubset(x, AT(1), TOP(), scr);
     if (r) KEEP_SCRATCH(cs, r, scr);
@@ -838,9 +856,8 @@ L_subset : {
         SEXP call = POOL(cs.ast);
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
-        holdSlots(base, sp - n - 1);  // (a method may run)
-        r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env);
-        releaseSlots(base, sp - n - 1);
+        WHILE_HELD(sp - n - 1,  // (a method may run)
+                   r = subsetDefaultFun(kind)(call, subsetDefault(kind), args, env));
         vmaxset(vmax);
         UNPROTECT(1);
     }
@@ -944,11 +961,8 @@ L_dollar : {
     SEXP r = f.types & kDollarNotPlain ? nullptr : dollarPlain(x, name, nameSym);
     if (!r) {
         f.types |= kDollarNotPlain;
-        r = dollarDefault(x, name, nameSym);
-    }
-    if (!r) {
-        SYNC();
-        r = Rf_eval(call, env);
+        // a promise in an environment, a method
+        WHILE_HELD(sp - 1, r = dollarDefault(x, name, nameSym); if (!r) r = Rf_eval(call, env));
     }
     sp[-1].u.sxpval = r;
     R_Visible = TRUE;
@@ -987,8 +1001,9 @@ L_subassign : {
     // (what the optimizer speculates on: see plainLocalVector)
     if (!(f.types & kSubassignNotPlain) && (!known || !plainLocalVector(xsym, env, known)))
         f.types |= kSubassignNotPlain;
-    subassignSlow(kind, xsym, env, pushedX ? AT(nidx) : nullptr, i, j, v, setter, tramp, scope,
-                  call, known);
+    WHILE_HELD(sp - (1 + nidx + pushedX),  // (a method, the setter of a class)
+               subassignSlow(kind, xsym, env, pushedX ? AT(nidx) : nullptr, i, j, v, setter, tramp,
+                             scope, call, known));
     sp -= 1 + nidx + pushedX;
     NEXT();
 }
@@ -1008,7 +1023,8 @@ L_dollar_assign : {
         !(f.types & kDollarNotPlain) && dollarAssignPlain(env, xsym, name, nameSym, v, scope);
     if (!done) {
         f.types |= kDollarNotPlain;
-        done = dollarAssignLocal(env, xsym, name, nameSym, v, tramp, scope);
+        WHILE_HELD(sp - 1,  // (x a promise)
+                   done = dollarAssignLocal(env, xsym, name, nameSym, v, tramp, scope));
     }
     (void)call;
     if (!done) {
@@ -1038,9 +1054,8 @@ L_br_obj : {
         SYNC();
         setTrampolineExpr(tramp, call);
         const void* vmax = vmaxget();
-        holdSlots(base, sp - 3);  // (a method runs)
-        SEXP r = primFun(op)(call, op, args, env);
-        releaseSlots(base, sp - 3);
+        SEXP r;
+        WHILE_HELD(sp - 3, r = primFun(op)(call, op, args, env));  // (a method runs)
         vmaxset(vmax);
         sp -= 2;
         sp[-1].u.sxpval = r;
@@ -1056,9 +1071,9 @@ L_br_obj : {
         SEXP i = TOP(), v = AT(1);
         SYNC();
         recordType(f, v);
-        envSubassign(kind, xsym, nameSym, call, v, i, env, tramp,
-                     inPlaceScope(frame, &belowMemo, sp - 2),
-                     inPlaceScope(frame, &belowMemo, sp - 2));
+        WHILE_HELD(sp - 2, envSubassign(kind, xsym, nameSym, call, v, i, env, tramp,
+                                        inPlaceScope(frame, &belowMemo, sp - 2),
+                                        inPlaceScope(frame, &belowMemo, sp - 2)));
         sp -= 2;
         NEXT();
     }
@@ -1093,10 +1108,9 @@ L_call_builtin : {
         }
     }
     SEXP args = slotsToArgs(sp - n, n, cs.args, 0);
-    holdSlots(base, sp - n);
-    SEXP r =
-        callBuiltin(POOL(cs.ast), fun, args, env, tramp, cs.expr >= 0 ? POOL(cs.expr) : nullptr);
-    releaseSlots(base, sp - n);
+    SEXP r;
+    WHILE_HELD(sp - n, r = callBuiltin(POOL(cs.ast), fun, args, env, tramp,
+                                       cs.expr >= 0 ? POOL(cs.expr) : nullptr));
     recordType(f, r);
     sp -= n;
     PUSH(r);
@@ -1163,7 +1177,10 @@ L_lgl_second : {
         SEXP call = POOL(IMM());
         SEXP a = TOP();
         SYNC();
-        SEXP r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), CADDR(call), env, tramp);
+        // (the second operand's code runs)
+        SEXP r;
+        WHILE_HELD(sp - 1, r = logicSlow(kind, call, R_mkEVPROMISE(CADR(call), a), CADDR(call), env,
+                                         tramp));
         sp[-1].u.sxpval = r;
         R_Visible = TRUE;
         NEXT();
@@ -1172,7 +1189,9 @@ L_start_assign : {
     SEXP xsym = POOL(IMM());
     IMM();  // the assignment (for errors raised by GNU R's lookup)
     SYNC();
-    PUSH(startAssign(xsym, env, tramp));
+    SEXP x;
+    WHILE_HELD(sp, x = startAssign(xsym, env, tramp));  // (x a promise)
+    PUSH(x);
     NEXT();
 }
 L_switch_table : {
@@ -1197,9 +1216,8 @@ L_switch_table : {
         SEXP inner = POOL(IMM());
         SEXP call = POOL(IMM());
         SYNC();
-        holdSlots(base, sp);
-        SEXP r = runApplyInternal(inner, call, env, tramp);
-        releaseSlots(base, sp);
+        SEXP r;
+        WHILE_HELD(sp, r = runApplyInternal(inner, call, env, tramp));
         PUSH(r);
         NEXT();
     }
@@ -1236,7 +1254,9 @@ L_pick : {
         SEXP xsym = POOL(IMM());
         SEXP call = POOL(IMM());
         SYNC();
-        PUSH(startAssignSuper(xsym, call, env, tramp));
+        SEXP x;
+        WHILE_HELD(sp, x = startAssignSuper(xsym, call, env, tramp));
+        PUSH(x);
         NEXT();
     }
 L_getter_call : {
@@ -1246,7 +1266,9 @@ L_getter_call : {
     SEXP lhs = AT(1);
     SYNC();
     recordCallee(c, &f - c->feedback.data(), f, fun);
-    sp[-1].u.sxpval = doAssignCall(c, cs, fun, env, tramp, lhs, nullptr, nullptr);
+    SEXP r;
+    WHILE_HELD(sp - 1, r = doAssignCall(c, cs, fun, env, tramp, lhs, nullptr, nullptr));
+    sp[-1].u.sxpval = r;
     NEXT();
 }
 L_setter_call : {
@@ -1270,7 +1292,10 @@ L_setter_call : {
         lhs = Rf_shallow_duplicate(lhs);
         sp[-3].u.sxpval = lhs;
     }
-    SEXP r = doAssignCall(c, cs, fun, env, tramp, lhs, rhs, vexpr);
+    // (the slots of this assignment stay uncounted: the target is updated
+    // in place when nothing else refers to it)
+    SEXP r;
+    WHILE_HELD(sp - below, r = doAssignCall(c, cs, fun, env, tramp, lhs, rhs, vexpr));
     sp -= 2;
     sp[-1].u.sxpval = r;
     NEXT();
@@ -1282,9 +1307,9 @@ L_end_assign : {
     SEXP v = TOP();
     SYNC();
     if (super) {
-        Rf_setVar(sym, v, ENCLOS(env));
+        WHILE_HELD(sp - 1, Rf_setVar(sym, v, ENCLOS(env)));  // (an active binding)
     } else {
-        bindLocal(cache, k, cachedCell(cache, k, sym, env, nil), sym, v, env);
+        bindLocal(cache, k, cachedCell(cache, k, sym, env, nil), sym, v, env, base, sp - 1);
     }
     --sp;
     NEXT();
@@ -1298,8 +1323,12 @@ L_guard_fun : {
     SEXP call = POOL(IMM());
     int label = IMM();
     SYNC();
-    if (!stillNames(sym, expected, env, call, tramp)) {
-        PUSH(Rf_eval(call, env));
+    bool same;
+    WHILE_HELD(sp, same = stillNames(sym, expected, env, call, tramp));  // (a promise's code)
+    if (!same) {
+        SEXP r;
+        WHILE_HELD(sp, r = Rf_eval(call, env));
+        PUSH(r);
         pc = start + label;
     }
     NEXT();
@@ -1308,7 +1337,10 @@ L_guard_fun : {
         int target = IMM();
         Code* body = Code::unpack(POOL(IMM()));
         SYNC();
-        if (runLoopBody(body, env, tramp)) pc = start + target;
+        // (its own activation holds only its own operands)
+        bool ended;
+        WHILE_HELD(sp, ended = runLoopBody(body, env, tramp));
+        if (ended) pc = start + target;
         NEXT();
     }
 L_ret:

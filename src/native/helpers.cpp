@@ -76,8 +76,11 @@ SEXP rirn_enclos(SEXP env) {
     return ENCLOS(env);
 }
 
-SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp, SEXP expr) {
+SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp, SEXP expr, NodeStackSlot* frame, const int* hold) {
+    // (an active binding on the way runs R code)
+    holdLive(frame, hold);
     SEXP v = Rf_findVar(sym, env);
+    releaseLive(frame, hold);
     if (v != R_UnboundValue && v != R_MissingArg) return v;
     // the errors of the RIR interpreter's lookup (getVariable)
     setTrampolineExpr(tramp, expr ? expr : sym);
@@ -94,9 +97,13 @@ SEXP rirn_force(SEXP v, SEXP sym, SEXP tramp) {
     return forcePromise(v, tramp);
 }
 
-void rirn_stvar(SEXP sym, SEXP v, SEXP env) {
+void rirn_stvar(SEXP sym, SEXP v, SEXP env, NodeStackSlot* frame, const int* hold) {
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
-    if (!storeInCell(cell == R_NilValue ? nullptr : cell, v)) Rf_defineVar(sym, v, env);
+    if (!storeInCell(cell == R_NilValue ? nullptr : cell, v)) {
+        holdLive(frame, hold);  // (an active binding's function runs)
+        Rf_defineVar(sym, v, env);
+        releaseLive(frame, hold);
+    }
 }
 
 // The own-frame binding cell of sym: the cached one, else looked up (the
@@ -107,9 +114,10 @@ static SEXP frameCell(SEXP sym, SEXP env, SEXP* cache) {
     return !cell || cell == R_NilValue ? nullptr : cell;
 }
 
-SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, char* dirty) {
+SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, char* dirty,
+                     NodeStackSlot* frame, const int* hold) {
     SEXP cell = frameCell(sym, env, cache);
-    if (!cell) return rirn_ldvar(sym, env, tramp, expr);
+    if (!cell) return rirn_ldvar(sym, env, tramp, expr, frame, hold);
     *cache = cell;
     if (!(hdr(cell)->gp & kActiveBinding) && hdr(cell)->extra == 0) {
         SEXP x = fcar(cell);
@@ -121,10 +129,11 @@ SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, cha
     // (an active binding's function may change the frame, and what the
     // optimizer knows of x is not its value: the next checkpoint looks)
     if (hdr(cell)->gp & kActiveBinding) *dirty = 1;
-    return rirn_ldvar(sym, env, tramp, expr);
+    return rirn_ldvar(sym, env, tramp, expr, frame, hold);
 }
 
-void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty) {
+void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty, NodeStackSlot* frame,
+                     const int* hold) {
     SEXP cell = frameCell(sym, env, cache);
     if (storeInCell(cell, v)) {
         *cache = cell;
@@ -132,7 +141,9 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty) {
     }
     // (an active binding: its function runs, and x's value is not v)
     if (cell && (hdr(cell)->gp & kActiveBinding)) *dirty = 1;
+    holdLive(frame, hold);
     Rf_defineVar(sym, v, env);
+    releaseLive(frame, hold);
     *cache = R_NilValue;
 }
 
@@ -304,6 +315,14 @@ void rirn_release(NodeStackSlot* frame, int nlive, int copies) {
         countSlot(&copy[k], false);
         copy[k].u.sxpval = R_NilValue;
     }
+}
+
+void holdLive(NodeStackSlot* frame, const int* hold) {
+    if (hold[0]) rirn_hold(frame, hold + 2, hold[0], hold[1]);
+}
+
+void releaseLive(NodeStackSlot* frame, const int* hold) {
+    if (hold[0]) rirn_release(frame, hold[0], hold[1]);
 }
 
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,
@@ -540,7 +559,8 @@ SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp) {
     return r;
 }
 
-SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty) {
+SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty, NodeStackSlot* frame,
+                       const int* hold) {
     // the common case, no R code: a value or a forced promise in the own frame
     SEXP cell = DDVAL(sym) ? nullptr : R_findVarLocInFrame(env, sym).cell;
     if (cell && cell != R_NilValue && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) {
@@ -550,7 +570,10 @@ SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty) {
     }
     // (a promise forced, an active binding, a variable of another frame)
     *dirty = 1;
-    return getVariable(sym, env, tramp, nullptr, true);
+    holdLive(frame, hold);
+    SEXP v = getVariable(sym, env, tramp, nullptr, true);
+    releaseLive(frame, hold);
+    return v;
 }
 
 SEXP rirn_box_real(double x) {
@@ -566,7 +589,7 @@ SEXP rirn_box_int(int x) {
 }
 
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
-                     const int* live, int nlive, char* dirty) {
+                     const int* live, int nlive, char* dirty, const int* hold) {
     SEXP cell = frameCell(sym, env, cache);
     if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
         // inplace.h's rule, the frame's live slots being the operand slots
@@ -580,7 +603,7 @@ SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* f
         }
     }
     SEXP v = PROTECT(rirn_box_real(x));
-    rirn_stvar_cell(sym, v, env, cache, dirty);
+    rirn_stvar_cell(sym, v, env, cache, dirty, frame, hold);
     UNPROTECT(1);
     return v;
 }

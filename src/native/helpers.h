@@ -30,17 +30,19 @@ SEXP rirn_enclos(SEXP env);
 // missing).
 // `expr`: what its errors name (NULL: the symbol, shown as the function's
 // call).
-SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp, SEXP expr);
+SEXP rirn_ldvar(SEXP sym, SEXP env, SEXP tramp, SEXP expr, NodeStackSlot* frame, const int* hold);
 // The value of a possibly lazy value; `sym`: what errors of forcing name
 // (the variable it was loaded from, or its expression), or NULL.
 SEXP rirn_force(SEXP v, SEXP sym, SEXP tramp);
 // x <- v in env (locked and active bindings as GNU R).
-void rirn_stvar(SEXP sym, SEXP v, SEXP env);
+void rirn_stvar(SEXP sym, SEXP v, SEXP env, NodeStackSlot* frame, const int* hold);
 // The same through the binding cell cached in *cache (a node-stack slot of
 // the frame, R_NilValue until found), as the interpreter's binding cache:
 // a removed binding's cell holds R_UnboundValue and is locked.
-SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, char* dirty);
-void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty);
+SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, char* dirty,
+                     NodeStackSlot* frame, const int* hold);
+void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty, NodeStackSlot* frame,
+                     const int* hold);
 // Does the own environment's binding of sym (cell cached) hold exactly v /
 // a plain double scalar equal to x (bit for bit)? (BindingIs)
 int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache);
@@ -87,6 +89,13 @@ SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep, NodeSt
 // and counts them; rirn_release counts those copies down and clears them.
 void rirn_hold(NodeStackSlot* frame, const int* live, int nlive, int copies);
 void rirn_release(NodeStackSlot* frame, int nlive, int copies);
+// Variable loads and stores run R code only when they meet an active
+// binding (or look beyond the frame, where one may be): their helpers take
+// a hold list, {n, copies, slot 1, ..., slot n} (the frame's live slots and
+// the first held-copy slot, as rirn_hold's arguments), and hold only around
+// that lookup or store (holdLive/releaseLive).
+void holdLive(NodeStackSlot* frame, const int* hold);
+void releaseLive(NodeStackSlot* frame, const int* hold);
 // The truth value of an if/while condition.
 int rirn_astest(SEXP v, SEXP call);
 // Does v have the PIR type (kinds, flags) (no error).
@@ -195,7 +204,8 @@ SEXP rirn_subset(Code* code, int site, int kind, const SEXP* args, int n, SEXP e
 SEXP rirn_subset_obj(int kind, SEXP x, SEXP call, SEXP env, SEXP tramp);
 // A variable an index names: a missing argument is the empty index (sets
 // *dirty when R code may have run).
-SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty);
+SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty, NodeStackSlot* frame,
+                       const int* hold);
 // New scalars (no error but R's allocation error).
 SEXP rirn_box_real(double x);
 SEXP rirn_box_int(int x);
@@ -204,7 +214,7 @@ SEXP rirn_box_int(int x);
 // none of the frame's live slots: frame[live[0..nlive)]), else boxed and
 // bound; the value bound.
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
-                     const int* live, int nlive, char* dirty);
+                     const int* live, int nlive, char* dirty, const int* hold);
 // A loop's back edge: polls for interrupts every so many (as RIR does).
 void rirn_backedge();
 // R_Srcref = s (no error).

@@ -43,9 +43,9 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
     B.SetInsertPoint(slow);
     llvm::Value* made =
         callHelper(reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
-                   {sexpT, dT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
+                   {sexpT, dT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT},
                    {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
-                    slots, constant(list), i32(n), B.CreateBitCast(dirty, sexpT)});
+                    slots, constant(list), i32(n), B.CreateBitCast(dirty, sexpT), holdList(st)});
     llvm::Value* box = mergeAt(join, x, inPlace, made);
     // The box is v's value where this store dominates (rawCandidate: the
     // store every other user of the box comes after); kept in v's slot, so
@@ -425,9 +425,9 @@ llvm::Value* Lowering::cachedLoad(pir::Instruction* i) {
     B.SetInsertPoint(slow);
     llvm::Value* r = callHelper(
         reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
-        {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
+        {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
         {sexp(i->symbol), value(i->args[0]), trampArg, i->call ? sexp(i->call) : constant(nullptr),
-         slotP, B.CreateBitCast(dirty, sexpT)});
+         slotP, B.CreateBitCast(dirty, sexpT), slots, holdList(i)});
     llvm::Value* phi = mergeAt(join, x, check, r);
     return phi;
 }

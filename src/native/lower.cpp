@@ -195,7 +195,7 @@ std::string Lowering::run(const std::string& name) {
     size_t maxHeld = 0;
     for (pir::BB* b : order)
         for (pir::Instruction* i : b->insns)
-            if (holdsAround(i)) {
+            if (holdsAround(i) || holdsLazily(i)) {
                 computeLiveness();
                 std::set<pir::Instruction*> live = liveBefore(i->bb, position(i) + 1);
                 live.erase(i);
@@ -275,6 +275,22 @@ void Lowering::setDirty(int v) {
 
 bool Lowering::holdsAround(pir::Instruction* i) {
     return !i->isTerminator() && i->op != pir::Opcode::Phi && i->mayCallR();
+}
+
+bool Lowering::holdsLazily(pir::Instruction* i) {
+    return i->op == pir::Opcode::LdVar || i->op == pir::Opcode::StVar ||
+           i->op == pir::Opcode::ForceOrMissing;
+}
+
+llvm::Value* Lowering::holdList(pir::Instruction* i) {
+    int n;
+    const int* live = liveSlots(i, i, nullptr, &n);
+    auto list = std::make_unique<int[]>(n + 2);
+    list[0] = n;
+    list[1] = heldCopies;
+    for (int k = 0; k < n; k++) list[k + 2] = live[k];
+    keptSlotLists().push_back(std::move(list));
+    return constant(keptSlotLists().back().get());
 }
 
 bool Lowering::writesEnv(pir::Instruction* i) {
@@ -450,10 +466,11 @@ std::string Lowering::lower(pir::Instruction* i) {
                 define(i, cachedLoad(i));
                 return "";
             }
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT},
-                                 {sexp(i->symbol), a(0), trampArg,
-                                  i->call ? sexp(i->call) : constant(nullptr)}));
+            define(i,
+                   callHelper(reinterpret_cast<void*>(&rirn_ldvar), sexpT,
+                              {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
+                              {sexp(i->symbol), a(0), trampArg,
+                               i->call ? sexp(i->call) : constant(nullptr), slots, holdList(i)}));
             return "";
         case Opcode::StVar:
             if (i->args[1] == ownEnv && rawVals.count(i->args[0])) {
@@ -462,17 +479,20 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             if (i->args[1] == ownEnv) {
                 callHelper(reinterpret_cast<void*>(&rirn_stvar_cell), llvm::Type::getVoidTy(C),
-                           {sexpT, sexpT, sexpT, sexpT, sexpT},
+                           {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
                            {sexp(i->symbol), a(0), a(1), slotAddress(cellSlot.at(i->symbol)),
-                            B.CreateBitCast(dirty, sexpT)});
+                            B.CreateBitCast(dirty, sexpT), slots, holdList(i)});
                 return "";
             }
             [[fallthrough]];
         case Opcode::StArgDefault: {
-            void* h = i->op == Opcode::StVar ? reinterpret_cast<void*>(&rirn_stvar)
-                                             : reinterpret_cast<void*>(&rirn_starg_default);
-            callHelper(h, llvm::Type::getVoidTy(C), {sexpT, sexpT, sexpT},
-                       {sexp(i->symbol), a(0), a(1)});
+            if (i->op == Opcode::StVar)
+                callHelper(reinterpret_cast<void*>(&rirn_stvar), llvm::Type::getVoidTy(C),
+                           {sexpT, sexpT, sexpT, sexpT, sexpT},
+                           {sexp(i->symbol), a(0), a(1), slots, holdList(i)});
+            else
+                callHelper(reinterpret_cast<void*>(&rirn_starg_default), llvm::Type::getVoidTy(C),
+                           {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), a(1)});
             return "";
         }
         case Opcode::MkArg: {
@@ -872,9 +892,9 @@ std::string Lowering::lower(pir::Instruction* i) {
                 return "";
             }
             define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar_missok), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT},
+                                 {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
                                  {sexp(i->args[0]->symbol), value(i->args[0]->args[0]), trampArg,
-                                  B.CreateBitCast(dirty, sexpT)}));
+                                  B.CreateBitCast(dirty, sexpT), slots, holdList(i)}));
             return "";
         case Opcode::LglIs: {
             // (the operand is a plain logical scalar: IsType checked it)

@@ -220,6 +220,10 @@ class Lowering {
     std::set<pir::Instruction*> liveBefore(pir::BB* b, size_t from);
     // does an instruction count the values live across it (rirn_hold)?
     bool holdsAround(pir::Instruction* i);
+    // does its helper count them only where it meets an active binding
+    // (variable loads and stores: holdLive), given holdList(i)?
+    static bool holdsLazily(pir::Instruction* i);
+    llvm::Value* holdList(pir::Instruction* i);
     int heldCopies = 0;  // the first held-copy slot
     void computeLiveness();
     // The slots live after store st (its value's own slot left out: it is

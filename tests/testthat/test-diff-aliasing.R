@@ -130,3 +130,139 @@ expect_all_same(list(
     })
   "
 ))
+
+# The same through R code that runs at other points than calls: methods of
+# `[<-` and `$`, getters, promises forced to find a function or an
+# assignment target, active bindings (interp.cpp's WHILE_HELD). The callee
+# computes `y * (y <<- ...)`: the old y, unbound, is reused for the product
+# unless the caller's operand counts. GNU R's byte code gets several of
+# these wrong itself (it counts its stack only around calls); the reference
+# is its AST interpreter, whose answer is R's semantics.
+expect_all_same(list(
+  "alias (AST reference): a caller's operand reused by a `[<-` method" = "
+    y <- c(1, 2)
+    o <- structure(list(1), class = 'foo')
+    `[<-.foo` <- function(x, i, value) { t <- y * (y <<- c(5, 5)); unclass(x) }
+    f <- function() { y <<- c(1, 2); y + { o[1] <- 5; 0 } }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by a `$` method" = "
+    y <- c(1, 2)
+    o <- structure(list(a = 1), class = 'bar')
+    `$.bar` <- function(x, name) { t <- y * (y <<- c(5, 5)); 1 }
+    f <- function() { y <<- c(1, 2); y + o$a }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by the promise of a called function's name" = "
+    y <- c(1, 2)
+    g <- function(fn) y + fn(0)
+    lapply(1:4, function(i) { y <<- c(1, 2); g({ t <- y * (y <<- c(5, 5)); identity }) })",
+  "alias (AST reference): a caller's operand reused by the promise of a shadowed base function" = "
+    y <- c(1, 2)
+    g <- function(sqrt) y + sqrt(4)
+    lapply(1:4, function(i) { y <<- c(1, 2); g({ t <- y * (y <<- c(5, 5)); base::sqrt }) })",
+  "alias (AST reference): a caller's operand reused by the promise of an assignment target" = "
+    y <- c(1, 2)
+    g <- function(v) y + { v[1] <- 0; v }
+    lapply(1:4, function(i) { y <<- c(1, 2); g({ t <- y * (y <<- c(5, 5)); c(3, 4) }) })",
+  "alias (AST reference): a caller's operand reused by the promise of a `$<-` target" = "
+    y <- c(1, 2)
+    g <- function(v) y + { v$a <- 0; v$a }
+    lapply(1:4, function(i) { y <<- c(1, 2); g({ t <- y * (y <<- c(5, 5)); list(a = 1) }) })",
+  "alias (AST reference): a caller's operand reused by an active binding assigned" = "
+    y <- c(1, 2)
+    e <- environment()
+    makeActiveBinding('ab', function(v) { if (!missing(v)) t <- y * (y <<- c(5, 5)); 1 }, e)
+    f <- function() { y <<- c(1, 2); y + { ab <<- 3; 0 } }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by a getter of a nested complex assignment" = "
+    y <- c(1, 2)
+    z <- list(a = 1)
+    get_a <- function(o) { t <- y * (y <<- c(5, 5)); o$a }
+    `get_a<-` <- function(o, value) { o$a <- value; o }
+    f <- function() { y <<- c(1, 2); y + { get_a(z)[1] <- 3; 0 } }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by a replacement function" = "
+    y <- c(1, 2)
+    z <- list(a = 1)
+    `set_a<-` <- function(o, value) { t <- y * (y <<- c(5, 5)); o$a <- value; o }
+    f <- function() { y <<- c(1, 2); y + { set_a(z) <- 3; 0 } }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by the second operand of && after a non-logical first" = "
+    y <- c(1, 2)
+    f <- function() { y <<- c(1, 2); y + (1 && { t <- y * (y <<- c(5, 5)); TRUE }) }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by an active binding as a complex assignment's target" = "
+    y <- c(1, 2)
+    `foo<-` <- function(x, value) x
+    f <- function() {
+      makeActiveBinding('ab', function(v) { if (!missing(v)) t <- y * (y <<- c(5, 5)); 1 }, environment())
+      y <<- c(1, 2)
+      y + { foo(ab) <- 3; 0 }
+    }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by an active binding as a loop variable" = "
+    y <- c(1, 2)
+    f <- function() {
+      makeActiveBinding('i', function(v) { if (!missing(v) && identical(v, 1L)) t <- y * (y <<- c(5, 5)); 1 }, environment())
+      y <<- c(1, 2)
+      y + { for (i in 1:2) NULL; 0 }
+    }
+    lapply(1:4, function(k) f())",
+  "alias (AST reference): a caller's operand reused by an active binding read by e[['name']]" = "
+    y <- c(1, 2)
+    e <- new.env()
+    makeActiveBinding('ab', function() { t <- y * (y <<- c(5, 5)); 1 }, e)
+    f <- function() { y <<- c(1, 2); y + e[['ab']] }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by a promise read by e[['name']]" = "
+    y <- c(1, 2)
+    e <- new.env()
+    f <- function() { delayedAssign('p', { t <- y * (y <<- c(5, 5)); 1 }, environment(), e); y <<- c(1, 2); y + e[['p']] }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by a loop body run by itself (break in an argument)" = "
+    y <- c(1, 2)
+    g <- function(a) { t <- y * (y <<- c(5, 5)); a }
+    f <- function() { y <<- c(1, 2); y + { for (i in 1:2) g(if (i > 1) break); 0 } }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by a loop over more than INT_MAX elements" = "
+    y <- c(1, 2)
+    h <- function() { t <- y * (y <<- c(5, 5)); 1 }
+    f <- function() { y <<- c(1, 2); y + { for (i in 1:3e9) { h(); break }; 0 } }
+    lapply(1:2, function(i) f())",
+  "alias (AST reference): a caller's operand reused by an active binding read from an enclosing frame" = "
+    y <- c(1, 2)
+    makeActiveBinding('ab', function() { t <- y * (y <<- c(5, 5)); 1 }, environment())
+    f <- function() { y <<- c(1, 2); y + ab }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by an element of ... forced as ..1" = "
+    y <- c(1, 2)
+    f <- function(...) { y <<- c(1, 2); y + ..1 }
+    lapply(1:4, function(i) f({ t <- y * (y <<- c(5, 5)); 1 }))",
+  "alias (AST reference): a caller's operand reused by a local active binding assigned" = "
+    y <- c(1, 2)
+    f <- function() {
+      makeActiveBinding('ab', function(v) { if (!missing(v)) t <- y * (y <<- c(5, 5)); 1 }, environment())
+      y <<- c(1, 2)
+      y + { ab <- 3; 0 }
+    }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by an active binding as a <<- complex assignment's target" = "
+    y <- c(1, 2)
+    `foo<-` <- function(x, value) x
+    makeActiveBinding('ab', function(v) { if (!missing(v)) t <- y * (y <<- c(5, 5)); 1 }, environment())
+    f <- function() { y <<- c(1, 2); y + { foo(ab) <<- 3; 0 } }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by an active binding assigned by e$name <- v" = "
+    y <- c(1, 2)
+    e <- new.env()
+    makeActiveBinding('ab', function(v) { if (!missing(v)) t <- y * (y <<- c(5, 5)); 1 }, e)
+    f <- function() { y <<- c(1, 2); y + { e$ab <- 3; 0 } }
+    lapply(1:4, function(i) f())",
+  "alias (AST reference): a caller's operand reused by a promise as a <<- complex assignment's target" = "
+    y <- c(1, 2)
+    outer <- function(v) { g <- function() { v[1] <<- 0; v }; y + g() }
+    lapply(1:4, function(i) { y <<- c(1, 2); outer({ t <- y * (y <<- c(5, 5)); c(3, 4) }) })",
+  "alias (AST reference): a caller's operand reused by a shadowed base function that is another function" = "
+    y <- c(1, 2)
+    g <- function(sqrt) y + sqrt(4)
+    lapply(1:4, function(i) { y <<- c(1, 2); g(function(x) { t <- y * (y <<- c(5, 5)); x }) })"
+), ast = TRUE)

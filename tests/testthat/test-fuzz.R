@@ -47,3 +47,17 @@ test_that("fuzz: a difference in any field is reported with its step", {
   }
   expect_null(fuzz$fz_compare(list(base, base), list(base, base)))
 })
+
+test_that("fuzz: a difference counts as GNU R's only when the AST interpreter gives rir's observation", {
+  base <- list(value = 1, visible = TRUE, output = "a", messages = character(), warnings = character(), error = NULL)
+  ast_out <- modifyList(base, list(output = "b"))
+  ast_both <- modifyList(ast_out, list(warnings = "w"))
+  # rir: the AST interpreter's output, the byte code's (empty) warnings
+  got <- modifyList(base, list(output = "b"))
+  expect_true(fuzz$fz_explained_by_ast(list(base, base), list(base, ast_both), list(base, got)))
+  expect_true(fuzz$fz_explained_by_ast(list(base, base), list(base, ast_out), list(base, got)))
+  # an observation neither engine gives
+  wrong <- modifyList(got, list(value = 2))
+  expect_false(fuzz$fz_explained_by_ast(list(base, base), list(base, ast_both), list(base, wrong)))
+  expect_false(fuzz$fz_explained_by_ast(list(base, base), list(base, base), list(base, got)))
+})

@@ -133,6 +133,29 @@ fz_compare <- function(ref, got) {
   NULL
 }
 
+# Does every observation (a step's field) in which rir differs from GNU R's
+# byte code agree with GNU R's AST interpreter? A program can hit two GNU R
+# compiler differences at once (a warning its constant folding drops, and a
+# value its uncounted stack lets change), and rir can follow the byte code
+# in one and R's semantics in the other; each of its observations is then
+# one GNU R itself gives.
+fz_explained_by_ast <- function(ref, ast, got) {
+  if (identical(Sys.getenv("FUZZ_IGNORE_CALLS"), "1")) {
+    ref <- fz_strip_calls(ref)
+    ast <- fz_strip_calls(ast)
+    got <- fz_strip_calls(got)
+  }
+  if (length(ast) != length(ref)) return(FALSE)
+  for (i in seq_along(ref)) {
+    for (f in fz_fields) {
+      if (!identical(ref[[i]][[f]], got[[i]][[f]]) && !identical(ast[[i]][[f]], got[[i]][[f]])) {
+        return(FALSE)
+      }
+    }
+  }
+  TRUE
+}
+
 fz_show <- function(x) paste(utils::capture.output(dput(x)), collapse = "\n")
 
 fz_diff_text <- function(d, prog_text) {
@@ -172,7 +195,8 @@ fz_check <- function(text, limit = 5, note = function(phase) NULL) {
   if (!is.null(d)) {
     # GNU R disagreeing with itself: its byte code and its AST interpreter
     # give different results (a GNU R compiler bug, say -0 folded into a
-    # constant 0) and rir gives the AST interpreter's. The program tests
+    # constant 0) and rir gives the AST interpreter's wherever it differs
+    # from the byte code (fz_explained_by_ast). The program tests
     # GNU R, not rir: reported apart, not counted as a mismatch.
     note("ast")
     t0 <- proc.time()[["elapsed"]]
@@ -180,8 +204,8 @@ fz_check <- function(text, limit = 5, note = function(phase) NULL) {
     ast <- tryCatch(fz_run_program(prog, use_rir = FALSE, gnur_ast = TRUE),
       error = function(e) NULL)
     setTimeLimit()
-    if (!is.null(ast) && !fz_timed_out(ast) && proc.time()[["elapsed"]] - t0 < 0.9 * limit && !is.null(fz_compare(ref, ast)) &&
-      is.null(fz_compare(ast, got))) {
+    if (!is.null(ast) && !fz_timed_out(ast) && proc.time()[["elapsed"]] - t0 < 0.9 * limit &&
+      fz_explained_by_ast(ref, ast, got)) {
       d$gnur_engines_disagree <- TRUE
     }
   }

@@ -149,7 +149,7 @@ fz_run_mode <- function(opt) {
   for (s in mismatches) cat(sprintf("fuzz: mismatch in program %d: %s\n", s, file.path(opt$out, sprintf("%s-%d.R", opt$mode, s))))
   for (s in engines) {
     cat(sprintf(
-      "fuzz: program %d: GNU R's byte code and AST interpreter disagree, rir agrees with the AST interpreter (not counted): %s\n",
+      "fuzz: program %d: GNU R's byte code and AST interpreter disagree, rir differs only where it agrees with the AST interpreter (not counted): %s\n",
       s, file.path(opt$out, sprintf("%s-%d.gnur-engines.R", opt$mode, s))
     ))
   }
