@@ -80,22 +80,33 @@ inline bool heldBySlot(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi)
 // The answers of an interpreter activation's scans below its own slots:
 // the slots under a running activation belong to suspended frames and do
 // not change while it runs, so whether they hold an object is asked once
-// per object (a loop updating one vector scans the callers' slots once,
-// not at every store). An answer stays right even if the object dies and
-// its address is reused: the slots below hold only live objects.
+// per object (a loop updating its variables scans the callers' slots once
+// per variable, not at every store). An answer stays right even if the
+// object dies and its address is reused: the slots below hold only live
+// objects. Direct-mapped by address (a loop's dozen scalars rarely
+// collide), and cleared only when first used: an activation that stores
+// nothing in place pays for one flag.
 struct BelowMemo {
-    SEXP x[4] = {nullptr, nullptr, nullptr, nullptr};
-    bool held[4] = {false, false, false, false};
-    int next = 0;
+    static constexpr int kSize = 32;
+    bool ready = false;
+    SEXP x[kSize];
+    bool held[kSize];
+    static int index(SEXP x) {
+        uintptr_t p = reinterpret_cast<uintptr_t>(x);
+        return int((p >> 4) ^ (p >> 9)) & (kSize - 1);
+    }
 };
 
 inline bool heldBelow(SEXP x, const NodeStackSlot* base, BelowMemo& m) {
-    for (int k = 0; k < 4; k++)
-        if (m.x[k] == x) return m.held[k];
+    if (!m.ready) {
+        for (int k = 0; k < BelowMemo::kSize; k++) m.x[k] = nullptr;
+        m.ready = true;
+    }
+    int k = BelowMemo::index(x);
+    if (m.x[k] == x) return m.held[k];
     bool h = heldBySlot(x, nodeStackFloor, base);
-    m.x[m.next] = x;
-    m.held[m.next] = h;
-    m.next = (m.next + 1) & 3;
+    m.x[k] = x;
+    m.held[k] = h;
     return h;
 }
 
@@ -107,11 +118,12 @@ struct InPlaceScope {
     // its own frame is the callers' slots plus its frame's live ones
     const NodeStackSlot* lo2 = nullptr;
     const NodeStackSlot* hi2 = nullptr;
-    // when set: the slots below lo too, through the activation's memo
+    // when set: the slots below belowEnd too, through the activation's memo
     BelowMemo* below = nullptr;
+    const NodeStackSlot* belowEnd = nullptr;
     bool heldOnStack(SEXP x) const {
         return heldBySlot(x, lo, hi) || (lo2 && heldBySlot(x, lo2, hi2)) ||
-               (below && heldBelow(x, lo, *below));
+               (below && heldBelow(x, belowEnd, *below));
     }
 };
 
@@ -123,9 +135,13 @@ struct InPlaceScope {
 // x (`x <<- 0`) and updates its copy (`y[1] <- 99`), which then looks
 // unshared; holdSlots counts such operands around calls, but R code can
 // also run where nothing counted them (a condition handler, a finalizer).
-inline InPlaceScope inPlaceScope(const NodeStackSlot* frame, BelowMemo* memo,
-                                 const NodeStackSlot* hi) {
-    return InPlaceScope{frame, hi, nullptr, nullptr, memo};
+// The activation's own slots below `userBase` are not references: its
+// binding cache holds cells, its scratch slots results that a site reuses
+// only while nothing counts them, its loops' state a counted sequence and
+// integers.
+inline InPlaceScope inPlaceScope(const NodeStackSlot* frame, const NodeStackSlot* userBase,
+                                 BelowMemo* memo, const NodeStackSlot* hi) {
+    return InPlaceScope{userBase, hi, nullptr, nullptr, memo, frame};
 }
 
 // May the value x of a binding be overwritten or stored into?

@@ -390,7 +390,7 @@ L_ld2_binop : {
                         SEXP old = fcar(cell);
                         if (headerByte(old) == (unsigned char)(v.type | kScalarBit) &&
                             fattrib(old) == nil &&
-                            mayModifyInPlace(old, inPlaceScope(frame, &belowMemo, sp))) {
+                            mayModifyInPlace(old, inPlaceScope(frame, userBase, &belowMemo, sp))) {
                             if (v.type == REALSXP)
                                 *static_cast<double*>(fdata(old)) = v.d;
                             else
@@ -465,7 +465,7 @@ L_stvar : {
             if (kv == headerByte(old) && fattrib(old) == nil && fattrib(v) == nil &&
                 (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit) ||
                  kv == (LGLSXP | kScalarBit)) &&
-                mayModifyInPlace(old, inPlaceScope(frame, &belowMemo, sp - 1))) {
+                mayModifyInPlace(old, inPlaceScope(frame, userBase, &belowMemo, sp - 1))) {
                 if (kv == (REALSXP | kScalarBit))
                     *static_cast<double*>(fdata(old)) = fdval(v);
                 else
@@ -642,7 +642,7 @@ L_binop : {
             hdr(cell)->extra == 0) {
             SEXP old = fcar(cell);
             if (hdr(old)->scalar && !hdr(old)->alt && fattrib(old) == nil &&
-                mayModifyInPlace(old, inPlaceScope(frame, &belowMemo, sp - 2)))
+                mayModifyInPlace(old, inPlaceScope(frame, userBase, &belowMemo, sp - 2)))
                 reuse = old;
         }
     }
@@ -802,7 +802,7 @@ L_for_step : {
         // Reuse the previous loop value when only this binding refers to it
         // (GNU R's ALLOC_LOOP_VAR does the same).
         SEXP old = fcar(cell);
-        InPlaceScope scope = inPlaceScope(frame, &belowMemo, sp - 3);
+        InPlaceScope scope = inPlaceScope(frame, userBase, &belowMemo, sp - 3);
         if (step) {
             if (simpleScalar(old, INTSXP) && mayModifyInPlace(old, scope)) {
                 *static_cast<int*>(fdata(old)) = sp[-1].flags + i * step;
@@ -982,7 +982,7 @@ L_subassign : {
     SEXP j = nidx == 2 ? TOP() : nullptr;
     SYNC();
     recordType(f, v);
-    InPlaceScope scope = inPlaceScope(frame, &belowMemo, sp - (1 + nidx + pushedX));
+    InPlaceScope scope = inPlaceScope(frame, userBase, &belowMemo, sp - (1 + nidx + pushedX));
     // The common case first: a double or integer scalar stored at an in-range
     // scalar index of an unshared plain double/integer vector bound locally
     // (x[i] <- v in numeric loops); everything else below.
@@ -1017,7 +1017,7 @@ L_dollar_assign : {
     SEXP v = TOP();
     SYNC();
     recordType(f, v);
-    InPlaceScope scope = inPlaceScope(frame, &belowMemo, sp - 1);
+    InPlaceScope scope = inPlaceScope(frame, userBase, &belowMemo, sp - 1);
     // (what the optimizer speculates on: see dollarAssignPlain)
     bool done =
         !(f.types & kDollarNotPlain) && dollarAssignPlain(env, xsym, name, nameSym, v, scope);
@@ -1072,8 +1072,8 @@ L_br_obj : {
         SYNC();
         recordType(f, v);
         WHILE_HELD(sp - 2, envSubassign(kind, xsym, nameSym, call, v, i, env, tramp,
-                                        inPlaceScope(frame, &belowMemo, sp - 2),
-                                        inPlaceScope(frame, &belowMemo, sp - 2)));
+                                        inPlaceScope(frame, userBase, &belowMemo, sp - 2),
+                                        inPlaceScope(frame, userBase, &belowMemo, sp - 2)));
         sp -= 2;
         NEXT();
     }
@@ -1287,7 +1287,7 @@ L_setter_call : {
     // The target is modified in place unless something else refers to it:
     // counted references (GNU R's MAYBE_SHARED) or an operand slot below the
     // assignment (inplace.h); otherwise the setter gets a copy.
-    InPlaceScope scope = inPlaceScope(frame, &belowMemo, sp - below);
+    InPlaceScope scope = inPlaceScope(frame, userBase, &belowMemo, sp - below);
     if (frefcnt(lhs) > 1 || scope.heldOnStack(lhs)) {
         lhs = Rf_shallow_duplicate(lhs);
         sp[-3].u.sxpval = lhs;
