@@ -183,6 +183,9 @@ std::string Lowering::check() {
                     if (pc < 0 || size_t(pc) >= sh.height.size() || sh.height[pc] < 0)
                         return "a frame state at no instruction";
                     // loop state (rebuilt by rirn_deopt) below every value
+                    // (the resumed activation's userBase then lies above all
+                    // its loop state, which its in-place scans skip:
+                    // inplace.h's inPlaceScope)
                     bool valueSeen = false;
                     for (SlotKind k : sh.slots[pc]) {
                         if (k == SlotKind::Value)

@@ -283,8 +283,9 @@ bool Lowering::holdsLazily(pir::Instruction* i) {
 }
 
 llvm::Value* Lowering::holdList(pir::Instruction* i) {
-    int n;
-    const int* live = liveSlots(i, i, nullptr, &n);
+    // (none when the instruction holds around itself: the copies are taken)
+    int n = 0;
+    const int* live = holdsAround(i) ? nullptr : liveSlots(i, i, nullptr, &n);
     auto list = std::make_unique<int[]>(n + 2);
     list[0] = n;
     list[1] = heldCopies;
