@@ -338,6 +338,22 @@ bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
 // something else refers to is copied (shallowly) and bound before it is
 // modified; an environment bound through a promise is bound directly.
 // `known`: x's local binding cell when the binding cache has it, or nullptr.
+// After forcing x's promise rebound x (its code assigned x): a complex
+// assignment goes on from the promise's value pv, as GNU R's does from the
+// value its lookup returned, so x is bound to pv for the general paths
+// (an active or locked binding is left as it is: GNU R reports those).
+static void rebindForced(SEXP env, SEXP xsym, SEXP pv) {
+    PROTECT(pv);
+    SEXP now = R_findVarLocInFrame(env, xsym).cell;
+    if (!now || now == R_NilValue) {
+        Rf_defineVar(xsym, pv, env);
+    } else if (!(hdr(now)->gp & (kActiveBinding | kBindingLock)) && !hdr(now)->extra) {
+        SETCAR(now, pv);
+        hdr(now)->gp &= ~kMissingMask;
+    }
+    UNPROTECT(1);
+}
+
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
                    const InPlaceScope& s, SEXP known) {
     bool super = kind & kSuperAssign;
@@ -363,7 +379,14 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP t
         PROTECT(x);
         SEXP pv = forcePromise(x, tramp);
         UNPROTECT(1);
-        if (fcar(cell) != x) return false;  // forcing changed the binding
+        if (fcar(cell) != x) {
+            // The promise's code rebound x (`function(z = {z <- 1:3; 2})`):
+            // GNU R assigns into the value it looked up, the promise's, and
+            // binds the result to x. x is bound to that value first, and the
+            // general paths (dfltSubassign, GNU R) assign into it.
+            if (!super) rebindForced(env, xsym, pv);
+            return false;
+        }
         if (ftype(pv) == ENVSXP && kind == 2 && !j) {
             if (!storeIntoEnv(pv, i, v)) return false;
             SETCAR(cell, pv);
@@ -675,8 +698,11 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
         PROTECT(x);
         SEXP pv = forcePromise(x, tramp);
         UNPROTECT(1);
+        if (R_findVarLocInFrame(env, xsym).cell != cell || fcar(cell) != x) {
+            rebindForced(env, xsym, pv);
+            return nullptr;
+        }
         if (ftype(pv) != ENVSXP || fobject(pv)) return nullptr;
-        if (R_findVarLocInFrame(env, xsym).cell != cell || fcar(cell) != x) return nullptr;
         SETCAR(cell, pv);
         hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
         return pv;

@@ -103,3 +103,19 @@ expect_all_same(list(
     g <- function(z) { v1 <- factor(c('a', 'b')); v1[2] <- 'zz'; v1 }
     list(tryCatch(f(c(1.5, NA, 3)), warning = function(w) conditionCall(w)), suppressWarnings(g()))"
 ))
+
+# A complex assignment whose target is an argument whose promise's code
+# rebinds it: GNU R assigns into the value its lookup returned (the
+# promise's) and binds the result; rir assigned into the new binding
+# (found by the fuzzer, seed 20000364).
+expect_all_same(list(
+  "complex assignment: a default argument that rebinds its own variable" = "
+    f1 <- function(z = length({ z <- c(0.5, 2); z })) { z['a'] <- -Inf; z }
+    f2 <- function(z = length({ z <- c(0.5, 2); z })) { z[[2]] <- -Inf; z }
+    f3 <- function(z = { z <- list(p = 1, q = 2); list(r = 3) }) { z$s <- 4; z }
+    f4 <- function(z = { z <- c(a = 1, b = 2); c(c = 3) }) { names(z) <- 'n'; z }
+    f5 <- function(z = { z <- c(0.5, 2); 7 }) { z[3] <- 1; z }
+    f6 <- function(z = { z <- 1:5; 7 }) { for (i in 1:2) z[i] <- i; z }
+    lapply(1:4, function(k) list(f1(), f2(), f3(), f4(), f5(), f6()))
+  "
+))
