@@ -83,30 +83,41 @@ inline bool heldBySlot(SEXP x, const NodeStackSlot* lo, const NodeStackSlot* hi)
 // per object (a loop updating its variables scans the callers' slots once
 // per variable, not at every store). An answer stays right even if the
 // object dies and its address is reused: the slots below hold only live
-// objects. Direct-mapped by address (a loop's dozen scalars rarely
-// collide), and cleared only when first used: an activation that stores
-// nothing in place pays for one flag.
+// objects. 16 sets of 2 entries by a hash of the address (a loop's dozen
+// scalars, often allocated next to each other, rarely need a rescan; a
+// direct-mapped table let pairs evict each other at every store: nbody),
+// cleared only when first used: an activation that stores nothing in place
+// pays for one flag. (Its size counts: it lives in every activation's C
+// frame, and deep recursion must meet R's expression limit before the C
+// stack's.)
 struct BelowMemo {
-    static constexpr int kSize = 32;
+    static constexpr int kSets = 16;
     bool ready = false;
-    SEXP x[kSize];
-    bool held[kSize];
-    static int index(SEXP x) {
-        uintptr_t p = reinterpret_cast<uintptr_t>(x);
-        return int((p >> 4) ^ (p >> 9)) & (kSize - 1);
+    unsigned char victim[kSets];  // the entry of each set replaced next
+    SEXP x[2 * kSets];
+    bool held[2 * kSets];
+    static int set(SEXP x) {
+        // (Fibonacci hashing: nearby small vectors spread over the sets)
+        uint64_t p = reinterpret_cast<uintptr_t>(x);
+        return int((p * 0x9E3779B97F4A7C15ull) >> 60);
     }
 };
 
 inline bool heldBelow(SEXP x, const NodeStackSlot* base, BelowMemo& m) {
     if (!m.ready) {
-        for (int k = 0; k < BelowMemo::kSize; k++) m.x[k] = nullptr;
+        for (int k = 0; k < 2 * BelowMemo::kSets; k++) m.x[k] = nullptr;
+        for (int k = 0; k < BelowMemo::kSets; k++) m.victim[k] = 0;
         m.ready = true;
     }
-    int k = BelowMemo::index(x);
+    int k = 2 * BelowMemo::set(x);
     if (m.x[k] == x) return m.held[k];
+    if (m.x[k + 1] == x) return m.held[k + 1];
     bool h = heldBySlot(x, nodeStackFloor, base);
-    m.x[k] = x;
-    m.held[k] = h;
+    int s = k / 2;
+    int e = k + m.victim[s];
+    m.victim[s] ^= 1;
+    m.x[e] = x;
+    m.held[e] = h;
     return h;
 }
 

@@ -442,8 +442,17 @@ llvm::Value* Lowering::inlineForce(llvm::Value* v, SEXP sym, bool effects) {
     llvm::Value* pv = fieldAt(v, kCarOffset, sexpT);
     B.CreateCondBr(B.CreateICmpEQ(pv, sexp(R_UnboundValue)), slow, join);
     B.SetInsertPoint(slow);
+    // (the values live across the Force count while the promise's code runs)
+    int nheld = forceNHeld;
+    if (nheld)
+        callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
+                   {sexpT, sexpT, i32T, i32T},
+                   {slots, constant(forceHeld), i32(nheld), i32(heldCopies)});
     llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_force), sexpT, {sexpT, sexpT, sexpT},
                                 {v, sym ? sexp(sym) : constant(nullptr), trampArg});
+    if (nheld)
+        callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
+                   {sexpT, i32T, i32T}, {slots, i32(nheld), i32(heldCopies)});
     if (effects) setDirty(1);
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
     B.CreateBr(join);

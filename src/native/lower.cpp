@@ -219,15 +219,24 @@ std::string Lowering::run(const std::string& name) {
             // (the objects counted are copied into the frame's held-copy
             // slots: lowering i may box a raw operand into its slot, and
             // the release must count down what the hold counted up)
+            // (a Force holds only on its path that forces a promise:
+            // inlineForce; its fast paths run no R code)
             int nheld = 0;
             if (holdsAround(i)) {
                 const int* held = liveSlots(i, i, nullptr, &nheld);
-                if (nheld)
+                if (forcesInline(i)) {
+                    forceHeld = held;
+                    forceNHeld = nheld;
+                    nheld = 0;
+                } else if (nheld) {
                     callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
                                {sexpT, sexpT, i32T, i32T},
                                {slots, constant(held), i32(nheld), i32(heldCopies)});
+                }
             }
             problem = lower(i);
+            forceHeld = nullptr;
+            forceNHeld = 0;
             if (!problem.empty()) return problem;
             if (nheld && !B.GetInsertBlock()->getTerminator())
                 callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
@@ -275,6 +284,11 @@ void Lowering::setDirty(int v) {
 
 bool Lowering::holdsAround(pir::Instruction* i) {
     return !i->isTerminator() && i->op != pir::Opcode::Phi && i->mayCallR();
+}
+
+bool Lowering::forcesInline(pir::Instruction* i) {
+    return i->op == pir::Opcode::Force ||
+           (i->op == pir::Opcode::ForceOrMissing && i->args[0]->op == pir::Opcode::LdArg);
 }
 
 bool Lowering::holdsLazily(pir::Instruction* i) {

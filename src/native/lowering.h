@@ -223,6 +223,11 @@ class Lowering {
     // does its helper count them only where it meets an active binding
     // (variable loads and stores: holdLive), given holdList(i)?
     static bool holdsLazily(pir::Instruction* i);
+    // is it lowered by inlineForce, which holds the live values forceHeld
+    // (forceNHeld of them) only around forcing a promise?
+    static bool forcesInline(pir::Instruction* i);
+    const int* forceHeld = nullptr;
+    int forceNHeld = 0;
     llvm::Value* holdList(pir::Instruction* i);
     int heldCopies = 0;  // the first held-copy slot
     void computeLiveness();
