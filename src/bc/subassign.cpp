@@ -332,12 +332,6 @@ bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
     return !fobject(x) && vectorType(ftype(x));
 }
 
-// x[i] <- v etc. on the variable x (kind & kSuperAssign: x[i] <<- v, x is
-// looked up from the enclosing environment on). As GNU R's complex
-// assignment does, an argument (promise) is forced and a value that
-// something else refers to is copied (shallowly) and bound before it is
-// modified; an environment bound through a promise is bound directly.
-// `known`: x's local binding cell when the binding cache has it, or nullptr.
 // After forcing x's promise rebound x (its code assigned x): a complex
 // assignment goes on from the promise's value pv, as GNU R's does from the
 // value its lookup returned, so x is bound to pv for the general paths
@@ -354,6 +348,12 @@ static void rebindForced(SEXP env, SEXP xsym, SEXP pv) {
     UNPROTECT(1);
 }
 
+// x[i] <- v etc. on the variable x (kind & kSuperAssign: x[i] <<- v, x is
+// looked up from the enclosing environment on). As GNU R's complex
+// assignment does, an argument (promise) is forced and a value that
+// something else refers to is copied (shallowly) and bound before it is
+// modified; an environment bound through a promise is bound directly.
+// `known`: x's local binding cell when the binding cache has it, or nullptr.
 bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP tramp,
                    const InPlaceScope& s, SEXP known) {
     bool super = kind & kSuperAssign;
