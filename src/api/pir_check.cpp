@@ -10,6 +10,7 @@
 // (R/api.R) names them and documents them in man/pir_check.Rd.
 #include <functional>
 #include <map>
+#include <set>
 
 #include "../bc/compiler.h"
 #include "../pir/opt/pass.h"
@@ -50,6 +51,20 @@ bool isArithmetic(const pir::Instruction* i) {
 // redoes there is what the baseline would have computed)
 bool onDeoptPath(const pir::Instruction* i) {
     return !i->bb->insns.empty() && i->bb->insns.back()->op == Opcode::Deopt;
+}
+
+// b reaches itself (it is in a loop)
+bool inLoop(const pir::BB* b) {
+    std::vector<const pir::BB*> work(b->succ.begin(), b->succ.end());
+    std::set<const pir::BB*> seen;
+    while (!work.empty()) {
+        const pir::BB* x = work.back();
+        work.pop_back();
+        if (!x || !seen.insert(x).second) continue;
+        if (x == b) return true;
+        work.insert(work.end(), x->succ.begin(), x->succ.end());
+    }
+    return false;
 }
 
 // every operand a plain logical, integer or double scalar (computed on
@@ -141,6 +156,19 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
              for (pir::BB* b : order)
                  for (pir::BB* s : b->succ)
                      if (s && at.count(s) && at[s] <= at[b]) return false;
+             return true;
+         }},
+        {"NoConfirmationInLoop",
+         [](const pir::Function& fn) {
+             // (no BindingIs in a block of a loop: after an effect, a loop's
+             // loads of the own environment were confirmed at every
+             // iteration, see scope_resolution.cpp)
+             for (auto& b : fn.blocks) {
+                 bool confirms = false;
+                 for (const pir::Instruction* i : b->insns)
+                     if (i->op == Opcode::BindingIs) confirms = true;
+                 if (confirms && inLoop(b.get())) return false;
+             }
              return true;
          }},
         {"UnboxedArithmetic",

@@ -831,7 +831,7 @@ void holdValues(const SEXP* stack, int n, const unsigned char* kinds, bool hold)
 
 void noteDeopt(DispatchTable* t, int pc) {
     stats.deopts++;
-    if (debugFlags.deopt) REprintf("rir: deoptimization to pc %d\n", pc);
+    if (debugFlags.deopt) REprintf("rir: deoptimization of %s to pc %d\n", t->name.c_str(), pc);
     t->noteDeopt();
 }
 

@@ -289,3 +289,42 @@ test_that("$ and [[ on lists and environments seen plain leave the function's va
     "NoLoad"
   )
 })
+
+test_that("scope resolution: a variable loaded after an inlined call is known in a loop", {
+  # nrow()/ncol() are inlined with their function context; `kr` read right
+  # after one was a load, which the loop's loads then also were (and the
+  # Force of each made every binding be confirmed at every iteration)
+  f <- function(im, k) {
+    nr <- nrow(im)
+    kr <- nrow(k)
+    kc <- ncol(k)
+    h <- kr %/% 2
+    s <- 0
+    for (i in seq_len(nr)) s <- s + im[i, 1] * k[kr - i + 1, 1] + h
+    s
+  }
+  m <- matrix(c(1, 2, 3, 4, 5, 6, 7, 8, 9), 3)
+  warm <- function(f) for (it in 1:3) f(m, m)
+  expect_true(rir::pir_check(f, "NoConfirmationInLoop", warmup = warm))
+  expect_same("
+    f <- function(im, k) {
+      nr <- nrow(im)
+      kr <- nrow(k)
+      kc <- ncol(k)
+      h <- kr %/% 2
+      s <- 0
+      for (i in seq_len(nr)) s <- s + im[i, 1] * k[kr - i + 1, 1] + h
+      s
+    }
+    m <- matrix(c(1, 2, 3, 4, 5, 6, 7, 8, 9), 3)
+    for (it in 1:4) r <- f(m, m)
+    kr <- 'global'
+    g <- function(k) {
+      kr <- nrow(k)
+      h <- kr %/% 2
+      rm(kr)
+      c(h, kr)
+    }
+    list(r, g(m), g(m), g(m), g(m))
+  ", times = 3)
+})

@@ -41,6 +41,23 @@
 //     %23 = Force %22                     %31 = Assume %30, %21
 //     %24 = Add %23, %9                   %24 = Add %7, %9
 //
+// A load left in place (its binding unconfirmed) is the variable's value
+// after it, forced once (a later Force of it is the first's), and the one
+// the next checkpoint confirms when the own frame binds the variable (an
+// argument, a stored one; a free variable's load may have found an
+// enclosing frame's binding, which BindingIs does not test):
+//
+//     %30 = PopContext %29, %25           %30 = PopContext %29, %25
+//     %31 = LdVar kr, %2                  %31 = LdVar kr, %2
+//     %32 = Force %31                     %32 = Force %31
+//     %33 = Checkpoint -> BB7, BB8        %33 = Checkpoint -> BB7, BB8
+//   BB7                                 BB7
+//     ...                                 %40 = BindingIs kr, %2, %31
+//   BB9 (a loop)                          %41 = Assume %40, %33
+//     %50 = LdVar kr, %2                BB9
+//     %51 = Force %50                     %52 = Sub %32, %12
+//     %52 = Sub %51, %12
+//
 // When a replaced load makes an instruction after it known not to dispatch
 // (its operand's type is known now), the analysis runs again.
 //
@@ -84,6 +101,10 @@ struct Val {
 // `present`: variables whose known value a load left in place has read on
 // every path here since it was bound (the load raised the error if it was
 // the missing marker: it is not).
+// `own`: variables the own environment binds on every path here (MkEnv's,
+// stored ones): only reflective code (rm()) unbinds them, so what a load of
+// one found after such code may have run is what a checkpoint confirms (the
+// own frame's binding; any other value fails the BindingIs).
 struct State {
     bool top = true;
     bool reflective = false;
@@ -91,9 +112,10 @@ struct State {
     std::map<SEXP, Val> known;
     std::map<Instruction*, Instruction*> forced;
     std::set<SEXP> present;
+    std::set<SEXP> own;
     bool operator!=(const State& o) const {
         return top != o.top || reflective != o.reflective || unconfirmed != o.unconfirmed ||
-               known != o.known || forced != o.forced || present != o.present;
+               known != o.known || forced != o.forced || present != o.present || own != o.own;
     }
 };
 
@@ -119,6 +141,8 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
         s.unconfirmed.insert(in->unconfirmed.begin(), in->unconfirmed.end());
         for (auto it = s.present.begin(); it != s.present.end();)
             it = in->present.count(*it) ? std::next(it) : s.present.erase(it);
+        for (auto it = s.own.begin(); it != s.own.end();)
+            it = in->own.count(*it) ? std::next(it) : s.own.erase(it);
         for (auto it = s.known.begin(); it != s.known.end();) {
             auto o = in->known.find(it->first);
             if (o == in->known.end()) {
@@ -252,8 +276,10 @@ struct Resolver {
             Instruction* v = nullptr;
             std::set<BB*> visited;
             // (a value a load found may be bound in an enclosing frame:
-            // BindingIs tests the own frame, so that one is forgotten)
-            if (loaded.count(it->first) && !fromLoad(it->second, it->first, visited)) {
+            // BindingIs tests the own frame, so that one is forgotten,
+            // unless the own frame binds the variable)
+            if (loaded.count(it->first) &&
+                (s.own.count(it->first) || !fromLoad(it->second, it->first, visited))) {
                 if (it->second.v) {
                     v = current(it->second.v);
                     if (indexLoads.count(v)) v = nullptr;
@@ -316,9 +342,12 @@ struct Resolver {
         if (i == env) {
             s.known.clear();
             s.present.clear();
+            s.own.clear();
             s.reflective = false;
-            for (size_t k = 0; k + 1 < i->args.size() && k < i->names.size(); k++)
+            for (size_t k = 0; k + 1 < i->args.size() && k < i->names.size(); k++) {
                 s.known[i->names[k]] = Val{i->args[k], nullptr};
+                s.own.insert(i->names[k]);
+            }
             return;
         }
         switch (i->op) {
@@ -327,6 +356,9 @@ struct Resolver {
                 if (i->args[1] == env) {
                     s.known[i->symbol] = Val{i->args[0], nullptr};
                     s.present.erase(i->symbol);
+                    // (into an active binding: the function it calls keeps
+                    // it bound)
+                    s.own.insert(i->symbol);
                     markStored(s, i->symbol);
                     return;
                 }
@@ -355,10 +387,16 @@ struct Resolver {
                         }
                         return;
                     }
-                    // (the environment's value is the load's)
+                    // (the environment's value is the load's, not the
+                    // missing marker unless the load is an index's: the
+                    // others err on it)
                     resolvedLoads.erase(i);
+                    s.forced.erase(i);
                     s.known[i->symbol] = Val{i, nullptr};
-                    s.present.erase(i->symbol);
+                    if (indexLoads.count(i))
+                        s.present.erase(i->symbol);
+                    else
+                        s.present.insert(i->symbol);
                     markStored(s, i->symbol);
                     return;
                 }
@@ -399,6 +437,7 @@ struct Resolver {
                 if (i->args[0] == env) {
                     s.known.clear();
                     s.present.clear();
+                    s.own.clear();
                     s.unconfirmed.clear();
                     s.reflective = true;
                     return;
@@ -465,7 +504,9 @@ struct Resolver {
     Instruction* promiseForced(Instruction* a) {
         if (a->op == Opcode::LdVar) {
             auto it = resolvedLoads.find(a);
-            if (it == resolvedLoads.end() || !it->second.v) return nullptr;
+            // (a load of an unknown value is its own: an SSA value)
+            if (it == resolvedLoads.end()) return a->args[0] == env ? a : nullptr;
+            if (!it->second.v) return nullptr;
             return current(it->second.v);
         }
         return current(a);
