@@ -444,15 +444,10 @@ llvm::Value* Lowering::inlineForce(llvm::Value* v, SEXP sym, bool effects) {
     B.SetInsertPoint(slow);
     // (the values live across the Force count while the promise's code runs)
     int nheld = forceNHeld;
-    if (nheld)
-        callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
-                   {sexpT, sexpT, i32T, i32T},
-                   {slots, constant(forceHeld), i32(nheld), i32(heldCopies)});
+    if (nheld) emitHold(forceHeld, nheld);
     llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_force), sexpT, {sexpT, sexpT, sexpT},
                                 {v, sym ? sexp(sym) : constant(nullptr), trampArg});
-    if (nheld)
-        callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
-                   {sexpT, i32T, i32T}, {slots, i32(nheld), i32(heldCopies)});
+    if (nheld) emitRelease(nheld);
     if (effects) setDirty(1);
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
     B.CreateBr(join);

@@ -229,18 +229,14 @@ std::string Lowering::run(const std::string& name) {
                     forceNHeld = nheld;
                     nheld = 0;
                 } else if (nheld) {
-                    callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
-                               {sexpT, sexpT, i32T, i32T},
-                               {slots, constant(held), i32(nheld), i32(heldCopies)});
+                    emitHold(held, nheld);
                 }
             }
             problem = lower(i);
             forceHeld = nullptr;
             forceNHeld = 0;
             if (!problem.empty()) return problem;
-            if (nheld && !B.GetInsertBlock()->getTerminator())
-                callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
-                           {sexpT, i32T, i32T}, {slots, i32(nheld), i32(heldCopies)});
+            if (nheld && !B.GetInsertBlock()->getTerminator()) emitRelease(nheld);
             // (those whose helpers set the flag when R code may have run)
             if (writesEnv(i) && i->op != pir::Opcode::Force &&
                 i->op != pir::Opcode::ForceOrMissing && i->op != pir::Opcode::SubassignVar &&
@@ -294,6 +290,16 @@ bool Lowering::forcesInline(pir::Instruction* i) {
 bool Lowering::holdsLazily(pir::Instruction* i) {
     return i->op == pir::Opcode::LdVar || i->op == pir::Opcode::StVar ||
            i->op == pir::Opcode::ForceOrMissing;
+}
+
+void Lowering::emitHold(const int* held, int n) {
+    callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
+               {sexpT, sexpT, i32T, i32T}, {slots, constant(held), i32(n), i32(heldCopies)});
+}
+
+void Lowering::emitRelease(int n) {
+    callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
+               {sexpT, i32T, i32T}, {slots, i32(n), i32(heldCopies)});
 }
 
 llvm::Value* Lowering::holdList(pir::Instruction* i) {

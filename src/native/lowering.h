@@ -228,6 +228,10 @@ class Lowering {
     static bool forcesInline(pir::Instruction* i);
     const int* forceHeld = nullptr;
     int forceNHeld = 0;
+    // count the n values of slots `held` as referenced (copied into the
+    // held-copy slots), and count them down again
+    void emitHold(const int* held, int n);
+    void emitRelease(int n);
     llvm::Value* holdList(pir::Instruction* i);
     int heldCopies = 0;  // the first held-copy slot
     void computeLiveness();
