@@ -45,7 +45,11 @@
 // after it, forced once (a later Force of it is the first's), and the one
 // the next checkpoint confirms when the own frame binds the variable (an
 // argument, a stored one; a free variable's load may have found an
-// enclosing frame's binding, which BindingIs does not test):
+// enclosing frame's binding, which BindingIs does not test). Code that
+// unbinds such a variable itself at every call (`rm(x); x + 1`, x then
+// global) fails the confirmation every time, until the version is retired
+// (a contrived case: the same holds for any reflective change the function
+// makes to its own frame at every call):
 //
 //     %30 = PopContext %29, %25           %30 = PopContext %29, %25
 //     %31 = LdVar kr, %2                  %31 = LdVar kr, %2
