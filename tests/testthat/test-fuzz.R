@@ -60,4 +60,12 @@ test_that("fuzz: a difference counts as GNU R's only when the AST interpreter gi
   wrong <- modifyList(got, list(value = 2))
   expect_false(fuzz$fz_explained_by_ast(list(base, base), list(base, ast_both), list(base, wrong)))
   expect_false(fuzz$fz_explained_by_ast(list(base, base), list(base, base), list(base, got)))
+  # a closure printed under the AST interpreter has no "<bytecode>" line
+  # (seeds 30037310, 30039712: a function printed in the same output)
+  bc <- modifyList(base, list(output = c("function () ", "1", "<bytecode: 0xADDR>", "[1] 2 4")))
+  got_bc <- modifyList(bc, list(output = c("function () ", "1", "<bytecode: 0xADDR>", "[1] 1 3")))
+  ast_bc <- modifyList(bc, list(output = c("function () ", "1", "[1] 1 3")))
+  expect_true(fuzz$fz_explained_by_ast(list(base, bc), list(base, ast_bc), list(base, got_bc)))
+  ast_other <- modifyList(bc, list(output = c("function () ", "1", "[1] 1 4")))
+  expect_false(fuzz$fz_explained_by_ast(list(base, bc), list(base, ast_other), list(base, got_bc)))
 })
