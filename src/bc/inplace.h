@@ -169,9 +169,14 @@ inline bool mayModifyInPlace(SEXP x, const InPlaceScope& s) {
 //
 // After a binding replaced `old`: mark it referenced if nothing counts it
 // any more, so it is never taken for a temporary (it is garbage otherwise,
-// and the collector does not look at reference counts).
+// and the collector does not look at reference counts). Not a promise: no
+// instruction reuses one, and a call's argument promise that nothing counts
+// after the call is cleared (releaseArgs, GNU R's unpromiseArgs), which lets
+// go of its value; marked, it kept the value counted for good (`x; x <- 1`
+// in the callee left the caller's vector shared: GNU R moves a list's
+// elements when `[<-` enlarges an unshared one, seed 30032447).
 inline void releasedValue(SEXP old) {
-    if (frefcnt(old) == 0) incRefcnt(old);
+    if (frefcnt(old) == 0 && ftype(old) != PROMSXP) incRefcnt(old);
 }
 
 // Binds v through frame cell `cell` when it is an ordinary binding (the

@@ -119,3 +119,23 @@ expect_all_same(list(
     lapply(1:4, function(k) list(f1(), f2(), f3(), f4(), f5(), f6()))
   "
 ))
+
+# A callee that forces its argument and then rebinds it left the caller's
+# value counted once more for good (the argument promise was kept from being
+# cleared after the call): `[<-` enlarging the caller's list then copied its
+# elements where GNU R moves them out of the unshared old list, which a
+# warning caught by tryCatch() leaves visible (found by the fuzzer, seed
+# 30032447).
+expect_all_same(list(
+  "complex assignment: a list stays unshared after a callee rebinds its argument" = "
+    s1 <- function(x) { x; x <- 1; 1 }
+    s2 <- function(x) { force(x); x <- 2; 2 }
+    f <- function(k) {
+      b <- list('x', 'y', NA, 2.5)
+      z <- if (k == 1) s1(b) else if (k == 2) s2(b) else substr(b, 1L, 2L)
+      v <- tryCatch({ b[5] <- c('a', 'b') }, warning = function(w) 'W')
+      list(b, v)
+    }
+    lapply(1:3, f)
+  "
+))
