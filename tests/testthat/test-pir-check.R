@@ -294,19 +294,7 @@ test_that("scope resolution: a variable loaded after an inlined call is known in
   # nrow()/ncol() are inlined with their function context; `kr` read right
   # after one was a load, which the loop's loads then also were (and the
   # Force of each made every binding be confirmed at every iteration)
-  f <- function(im, k) {
-    nr <- nrow(im)
-    kr <- nrow(k)
-    kc <- ncol(k)
-    h <- kr %/% 2
-    s <- 0
-    for (i in seq_len(nr)) s <- s + im[i, 1] * k[kr - i + 1, 1] + h
-    s
-  }
-  m <- matrix(c(1, 2, 3, 4, 5, 6, 7, 8, 9), 3)
-  warm <- function(f) for (it in 1:3) f(m, m)
-  expect_true(rir::pir_check(f, "NoConfirmationInLoop", warmup = warm))
-  expect_same("
+  f_text <- "
     f <- function(im, k) {
       nr <- nrow(im)
       kr <- nrow(k)
@@ -316,6 +304,12 @@ test_that("scope resolution: a variable loaded after an inlined call is known in
       for (i in seq_len(nr)) s <- s + im[i, 1] * k[kr - i + 1, 1] + h
       s
     }
+  "
+  f <- eval(parse(text = f_text)[[1]])
+  m <- matrix(c(1, 2, 3, 4, 5, 6, 7, 8, 9), 3)
+  warm <- function(f) for (it in 1:3) f(m, m)
+  expect_true(rir::pir_check(f, "NoConfirmationInLoop", warmup = warm))
+  expect_same(paste0(f_text, "
     m <- matrix(c(1, 2, 3, 4, 5, 6, 7, 8, 9), 3)
     for (it in 1:4) r <- f(m, m)
     kr <- 'global'
@@ -326,5 +320,5 @@ test_that("scope resolution: a variable loaded after an inlined call is known in
       c(h, kr)
     }
     list(r, g(m), g(m), g(m), g(m))
-  ", times = 3)
+  "), times = 3)
 })

@@ -123,6 +123,11 @@ struct State {
     }
 };
 
+// Keeps in `s` only what `other` has too.
+void keepCommon(std::set<SEXP>& s, const std::set<SEXP>& other) {
+    for (auto it = s.begin(); it != s.end();) it = other.count(*it) ? std::next(it) : s.erase(it);
+}
+
 // The state at the start of block b from its predecessors' end states.
 // A variable known on every reached path has that value when all agree,
 // else the block's Phi; once a Phi, it stays one (so the iteration ends:
@@ -143,10 +148,8 @@ State mergeInto(BB* b, const State& old, const std::vector<const State*>& ins) {
                                                                   : s.forced.erase(it);
         }
         s.unconfirmed.insert(in->unconfirmed.begin(), in->unconfirmed.end());
-        for (auto it = s.present.begin(); it != s.present.end();)
-            it = in->present.count(*it) ? std::next(it) : s.present.erase(it);
-        for (auto it = s.own.begin(); it != s.own.end();)
-            it = in->own.count(*it) ? std::next(it) : s.own.erase(it);
+        keepCommon(s.present, in->present);
+        keepCommon(s.own, in->own);
         for (auto it = s.known.begin(); it != s.known.end();) {
             auto o = in->known.find(it->first);
             if (o == in->known.end()) {
