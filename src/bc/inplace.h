@@ -169,14 +169,23 @@ inline bool mayModifyInPlace(SEXP x, const InPlaceScope& s) {
 //
 // After a binding replaced `old`: mark it referenced if nothing counts it
 // any more, so it is never taken for a temporary (it is garbage otherwise,
-// and the collector does not look at reference counts). Not a promise: no
-// instruction reuses one, and a call's argument promise that nothing counts
-// after the call is cleared (releaseArgs, GNU R's unpromiseArgs), which lets
-// go of its value; marked, it kept the value counted for good (`x; x <- 1`
-// in the callee left the caller's vector shared: GNU R moves a list's
-// elements when `[<-` enlarges an unshared one, seed 30032447).
+// and the collector does not look at reference counts). Only a scalar: the
+// temporaries rir reuses are scalars (boxScalar, scratch slots). A longer
+// vector is left at GNU R's count, since GNU R's own arithmetic reuses an
+// unreferenced operand (R_allocOrReuseVector) and that choice shows in a
+// zero-length result, which keeps the reused operand's attributes: `b +
+// (b <- b[b > 0])` with `b` an empty vector carrying an attribute gives the
+// old `b`'s attribute in GNU R (fuzz seed 31018072); marked, the operand
+// looked shared and the sum came out bare. That operand held in a second
+// slot of the same frame is still marked, by guardOperand at the binop.
+// Not a promise: no instruction reuses one, and a call's argument promise
+// that nothing counts after the call is cleared (releaseArgs, GNU R's
+// unpromiseArgs), which lets go of its value; marked, it kept the value
+// counted for good (`x; x <- 1` in the callee left the caller's vector
+// shared: GNU R moves a list's elements when `[<-` enlarges an unshared
+// one, seed 30032447).
 inline void releasedValue(SEXP old) {
-    if (frefcnt(old) == 0 && ftype(old) != PROMSXP) incRefcnt(old);
+    if (frefcnt(old) == 0 && hdr(old)->scalar && ftype(old) != PROMSXP) incRefcnt(old);
 }
 
 // Binds v through frame cell `cell` when it is an ordinary binding (the

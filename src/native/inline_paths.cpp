@@ -603,8 +603,7 @@ bool Lowering::inlineMath(pir::Instruction* i) {
 llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     ArithOp op;
     arithOp(i->op, &op);
-    int keep = (usedAgain(i->args[0]) ? 1 : 0) | (usedAgain(i->args[1]) ? 2 : 0);
-    if (i->args[0] == i->args[1]) keep = 3;
+    int keep = (usedAgain(i->args[0], i) ? 1 : 0) | (usedAgain(i->args[1], i) ? 2 : 0);
     int n = 0;
     const int* live = liveSlots(i, i, nullptr, &n);
     return callHelper(

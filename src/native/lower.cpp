@@ -330,10 +330,31 @@ size_t Lowering::useCount(pir::Instruction* v) {
     return it == users.end() ? 0 : it->second.size();
 }
 
-bool Lowering::usedAgain(pir::Instruction* v) {
-    // (a CastType is the same object: its uses are the value's)
-    while (v->op == pir::Opcode::CastType) v = v->args[0];
-    size_t n = 0;
+bool Lowering::reaches(pir::BB* from, pir::BB* to) {
+    auto it = reachable.find(from);
+    if (it == reachable.end()) {
+        std::set<pir::BB*> seen;
+        std::vector<pir::BB*> work(from->succ.begin(), from->succ.end());
+        while (!work.empty()) {
+            pir::BB* b = work.back();
+            work.pop_back();
+            if (!seen.insert(b).second) continue;
+            for (pir::BB* s : b->succ) work.push_back(s);
+        }
+        it = reachable.emplace(from, std::move(seen)).first;
+    }
+    return it->second.count(to) != 0;
+}
+
+bool Lowering::usedAgain(pir::Instruction* v, pir::Instruction* at) {
+    // Every user's result is taken to may be v itself (a CastType, a Phi, a
+    // Force of a value, a call or a method returning its argument), so the
+    // users of users count too. `at` using v twice does not: GNU R computes
+    // `x + x` into x when nothing refers to x.
+    const auto& insns = at->bb->insns;
+    const size_t atPos = std::find(insns.begin(), insns.end(), at) - insns.begin();
+    const bool atInLoop = reaches(at->bb, at->bb);
+    std::set<pir::Instruction*> seen = {v};
     std::vector<pir::Instruction*> work = {v};
     while (!work.empty()) {
         pir::Instruction* x = work.back();
@@ -341,12 +362,18 @@ bool Lowering::usedAgain(pir::Instruction* v) {
         auto it = users.find(x);
         if (it == users.end()) continue;
         for (pir::Instruction* u : it->second) {
-            if (u->op == pir::Opcode::CastType) {
-                work.push_back(u);
+            // (tests of identity read no contents and make no alias)
+            if (u == at || u->op == pir::Opcode::BindingIs || u->op == pir::Opcode::Identical ||
+                u->op == pir::Opcode::IsCallee)
                 continue;
+            if (u->bb != at->bb) {
+                if (reaches(at->bb, u->bb)) return true;
+            } else {
+                size_t pos = std::find(insns.begin(), insns.end(), u) - insns.begin();
+                if (pos > atPos || atInLoop) return true;
             }
-            // (one user in another block may run again, in a loop)
-            if (++n > 1 || u->bb != v->bb) return true;
+            // (u ran before `at`, or never runs with it)
+            if (seen.insert(u).second) work.push_back(u);
         }
     }
     return false;
@@ -556,7 +583,7 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::Plus:
         case Opcode::Not: {
             arithOp(i->op, &op);
-            int keep = usedAgain(i->args[0]) ? 1 : 0;
+            int keep = usedAgain(i->args[0], i) ? 1 : 0;
             int n = 0;
             const int* live = liveSlots(i, i, nullptr, &n);
             define(i, callHelper(reinterpret_cast<void*>(&rirn_unop), sexpT,

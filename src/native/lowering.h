@@ -86,9 +86,16 @@ class Lowering {
     // every instruction's users, one entry per operand it is
     std::map<pir::Instruction*, std::vector<pir::Instruction*>> users;
     size_t useCount(pir::Instruction* v);
-    // Is the value (through its CastTypes) used by more than one
-    // instruction? (Then no helper may write its result into it.)
-    bool usedAgain(pir::Instruction* v);
+    // Is the value, or what an instruction made of it before `at` (which
+    // may be the same object), used again once `at` has used it: by an
+    // instruction after `at` in its block, or in a block that can run after
+    // `at`'s (its own again, in a loop)? Then no helper may write its result
+    // into it; otherwise GNU R's arithmetic may reuse it as GNU R would (an
+    // operand nothing refers to).
+    bool usedAgain(pir::Instruction* v, pir::Instruction* at);
+    // can control go from the end of `from` to `to` (to == from: a loop)?
+    bool reaches(pir::BB* from, pir::BB* to);
+    std::map<pir::BB*, std::set<pir::BB*>> reachable;
     // Are all of v's users `ok`?
     template <class Pred>
     bool allUsers(pir::Instruction* v, Pred ok) {

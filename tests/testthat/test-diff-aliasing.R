@@ -11,6 +11,27 @@ expect_all_same(list(
     f <- function(a) { x <- a + 1; x + (x <- 10) }
     g <- function(a) { x <- a + 1L; x * (x <- 10L) }
     list(f(1), f(1), g(1L), g(1L))",
+  "alias: a rebound operand GNU R's arithmetic may reuse (zero length keeps its attributes)" = "
+    f <- function(a, b) {
+      attr(b, 'self') <- b
+      list(b + (b <- b[(b <- b) > 0]), a + (a <- integer(0)))
+    }
+    g <- function(x) { attr(x, 'u') <- 'k'; for (i in 1:3) x <- x + (x <- x[x > 0]); x }
+    h <- function(x) { x <- structure(x, u = 1); y <- x; list(x - (x <- x[0]), y) }
+    list(f(c(a = 1L, b = 2L), integer(0)), f(integer(0), integer(0)), f(1:2, 3:4),
+         f(structure(numeric(0), k = 2), numeric(0)), g(integer(0)), g(c(1, -1)),
+         h(numeric(0)), h(numeric(0)), h(1))",
+  "alias: an operand that another variable still holds is not reused" = "
+    f <- function(n, k) {
+      v0 <- numeric(n) + 1
+      a <- v0
+      if (k) b <- a else b <- -1
+      r <- a + 1
+      list(r, b, v0)
+    }
+    g <- function(n) { v0 <- numeric(n) + 1; b <- identity(v0); r <- v0 * 2; list(r, b) }
+    h <- function(n) { v0 <- numeric(n) + 1; b <- (v0); r <- -v0; list(r, b) }
+    lapply(1:4, function(i) list(f(2, TRUE), f(2, FALSE), g(3), h(2)))",
   "alias: x[[3]] <- x" = "
     f <- function() { x <- list(1, 2); x[[3]] <- x; x }
     g <- function() { x <- list(1, 2); x[3] <- list(x); x }
@@ -261,6 +282,10 @@ expect_all_same(list(
     y <- c(1, 2)
     outer <- function(v) { g <- function() { v[1] <<- 0; v }; y + g() }
     lapply(1:4, function(i) { y <<- c(1, 2); outer({ t <- y * (y <<- c(5, 5)); c(3, 4) }) })",
+  "alias (AST reference): a rebound operand that an outer operand holds too is not reused" = "
+    f <- function(b) { b <- b + 0L; b * (b + (b <- 1:2)) }
+    g <- function(b) { attr(b, 'u') <- 1; list(b, b + (b <- b[0])) }
+    lapply(1:4, function(i) list(f(3:4), g(numeric(0)), g(1)))",
   "alias (AST reference): a caller's operand reused by a shadowed base function that is another function" = "
     y <- c(1, 2)
     g <- function(sqrt) y + sqrt(4)
