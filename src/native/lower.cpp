@@ -349,13 +349,28 @@ bool Lowering::reaches(pir::BB* from, pir::BB* to) {
 bool Lowering::usedAgain(pir::Instruction* v, pir::Instruction* at) {
     // Every user's result is taken to may be v itself (a CastType, a Phi, a
     // Force of a value, a call or a method returning its argument), so the
-    // users of users count too. `at` using v twice does not: GNU R computes
-    // `x + x` into x when nothing refers to x.
-    const auto& insns = at->bb->insns;
-    const size_t atPos = std::find(insns.begin(), insns.end(), at) - insns.begin();
+    // users of users count too; and v may be what its own operands are (a
+    // CastType, a Force, a Phi), whose users count as well. `at` using v
+    // twice does not: GNU R computes `x + x` into x when nothing refers to x.
+    const size_t atPos = position(at);
     const bool atInLoop = reaches(at->bb, at->bb);
-    std::set<pir::Instruction*> seen = {v};
-    std::vector<pir::Instruction*> work = {v};
+    std::set<pir::Instruction*> seen;
+    std::vector<pir::Instruction*> work;
+    std::vector<pir::Instruction*> back = {v};
+    while (!back.empty()) {
+        pir::Instruction* x = back.back();
+        back.pop_back();
+        if (!seen.insert(x).second) continue;
+        work.push_back(x);
+        if (x->op == pir::Opcode::CastType || x->op == pir::Opcode::Force ||
+            x->op == pir::Opcode::Phi)
+            for (pir::Instruction* a : x->args) back.push_back(a);
+    }
+    // in a loop, `at` runs again on the same value unless each round
+    // computes it anew (v and what it may be)
+    if (atInLoop)
+        for (pir::Instruction* x : work)
+            if (x->bb != at->bb || position(x) > atPos) return true;
     while (!work.empty()) {
         pir::Instruction* x = work.back();
         work.pop_back();
@@ -366,14 +381,10 @@ bool Lowering::usedAgain(pir::Instruction* v, pir::Instruction* at) {
             if (u == at || u->op == pir::Opcode::BindingIs || u->op == pir::Opcode::Identical ||
                 u->op == pir::Opcode::IsCallee)
                 continue;
-            if (u->bb != at->bb) {
-                if (reaches(at->bb, u->bb)) return true;
-            } else {
-                size_t pos = std::find(insns.begin(), insns.end(), u) - insns.begin();
-                if (pos > atPos || atInLoop) return true;
-            }
+            bool after = u->bb != at->bb ? reaches(at->bb, u->bb) : position(u) > atPos;
+            if (after) return true;
             // (u ran before `at`, or never runs with it)
-            if (seen.insert(u).second) work.push_back(u);
+            if (!after && seen.insert(u).second) work.push_back(u);
         }
     }
     return false;

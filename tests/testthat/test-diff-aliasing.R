@@ -32,6 +32,11 @@ expect_all_same(list(
     g <- function(n) { v0 <- numeric(n) + 1; b <- identity(v0); r <- v0 * 2; list(r, b) }
     h <- function(n) { v0 <- numeric(n) + 1; b <- (v0); r <- -v0; list(r, b) }
     lapply(1:4, function(i) list(f(2, TRUE), f(2, FALSE), g(3), h(2)))",
+  "alias: an operand from before a loop is not reused inside it" = "
+    f <- function(n) { v <- numeric(n) + 1; r <- list(); for (i in 1:3) r[[i]] <- v + i; list(r, v) }
+    g <- function(n) { v <- -seq_len(n); k <- 0; while (k < 3) { w <- -v; k <- k + 1 }; list(v, w) }
+    h <- function(n) { v <- (1:n) * 2L; s <- 0L; repeat { s <- s + sum(v * 1L); if (s > 50L) break }; list(s, v) }
+    lapply(1:4, function(i) list(f(2), g(3), h(3)))",
   "alias: x[[3]] <- x" = "
     f <- function() { x <- list(1, 2); x[[3]] <- x; x }
     g <- function() { x <- list(1, 2); x[3] <- list(x); x }
