@@ -845,12 +845,25 @@ SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, cons
     return resumeAt(code, pc, env, tramp, stack, n, kinds);
 }
 
-// The arguments of an inlined call as a call's promargs list.
+// The arguments of an inlined call as a call's promargs list, of cells
+// that count no references (consNR), as the interpreter builds a call's:
+// counted, the list would keep each argument promise referenced after the
+// call, so the callee's frame release could not clear it and its value
+// stayed referenced (GNU R's arithmetic then did not reuse it: a
+// zero-length sum lost the attributes GNU R gives it).
 static SEXP argList(const SEXP* args, int n) {
-    SEXP list = Rf_allocList(n);
-    SEXP a = list;
-    for (int k = 0; k < n; k++, a = CDR(a)) SETCAR(a, args[k]);
+    SEXP list = R_NilValue;
+    for (int k = n - 1; k >= 0; k--) list = consNR(args[k], list);
     return list;
+}
+
+// Ends an inlined call's function context as a call from the interpreter
+// ends: the frame released, then the argument promises nothing else
+// counts (releaseArgs, GNU R's unpromiseArgs).
+static SEXP endInlinedContext(RContext* c, SEXP newrho) {
+    SEXP val = endFunctionContext(c, newrho);
+    releaseArgs(c->promargs);  // does not allocate
+    return val;
 }
 
 SEXP rirn_inlined_env(SEXP fun, const SEXP* args, int n) {
@@ -875,13 +888,13 @@ void rirn_enter_context(RContext* c) {
 
 SEXP rirn_pop_context(RContext* c, SEXP value, SEXP newrho) {
     setContextReturnValue(c, value);
-    return endFunctionContext(c, newrho);
+    return endInlinedContext(c, newrho);
 }
 
 SEXP rirn_context_landed(RContext* c, SEXP newrho, Code* code, int pc, SEXP env, SEXP tramp,
                          SEXP* stack, int n, const unsigned char* kinds) {
     landedInFunctionContext(c);
-    stack[n - 1] = endFunctionContext(c, newrho);
+    stack[n - 1] = endInlinedContext(c, newrho);
     // (not a failed speculation: no deoptimization counted)
     return resumeAt(code, pc, env, tramp, stack, n, kinds);
 }

@@ -296,3 +296,30 @@ expect_all_same(list(
     g <- function(sqrt) y + sqrt(4)
     lapply(1:4, function(i) { y <<- c(1, 2); g(function(x) { t <- y * (y <<- c(5, 5)); x }) })"
 ), ast = TRUE)
+
+# Run once (each run parses the snippet anew, so its functions start with
+# empty feedback): a call site records at most three callees, and the
+# difference these guard against showed in a site's first calls only.
+release_cases <- list(
+  "alias: a frame whose local function was called is released at the return, as GNU R releases it" = "
+    z <- integer(0)
+    f <- function(x) { y <- -x; h <- function() 1; h(); y }
+    g <- function(x) { y <- -x; h <- function(v) v; h(1); k <- function(fn) fn(2); k(h); y }
+    n <- 0
+    m <- function() { reg.finalizer(environment(), function(e) n <<- n + 1); h <- function() 1; h(); NULL }
+    for (i in 1:4) m()
+    invisible(gc()); invisible(gc())
+    u <- structure(integer(0), u = 1)
+    list(lapply(1:4, function(i) list(f(u) + z, g(u) + z)), n)",
+  "alias: an inlined callee's argument promises are released at its return" = "
+    z <- integer(0)
+    f <- function(a, k) { if (k) cat('k'); a }
+    h <- function(x, k) f(-x, k) + z
+    f4 <- function(x) { y <- x; y }
+    h4 <- function(x) f4(-x) + z
+    u <- structure(integer(0), u = 1)
+    lapply(1:6, function(i) list(h(u, FALSE), h4(u), h(1:2, i > 4)))"
+)
+for (name in names(release_cases)) {
+  test_that(name, expect_same(release_cases[[name]], times = 1))
+}

@@ -258,7 +258,12 @@ fz_helper_defs <- list(
   fz_arith = "fz_arith <- function(a, b) a * 2.5 + b / 4",
   fz_sq = "fz_sq <- function(x) -x * x + 0.5",
   fz_first = "fz_first <- function(a, b) a + 0.25",
-  fz_rev = "fz_rev <- function(a, b) b - a * 1.5"
+  fz_rev = "fz_rev <- function(a, b) b - a * 1.5",
+  # a frame released at the return (its value then unreferenced, which GNU
+  # R's arithmetic may reuse) though its local function was called, and an
+  # argument returned by a callee inlined with its context
+  fz_local = "fz_local <- function(x) { y <- x[seq_along(x)]; attr(y, \"fzl\") <- length(x); h <- function() length(y); h(); y }",
+  fz_pass = "fz_pass <- function(a, k) { if (isTRUE(k)) cat(\"k\\n\"); a }"
 )
 
 fz_helper_call <- function(st, type, d) {
@@ -276,6 +281,8 @@ fz_helper_call <- function(st, type, d) {
   }
   # (numbers mostly: what the arithmetic helpers are inlined for)
   num <- function() if (fz_coin(0.7)) fz_expr(st, fz_num_type(), d) else arg()
+  # (for a helper returning its argument: the type asked for)
+  same_type <- function() if (type %in% fz_types) type else fz_pick(fz_types)
   h <- fz_pick(names(fz_helper_defs))
   st$defs[[h]] <- TRUE
   call <- switch(h,
@@ -318,9 +325,11 @@ fz_helper_call <- function(st, type, d) {
     fz_sys = sprintf("fz_sys(%s)", a()),
     fz_gen = sprintf("fz_gen(%s)", arg()),
     fz_envval = sprintf("fz_envval(%s)", arg()),
-    fz_hread = sprintf("fz_hread(%s)", a())
+    fz_hread = sprintf("fz_hread(%s)", a()),
+    fz_local = sprintf("fz_local(%s)", fz_expr(st, same_type(), d)),
+    fz_pass = sprintf("fz_pass(%s, %s)", fz_expr(st, same_type(), d), fz_pick(c("FALSE", "TRUE", "NA")))
   )
-  if (type %in% c("int", "dbl") && !h %in% c("fz_rec", "fz_counter")) {
+  if (type %in% c("int", "dbl") && !h %in% c("fz_rec", "fz_counter", "fz_local", "fz_pass")) {
     call <- sprintf("length(%s)", call)
   }
   call
