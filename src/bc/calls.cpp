@@ -36,7 +36,7 @@ SEXP consNR(SEXP car, SEXP cdr) {
     nsPush(cdr);
     SEXP c = Rf_cons(R_NilValue, R_NilValue);
     R_BCNodeStackTop = top;
-    hdr(c)->spare = 1;  // DISABLE_REFCNT
+    untrackRefs(c);
     hdr(c)->f0 = car;
     hdr(c)->f1 = cdr;
     return c;
@@ -238,14 +238,6 @@ bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env) {
     return false;
 }
 
-// Whether env is the frame of a closure call still running.
-static bool runningFrame(SEXP env) {
-    for (RContext* c = R_GlobalContext; c; c = c->nextcontext)
-        if ((c->callflag & CTXT_FUNCTION) && c->cloenv == env && ftype(c->callfun) == CLOSXP)
-            return true;
-    return false;
-}
-
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {
     f.hit();
     SEXP list = c->calleeList();
@@ -254,16 +246,7 @@ void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {
     const SEXP* seen = static_cast<const SEXP*>(fdata(list)) + slot * kMaxCallees;
     for (uint32_t i = 0; i < f.ncallees; i++)
         if (seen[i] == fun) return;
-    // Not a closure made in the frame of a call that is still running (a
-    // local function): the list's reference would count against it when
-    // that call returns, so the frame's release (releaseFrame, GNU R's
-    // R_CleanupEnvir) would no longer see the closure as the frame's own
-    // and would keep the frame and its values referenced (GNU R's
-    // arithmetic then did not reuse them), and the list would keep the
-    // frame alive. Each call makes such a closure anew, so its identity
-    // would not serve a later call's optimized code anyway.
-    if (f.ncallees < uint32_t(kMaxCallees) &&
-        !(ftype(fun) == CLOSXP && runningFrame(fcloenv(fun)))) {
+    if (f.ncallees < uint32_t(kMaxCallees)) {
         SET_VECTOR_ELT(list, slot * kMaxCallees + f.ncallees, fun);
         f.ncallees++;
     }

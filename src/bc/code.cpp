@@ -39,8 +39,18 @@ int Code::addPool(SEXP x) {
     return poolSize++;
 }
 
+// The callee feedback list does not count its elements (it keeps them
+// alive): counted, it would keep a returning call's frame from being
+// released when a local function of the frame had been called there, since
+// releaseFrame (GNU R's R_CleanupEnvir) counts a closure of the frame as
+// the frame's own only when nothing else counts it; the frame's values then
+// stayed referenced (GNU R's arithmetic did not reuse them). A recorded
+// closure nothing else counts may have its environment replaced in place
+// (`environment(f) <- e`): code inlined from it checks the environment too
+// (rirn_is_callee).
 void Code::finish() {
     SEXP cl = Rf_allocVector(VECSXP, feedback.size() * kMaxCallees);
+    untrackRefs(cl);
     SET_VECTOR_ELT(pool(), 1, cl);
 }
 

@@ -393,8 +393,10 @@ int rirn_lazy_value(SEXP v) {
     return lazyValue(v);
 }
 
-int rirn_is_callee(SEXP fun, SEXP clo) {
-    return fun == clo && !hdr(fun)->debug && !hdr(fun)->spare;
+// fun is the closure clo, with the environment it had when the code was
+// compiled (env), and not being debugged
+int rirn_is_callee(SEXP fun, SEXP clo, SEXP env) {
+    return fun == clo && fcloenv(fun) == env && !hdr(fun)->debug && !hdr(fun)->spare;
 }
 
 SEXP rirn_call_site(Code* code, int site, SEXP fun, SEXP env, SEXP tramp) {

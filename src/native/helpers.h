@@ -109,9 +109,10 @@ SEXP rirn_ldfun(SEXP sym, SEXP env, SEXP call, SEXP tramp, char* dirty);
 int rirn_still_names(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* dirty);
 // The same without running R code: 0 where finding out would (no error).
 int rirn_still_names_without_r(SEXP sym, SEXP expected, SEXP env);
-// Is fun the closure clo, not marked for debugging (an inlined body may run
-// instead of the call)? (no error)
-int rirn_is_callee(SEXP fun, SEXP clo);
+// Is fun the closure clo, with the environment env clo had when the code
+// was compiled, not marked for debugging (an inlined body may run instead
+// of the call)? (no error)
+int rirn_is_callee(SEXP fun, SEXP clo, SEXP env);
 // lazyValue(v) (dispatch_table.h): 1 when forcing v may run R code.
 int rirn_lazy_value(SEXP v);
 // The call of RIR call site `site` of `code` to `fun`, its arguments made

@@ -769,8 +769,10 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         }
         case Opcode::IsCallee: {
-            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_is_callee), i32T,
-                                        {sexpT, sexpT}, {a(0), sexp(i->constant)});
+            // (the closure's environment now: inlined code was made with it)
+            llvm::Value* r =
+                callHelper(reinterpret_cast<void*>(&rirn_is_callee), i32T, {sexpT, sexpT, sexpT},
+                           {a(0), sexp(i->constant), sexp(CLOENV(i->constant))});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }

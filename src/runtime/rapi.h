@@ -427,6 +427,11 @@ inline bool olderThan(SEXP x, SEXP v) {
     SexpHeader *hx = hdr(x), *hv = hdr(v);
     return hx->mark && (!hv->mark || hx->gcgen > hv->gcgen);
 }
+// DISABLE_REFCNT: the elements of list or cons cell x count no references
+// (sxpinfo.spare; not for a closure, whose spare bit is RSTEP).
+inline void untrackRefs(SEXP x) {
+    hdr(x)->spare = 1;
+}
 inline void storeCounted(SEXP x, SEXP* field, SEXP v) {
     SEXP old = *field;
     if (old == v) return;

@@ -299,18 +299,25 @@ expect_all_same(list(
 
 # Run once (each run parses the snippet anew, so its functions start with
 # empty feedback): a call site records at most three callees, and the
-# difference these guard against showed in a site's first calls only.
+# differences these guard against showed in a site's first calls only.
 release_cases <- list(
   "alias: a frame whose local function was called is released at the return, as GNU R releases it" = "
     z <- integer(0)
     f <- function(x) { y <- -x; h <- function() 1; h(); y }
     g <- function(x) { y <- -x; h <- function(v) v; h(1); k <- function(fn) fn(2); k(h); y }
-    n <- 0
-    m <- function() { reg.finalizer(environment(), function(e) n <<- n + 1); h <- function() 1; h(); NULL }
-    for (i in 1:4) m()
-    invisible(gc()); invisible(gc())
     u <- structure(integer(0), u = 1)
-    list(lapply(1:4, function(i) list(f(u) + z, g(u) + z)), n)",
+    lapply(1:4, function(i) list(f(u) + z, g(u) + z))",
+  "alias: a callee's environment replaced in place after code inlined it" = "
+    k <- 1
+    h <- function(a) { if (a > 100) cat('big'); a + k }
+    g <- function(v) h(v) * 2
+    e <- new.env()
+    e$k <- 1000
+    r <- numeric(0)
+    for (i in 1:6) r[i] <- g(i)
+    environment(h) <- e
+    for (i in 1:6) r[i + 6] <- g(i)
+    r",
   "alias: an inlined callee's argument promises are released at its return" = "
     z <- integer(0)
     f <- function(a, k) { if (k) cat('k'); a }
