@@ -453,6 +453,14 @@ norm <- function(path, f) {
     h <- grep("^\\s*user\\s+system\\s+elapsed\\s*$", x, perl = TRUE, useBytes = TRUE)
     h <- h[h < length(x)]
     x[h + 1L] <- sub1("[0-9.]+", "<T>", x[h + 1L])
+    # the numbers under the element names of a proc_time printed as a plain
+    # vector, e.g. r-strict-tst's print(ct3 <- system.time(...)[1]), whose
+    # "user.self" is 0 or 0.001 depending on the machine's load
+    pt <- "((user|sys)\\.(self|child)|elapsed)"
+    h <- grep(paste0("^\\s*", pt, "(\\s+", pt, ")*\\s*$"), x, perl = TRUE, useBytes = TRUE)
+    h <- h[h < length(x)]
+    h <- h[grepl("^[-+0-9.eE\\s]+$", x[h + 1L], perl = TRUE, useBytes = TRUE)]
+    x[h + 1L] <- sub1("[-+0-9.eE]+", "<T>", x[h + 1L])
     x
 }
 tmpR <- tempfile(fileext = ".Rout"); tmpA <- tempfile(fileext = ".Rout")
