@@ -450,14 +450,16 @@ norm <- function(path, f) {
         }
     }
     # the numbers under a system.time() header
-    h <- grep("^\\s*user\\s+system\\s+elapsed\\s*$", x, perl = TRUE, useBytes = TRUE)
+    hdrTable <- "^\\s*user\\s+system\\s+elapsed\\s*$"
+    h <- grep(hdrTable, x, perl = TRUE, useBytes = TRUE)
     h <- h[h < length(x)]
     x[h + 1L] <- sub1("[0-9.]+", "<T>", x[h + 1L])
     # the numbers under the element names of a proc_time printed as a plain
     # vector, e.g. r-strict-tst's print(ct3 <- system.time(...)[1]), whose
     # "user.self" is 0 or 0.001 depending on the machine's load
     pt <- "((user|sys)\\.(self|child)|elapsed)"
-    h <- grep(paste0("^\\s*", pt, "(\\s+", pt, ")*\\s*$"), x, perl = TRUE, useBytes = TRUE)
+    hdrNames <- paste0("^\\s*", pt, "(\\s+", pt, ")*\\s*$")
+    h <- grep(hdrNames, x, perl = TRUE, useBytes = TRUE)
     h <- h[h < length(x)]
     h <- h[grepl("^[-+0-9.eE\\s]+$", x[h + 1L], perl = TRUE, useBytes = TRUE)]
     x[h + 1L] <- sub1("[-+0-9.eE]+", "<T>", x[h + 1L])
@@ -466,8 +468,8 @@ norm <- function(path, f) {
     # compiles inside the timing these three lines come and go
     st <- which(x == "system.time:")
     st <- st[st + 2L <= length(x)]
-    st <- st[grepl(paste0("^\\s*(user\\s+system\\s+elapsed|", pt, "(\\s+", pt, ")*)\\s*$"),
-                   x[st + 1L], perl = TRUE, useBytes = TRUE)]
+    st <- st[grepl(hdrTable, x[st + 1L], perl = TRUE, useBytes = TRUE) |
+             grepl(hdrNames, x[st + 1L], perl = TRUE, useBytes = TRUE)]
     if (length(st)) x <- x[-c(st, st + 1L, st + 2L)]
     x
 }
