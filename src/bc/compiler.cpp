@@ -466,6 +466,7 @@ void Compiler::call(SEXP e) {
     bool operand = binopOperand_;
     binopOperand_ = false;
     SEXP fn = CAR(e);
+    if (TYPEOF(fn) == SYMSXP) evalInLoop(fn);
     if (TYPEOF(fn) == SYMSXP && isBase(fn)) {
         Mark m = mark();
         int l = guard(fn, baseValue(fn), e);
@@ -921,6 +922,20 @@ void Compiler::repeatLoop(SEXP e) {
         emit(Op::push_null);
         emit(Op::invisible);
     });
+}
+
+// A call named eval, evalq or source may evaluate a break/next of the
+// innermost loop around it (`eval(quote(break))`), which only GNU R's loop
+// context can receive: GNU R's compiler gives such a loop a context whatever
+// the function named so is, and so does rir.
+void Compiler::evalInLoop(SEXP fn) {
+    static const SEXP names[] = {Rf_install("eval"), Rf_install("evalq"), Rf_install("source")};
+    if (fn != names[0] && fn != names[1] && fn != names[2]) return;
+    for (size_t i = sh_.loops.size(); i-- > 0;)
+        if (!sh_.loops[i].barrier) {
+            sh_.loops[i].poisoned = true;
+            return;
+        }
 }
 
 // Returns false when the break/next must go through GNU R.

@@ -29,7 +29,7 @@ struct Loop {
     int breakLabel;
     int nextLabel;
     int depth;      // stack depth expected at both labels
-    bool poisoned;  // break/next seen behind a barrier: compile with a context
+    bool poisoned;  // break/next seen behind a barrier, or eval(): compile with a context
 };
 
 struct Shared {
@@ -212,6 +212,7 @@ class Compiler {
     void whileLoop(SEXP e);
     void repeatLoop(SEXP e);
     bool breakNext(SEXP e, bool isBreak);
+    void evalInLoop(SEXP fn);
 
     // A complex assignment consumes its value; unless it is a statement (its
     // value dropped), a copy stays as the value of the assignment, invisible.

@@ -419,7 +419,22 @@ SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
         UNPROTECT(2);
         return v;
     }
-    if (cell && cell != R_NilValue) return Rf_eval(xsym, env);  // active binding
+    if (cell && cell != R_NilValue) {
+        // An active binding (or an immediate value): GNU R's EnsureLocal
+        // reads it twice, once to see it is bound and once to evaluate it
+        // (each read runs an active binding's function), then binds a shared
+        // value's shallow copy back (running the binding's function with it).
+        Rf_findVarInFrame(env, xsym);
+        SEXP v = PROTECT(Rf_eval(xsym, env));
+        if (frefcnt(v) > 1) {
+            v = R_shallow_duplicate_attr(v);
+            UNPROTECT(1);
+            PROTECT(v);
+            Rf_defineVar(xsym, v, env);
+        }
+        UNPROTECT(1);
+        return v;
+    }
     if (env == R_GlobalEnv) return Rf_eval(xsym, env);
     SEXP v = PROTECT(Rf_eval(xsym, ENCLOS(env)));
     v = Rf_shallow_duplicate(v);
