@@ -574,8 +574,21 @@ void assignByGnuR(SEXP call, SEXP v, int nidx, SEXP i, SEXP j, SEXP env) {
     } else {
         PROTECT(lhs);
     }
-    SEXP e = PROTECT(Rf_lang3(CAR(call), lhs, prom));
-    Rf_eval(e, env);
+    // GNU R's `<-` is called with the original assignment as its call and
+    // the arguments above: the context its complex assignment runs in names
+    // the assignment as written (conditions of the setters show `v`, not the
+    // value; the byte code's current expression for x$a[i] <- v is the same)
+    SEXP op = SYMVALUE(CAR(call));
+    if (TYPEOF(op) == SPECIALSXP) {
+        SEXP args = PROTECT(Rf_list2(lhs, prom));
+        R_Visible = TRUE;
+        const void* vmax = vmaxget();
+        primFun(op)(call, op, args, env);
+        vmaxset(vmax);
+    } else {
+        SEXP e = PROTECT(Rf_lang3(CAR(call), lhs, prom));
+        Rf_eval(e, env);
+    }
     UNPROTECT(3);
 }
 

@@ -139,3 +139,31 @@ expect_all_same(list(
     lapply(1:3, f)
   "
 ))
+
+# A complex assignment reads an active binding as GNU R's EnsureLocal does:
+# twice, then binds a shared value back (each read and write runs its
+# function, which here counts).
+expect_all_same(list(
+  "cassign: complex assignments to an active binding" = "
+    counter <- function() local({ n <- 0; function(v) if (missing(v)) { n <<- n + 1; n } else n <<- v * 2 })
+    f <- function() { makeActiveBinding('x', counter(), environment()); x[2][1] <- 5; format(x) }
+    g <- function() { makeActiveBinding('x', counter(), environment()); attr(x, 'a') <- x; x }
+    h <- function() { makeActiveBinding('x', counter(), environment()); x[3] <- 1L; names(x)[1] <- 'q'; x }
+    k <- function() {
+      s <- 10
+      makeActiveBinding('x', function(v) if (missing(v)) s else s <<- v, environment())
+      x[2] <- 3; x[[1]] <- 4; s
+    }
+    list(f(), f(), g(), g(), h(), h(), k(), k())"
+))
+
+# The call a condition names in a nested complex assignment: the assignment
+# as written (its value unevaluated), also when GNU R does the assignment.
+expect_all_same(list(
+  "cassign: conditions of nested assignments name the source" = "
+    f <- function() { a <- list(b = 1:3); v <- c(NaN, NaN); a$b[1] <- v; a }
+    g <- function(a, v) { a$b[1:2] <- v; a$b }
+    h <- function(e, v) { e$b[2] <- v; e$b }
+    k <- function() { a <- list(b = 1:3, c = list(d = 1)); w <- 1:3; a$c$d[2:3] <- w; names(a$b)[2] <- 'n'; a }
+    list(f(), f(), g(list(b = 1:3), c(NaN, NaN, 1)), h(list2env(list(b = 1:3)), c('a', 'b')), k(), k())"
+))

@@ -84,3 +84,40 @@ test_that("loops with break/next behind a promise are compiled, not left to GNU 
   expect_identical(rir::stats()[["ast_evals"]], before)
   expect_true(any(grepl("loop_body", rir::disassemble(f))))
 })
+
+# A call named eval, evalq or source in a loop body may evaluate the loop's
+# break/next (GNU R's compiler gives such a loop a context; so does rir).
+expect_all_same(list(
+  "loop context: break and next evaluated by eval(), evalq(), local()" = "
+    g <- function(n) { out <- 0; for (i in 1:n) { eval(quote(if (i == 3) break)); out <- i }; out }
+    g2 <- function(n) { out <- 0; for (i in 1:n) { evalq(if (i == 3) next); out <- out + i }; out }
+    g3 <- function(n) {
+      out <- 0; i <- 0
+      while (i < n) { i <- i + 1; local(if (i == 3) break, envir = environment()); out <- i }
+      out
+    }
+    g4 <- function(n) { out <- 0; repeat { out <- out + 1; print(eval(quote(if (out >= n) break else out))) }; out }
+    h <- function(x) x
+    g5 <- function(n) { out <- 0; for (i in 1:n) { h(if (i == 3) next); out <- out + i }; out }
+    r <- list()
+    for (k in 1:5) r[[k]] <- tryCatch(list(g(k), g2(k), g3(k), g4(k), g5(k)), error = function(e) conditionMessage(e))
+    r",
+  "loop context: eval() inside an argument, nested loops, a function in the body" = "
+    f <- function(n) {
+      res <- c()
+      for (a in 1:n) {
+        for (b in 1:3) { res <- c(res, identity(eval(quote(if (b == 2) next else b)))) }
+        res <- c(res, length(sapply(1:2, function(j) eval(quote(j)))))
+        if (a == 2) eval(quote(break))
+      }
+      res
+    }
+    lapply(1:4, f)"
+))
+
+test_that("a loop whose body calls eval() runs in a loop context", {
+  f <- rir::compile(function(n) { out <- 0; for (i in 1:n) { eval(quote(if (i == 3) break)); out <- i }; out })
+  expect_identical(vapply(1:5, f, 0), c(1, 2, 2, 2, 2))
+  utils::capture.output(listing <- rir::disassemble(f))
+  expect_true(any(grepl("loop_body", listing)))
+})

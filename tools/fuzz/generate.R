@@ -365,7 +365,7 @@ fz_stmt <- function(st, d = 3L) {
     if_ = 2, for_ = 2, while_ = 1, repeat_ = 1, closure = 2, call_closure = 2,
     try = 2, restart = 0.5, onexit = 1, redef = 0.7, delayed = 0.7, setter = 1,
     attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1, env = 1.5, record = 1.2,
-    heldcopy = 0.8
+    heldcopy = 0.8, handler_write = 0.6, active_assign = 0.5, nested_assign = 1
   )
   if (d <= 0L) w <- w[!names(w) %in% c("if_", "for_", "while_", "repeat_", "closure", "try", "restart")]
   if (st$loop) w <- c(w, brk = 1.5)
@@ -582,14 +582,109 @@ fz_stmt <- function(st, d = 3L) {
       )
     },
     record = fz_record_stmt(st),
+    handler_write = fz_handler_write_stmt(st),
+    active_assign = fz_active_assign_stmt(st),
+    nested_assign = fz_nested_assign_stmt(st),
     brk = {
-      fz_pick(c(
-        sprintf("if (%s) break", fz_cond(st, 1L)),
-        sprintf("if (%s) next", fz_cond(st, 1L)),
-        "next", "break"
-      ))
+      b <- fz_pick(c("break", "next"))
+      cond <- fz_cond(st, 1L)
+      if (fz_coin(0.6)) return(fz_pick(c(sprintf("if (%s) %s", cond, b), b)))
+      # the loop's break/next evaluated by eval() and friends or forced in a
+      # promise, in the loop's own frame
+      switch(fz_pick(1:5),
+        sprintf("eval(quote(if (%s) %s))", cond, b),
+        sprintf("evalq(if (%s) %s)", cond, b),
+        sprintf("local(if (%s) %s, envir = environment())", cond, b),
+        {
+          st$defs[["fz_id"]] <- TRUE
+          sprintf("fz_id(if (%s) %s, 0L)", cond, b)
+        },
+        sprintf("print(eval(quote(if (%s) %s else %s)))", cond, b, fz_any(st, 1L))
+      )
     }
   )
+}
+
+# an operation that may warn in a loop of a local function while a calling
+# handler of the caller reads or writes the function's variable through
+# sys.frames() (a handler is R code: what it writes the loop must see)
+fz_warn_ops <- c(
+  "fz_big + %s", "sqrt(2 - %s)", "log(2 - %s)", "as.integer(c(\"1\", \"zz\")[(%s > 2L) + 1L])",
+  "(10^(5 * %s + 2)) %%%% 3", "%s * 1073741824L", "as.integer(2^30 * %s)", "c(1L, 2L) + seq_len(%s)"
+)
+
+# (the operation warns only from i = 2 or 3 on: the function has run, and
+# maybe been optimized, before its first warning)
+fz_handler_write_stmt <- function(st) {
+  g <- fz_fresh(st, "g")
+  x <- fz_fresh(st, "hw")
+  r <- fz_fresh(st, "v")
+  st$vars[[r]] <- "int"
+  st$defs[["fz_setv"]] <- TRUE
+  i <- fz_fresh(st, "i")
+  op <- sprintf(fz_pick(fz_warn_ops), i)
+  step <- fz_pick(c(sprintf("%s <- %s + 1L", x, x), sprintf("%s <- %s * 2L", x, x)))
+  body <- fz_pick(list(
+    c(sprintf("for (%s in seq_len(n)) {", i), sprintf("  y <- %s", op), sprintf("  %s", step), "}"),
+    c(sprintf("%s <- n", i), step, sprintf("y <- %s", op), step)
+  ))
+  handler <- fz_pick(c(
+    sprintf("fz_setv(\"%s\", 1000L)", x),
+    sprintf("cat(\"seen\", fz_getv(\"%s\"), \"\\n\")", x),
+    sprintf("fz_setv(\"%s\", fz_getv(\"%s\") + 100L)", x, x)
+  ))
+  q <- fz_fresh(st, "q")
+  c(
+    sprintf("%s <- function(n) {", g),
+    fz_indent(c("fz_big <- .Machine$integer.max - 2L", sprintf("%s <- 0L", x), body, x)),
+    "}",
+    sprintf("for (%s in %s) {", q, fz_pick(c("1:3", "c(1L, 1L, 2L, 3L)", "c(2L, 2L, 3L)"))),
+    sprintf("  %s <- withCallingHandlers(%s(%s), warning = function(w) { %s; invokeRestart(\"muffleWarning\") })",
+      r, g, q, handler),
+    sprintf("  cat(\"%s\", %s, \"\\n\")", r, r),
+    "}"
+  )
+}
+
+# a complex assignment to an active binding: how often its function runs
+# (each read and write counts) decides the stored value
+fz_active_assign_stmt <- function(st) {
+  x <- fz_fresh(st, "ab")
+  lhs <- fz_pick(c(
+    sprintf("%s[2][1] <- %s", x, "%s"), sprintf("%s[2] <- %s", x, "%s"),
+    sprintf("attr(%s, \"a\") <- %s", x, "%s"), sprintf("names(%s)[1] <- %s", x, "\"n\""),
+    sprintf("%s[[1]] <- %s", x, "%s")
+  ))
+  v <- fz_pick(c("5", x, "2L"))
+  c(
+    sprintf("makeActiveBinding(\"%s\", local({ n <- 0; function(v) if (missing(v)) { n <<- n + 1; n } else n <<- v * 2 }), environment())", x),
+    sub("%s", v, lhs, fixed = TRUE),
+    sprintf("cat(format(%s), \"\\n\")", x),
+    sprintf("rm(%s)", x)
+  )
+}
+
+# nested complex assignments whose setter may warn or fail: the condition
+# names the assignment as written (x$b[i] <- v, with v unevaluated)
+fz_nested_assign_stmt <- function(st) {
+  x <- fz_fresh(st, "v")
+  st$vars[[x]] <- "list"
+  init <- fz_pick(c(
+    sprintf("%s <- list(b = %s, c = \"s\")", x, fz_expr(st, fz_pick(c("int", "dbl", "lgl")), 1L)),
+    sprintf("%s <- list(b = 1:3, c = list(d = 2.5))", x)
+  ))
+  val <- fz_pick(c("c(NaN, NaN)", "c(1.5, 2.5, 3.5, 4.5)", "\"w\"", fz_any(st, 1L), "NULL", "list(1)"))
+  tmp <- fz_fresh(st, "w")
+  st$vars[[tmp]] <- "list"
+  asg <- fz_pick(c(
+    sprintf("%s$b[%s] <- %s", x, fz_pick(c("1", "2:3", "0", "-1")), tmp),
+    sprintf("%s$b[[%s]] <- %s", x, fz_pick(c("1", "2")), tmp),
+    sprintf("%s$b[[1]][2] <- %s", x, tmp),
+    sprintf("%s$c$d[2] <- %s", x, tmp),
+    sprintf("%s[[\"b\"]][1] <- %s", x, tmp),
+    sprintf("names(%s$b)[2] <- %s", x, tmp)
+  ))
+  c(init, sprintf("%s <- %s", tmp, val), asg)
 }
 
 # an environment or a list used as a record: x$name and x$name <- v in a
@@ -713,6 +808,11 @@ fz_try <- function(st, d) {
 
 fz_support_defs <- c(
   fz_setter = "`fzset<-` <- function(x, i, value) { x[[i]] <- value; x }",
+  fz_setv = paste(
+    "fz_setv <- function(nm, val) { for (fr in rev(sys.frames())) if (exists(nm, envir = fr, inherits = FALSE)) { assign(nm, val, envir = fr); return(invisible()) } }",
+    "fz_getv <- function(nm) { for (fr in rev(sys.frames())) if (exists(nm, envir = fr, inherits = FALSE)) return(get(nm, envir = fr)); NA }",
+    sep = "\n"
+  ),
   fz_count = "fz_count <- 0L"
 )
 

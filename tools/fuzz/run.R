@@ -1,5 +1,5 @@
 # Differential fuzzer driver (see docs/fuzzing.md):
-#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|chaos|all
+#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|native2|chaos|all
 #     [--out DIR] [--batch B] [--minimize] [--ignore-calls]
 # (--mode all: the same N programs in every mode, one after the other;
 # --ignore-calls: compare warnings and errors by message only, to find what
@@ -16,6 +16,8 @@
 fz_modes <- list(
   default = character(),
   threshold0 = c(RIR_OPT_THRESHOLD = "0", RIR_NATIVE = "1"),
+  # optimized after two calls, with the feedback of those calls
+  native2 = c(RIR_OPT_THRESHOLD = "2", RIR_NATIVE = "1"),
   # optimized after two calls (with feedback), one speculation in 5 failing
   chaos = c(RIR_OPT_THRESHOLD = "2", RIR_DEOPT_CHAOS = "5", RIR_NATIVE = "1")
 )
