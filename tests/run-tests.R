@@ -8,6 +8,8 @@
 # runs fails.
 library(testthat)
 library(rir)
+# the package's edition, also where no DESCRIPTION is found above tests/
+testthat::local_edition(3)
 filter <- Sys.getenv("RIR_TEST_FILTER", "")
 chaos <- as.numeric(Sys.getenv("RIR_DEOPT_CHAOS", "0"))
 chaos_mode <- !is.na(chaos) && chaos > 0

@@ -328,5 +328,7 @@ release_cases <- list(
     lapply(1:6, function(i) list(h(u, FALSE), h4(u), h(1:2, i > 4)))"
 )
 for (name in names(release_cases)) {
-  test_that(name, expect_same(release_cases[[name]], times = 1))
+  test_that(name, {
+    expect_same(release_cases[[name]], times = 1)
+  })
 }

@@ -12,6 +12,9 @@ sys.source(file.path(fuzz_dir, "compare.R"), envir = fz)
 for (file in list.files("fuzz-regressions", pattern = "\\.R$", full.names = TRUE)) {
   test_that(paste("fuzz regression", basename(file)), {
     text <- paste(readLines(file), collapse = "\n")
+    # (the programs' try() would print their errors into the test log)
+    old <- options(try.outFile = nullfile())
+    on.exit(options(old))
     d <- fz$fz_check(text)
     expect_null(d, label = if (is.null(d)) basename(file) else fz$fz_diff_text(d, text))
   })
