@@ -56,17 +56,15 @@ resume_inlined <- function(f, call, args, env, pc, stack = list(), vars = list()
   .Call(C_rir_resume_inlined, f, call, args, env, as.integer(pc), stack, vars)
 }
 
-compile <- function(f) {
-  if (!is.function(f)) {
-    stop("compile() needs a function, not ", class(f)[1], call. = FALSE)
-  }
-  if (is.primitive(f)) {
-    stop("compile() cannot compile a primitive function", call. = FALSE)
-  }
+compile <- function(f) compile_named(f, deparse(substitute(f))[1], "compile()")
+
+# `name`: how status() and warnings name f (the caller's expression for it);
+# `what`: the function the user called, for errors.
+compile_named <- function(f, name, what) {
+  check_closure(f, what)
   if (!isTRUE(.rir$ok)) {
     stop("rir is disabled: ", .rir$problem, call. = FALSE)
   }
-  name <- deparse(substitute(f))[1]
   res <- .Call(C_rir_compile_closure, f, name)
   if (is.character(res)) {
     warning("rir left '", name, "' to GNU R: ", res, call. = FALSE)
@@ -76,6 +74,15 @@ compile <- function(f) {
 }
 
 is_compiled <- function(f) .Call(C_rir_is_compiled, f)
+
+check_closure <- function(f, what) {
+  if (!is.function(f)) {
+    stop(what, " needs a function, not ", class(f)[1], call. = FALSE)
+  }
+  if (is.primitive(f)) {
+    stop(what, " cannot compile a primitive function", call. = FALSE)
+  }
+}
 
 disassemble <- function(f) {
   if (!is.function(f) || !is_compiled(f)) {
@@ -89,7 +96,25 @@ disassemble <- function(f) {
 stats <- function() {
   s <- .Call(C_rir_stats)
   attr(s, "opt_refusals") <- .Call(C_rir_opt_refusals)
+  class(s) <- "rir_stats"
   s
+}
+
+# Counts as whole numbers, times in seconds with three significant digits;
+# then the optimizer's refusals by reason.
+print.rir_stats <- function(x, ...) {
+  v <- unclass(x)
+  refusals <- attr(v, "opt_refusals")
+  attributes(v) <- list(names = names(x))
+  secs <- grepl("_seconds$", names(v))
+  shown <- ifelse(secs, formatC(v, digits = 3, format = "g"), formatC(v, format = "d", big.mark = ","))
+  cat("rir counters:\n")
+  print(noquote(setNames(shown, names(v))), right = TRUE)
+  if (length(refusals)) {
+    cat("optimizer refusals by reason:\n")
+    print(noquote(setNames(formatC(refusals, format = "d", big.mark = ","), names(refusals))), right = TRUE)
+  }
+  invisible(x)
 }
 
 reset_stats <- function() invisible(.Call(C_rir_reset_stats))
@@ -150,24 +175,20 @@ pir_translate <- function(f, optimize = FALSE, trace = FALSE) {
 
 # rir's optimize(f) (not exported: it would mask stats::optimize for every
 # script that attaches rir); pir.compile() is the exported name.
-optimize <- function(f) {
-  if (!is.function(f) || is.primitive(f)) {
-    stop("'f' must be a closure", call. = FALSE)
-  }
-  g <- if (is_compiled(f)) f else compile(f)
+optimize <- function(f, name = deparse(substitute(f))[1], what = "optimize()") {
+  check_closure(f, what)
+  g <- if (is_compiled(f)) f else compile_named(f, name, what)
   why <- .Call(C_rir_optimize, g)
   if (nzchar(why)) warning("not optimized: ", why, call. = FALSE)
   invisible(g)
 }
 
 # the name Ř uses
-pir.compile <- function(f) optimize(f)
+pir.compile <- function(f) optimize(f, deparse(substitute(f))[1], "pir.compile()")
 
 pir <- function(f, passes = FALSE) {
-  if (!is.function(f) || is.primitive(f)) {
-    stop("'f' must be a closure", call. = FALSE)
-  }
-  g <- if (is_compiled(f)) f else compile(f)
+  check_closure(f, "pir()")
+  g <- if (is_compiled(f)) f else compile_named(f, deparse(substitute(f))[1], "pir()")
   x <- pir_translate(g, optimize = TRUE, trace = passes)
   cat(if (isTRUE(passes)) x$trace else x$printed)
   if (nzchar(x$problem)) cat("(", x$problem, ")\n", sep = "")
@@ -175,9 +196,7 @@ pir <- function(f, passes = FALSE) {
 }
 
 pir_check <- function(f, checks, warmup = NULL) {
-  if (!is.function(f) || is.primitive(f)) {
-    stop("'f' must be a closure", call. = FALSE)
-  }
+  check_closure(f, "pir_check()")
   if (!is.character(checks) || length(checks) == 0L) {
     stop("'checks' must be a non-empty character vector", call. = FALSE)
   }
@@ -189,7 +208,7 @@ pir_check <- function(f, checks, warmup = NULL) {
       call. = FALSE
     )
   }
-  g <- if (is_compiled(f)) f else compile(f)
+  g <- if (is_compiled(f)) f else compile_named(f, deparse(substitute(f))[1], "pir_check()")
   # (in the bytecode, where the calls record their feedback)
   if (!is.null(warmup)) without_native(warmup(g))
   res <- .Call(C_rir_pir_check, g, checks)

@@ -165,8 +165,8 @@ SEXP rir_disassemble(SEXP f) {
     baselineOf(t, CLOENV(f));
     std::vector<std::string> lines = disassemble(t->baseline);
     std::string head = "rir function " + t->name + ": " + std::to_string(t->invocations) +
-                       " invocations, " + std::to_string(t->versions.size()) +
-                       " optimized versions";
+                       " invocations, " + std::to_string(t->natives.size()) + " native versions";
+    for (const auto& v : t->natives) head += " " + v.context.str();
     SEXP out = PROTECT(Rf_allocVector(STRSXP, lines.size() + 1));
     SET_STRING_ELT(out, 0, Rf_mkChar(head.c_str()));
     for (size_t i = 0; i < lines.size(); i++)

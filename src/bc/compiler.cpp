@@ -1185,7 +1185,7 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP 
     while (top != R_EmptyEnv && top != R_NilValue && top != R_GlobalEnv && top != R_BaseEnv &&
            top != R_BaseNamespace && !R_IsNamespaceEnv(top))
         top = ENCLOS(top);
-    sh.nsCode = top == R_BaseNamespace || (top != R_NilValue && R_IsNamespaceEnv(top));
+    sh.nsCode = (top == R_BaseNamespace || (top != R_NilValue && R_IsNamespaceEnv(top))) && top == env;
     for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
         sh.locals.insert(TAG(f));
         if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals, sh.tooDeep);

@@ -34,8 +34,11 @@ struct Loop {
 
 struct Shared {
     SEXP env;
-    // the code's top-level environment is a namespace (GNU R: the base and
-    // imported functions it finds are the namespace's, never guarded)
+    // the code's environment is a namespace (GNU R: the base and imported
+    // functions it finds are the namespace's, never guarded). Not for code
+    // whose environment is a frame under a namespace: that frame may bind
+    // the name after the code was compiled (a local function named like a
+    // base one, defined after a nested function's first call).
     bool nsCode = false;
     std::unordered_set<SEXP> locals;
     // Nested functions: the language functions shadowed where the enclosing

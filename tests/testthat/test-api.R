@@ -188,3 +188,20 @@ test_that("rir closures still run after R's exit finalizers freed rir's state", 
   )
   expect_identical(out, c("10 2 ", "at exit: 20 4 "))
 })
+
+test_that("the API names what it was given", {
+  expect_error(rir::pir.compile(42), "pir.compile\\(\\) needs a function, not numeric")
+  expect_error(rir::pir(sum), "pir\\(\\) cannot compile a primitive")
+  h_named_by_caller <- function(x) x + 1
+  utils::capture.output(rir::pir(h_named_by_caller))
+  expect_true("h_named_by_caller" %in% rir::status()$name)
+})
+
+test_that("stats() prints counts as whole numbers", {
+  s <- rir::stats()
+  expect_s3_class(s, "rir_stats")
+  expect_true(is.numeric(s[["rir_calls"]]))
+  out <- utils::capture.output(print(s))
+  expect_false(any(grepl("e[+-][0-9]{2}", out)))
+  expect_true(any(grepl("rir_calls", out)))
+})

@@ -199,3 +199,23 @@ test_that("deeply nested expressions give GNU R's catchable error", {
   g <- eval(call("function", as.pairlist(alist(x = )), call("function", as.pairlist(alist(y = )), e)))
   expect_match(conditionMessage(tryCatch(g(1)(2), error = function(c) c)), "nested too deeply")
 })
+
+# Code whose environment is a frame under a namespace (a package function's
+# local function) keeps its guards: the frame may bind a base function's
+# name after the local function was compiled (found by R CMD check, where
+# the tests run under rir's namespace).
+test_that("a local function named like a base one, defined after a nested function's first call", {
+  src <- "function() {
+    h <- function(x) c(length(x) * 2, is.null(x))
+    r1 <- h(4)
+    length <- function(x) 99
+    r2 <- h(4)
+    list(r1, r2)
+  }"
+  mk <- function() eval(parse(text = src, keep.source = FALSE)[[1]], new.env(parent = asNamespace("stats")))
+  rir::disable()
+  ref <- tryCatch(list(mk()(), mk()()), finally = rir::enable())
+  f <- rir::compile(mk())
+  expect_identical(list(f(), f()), ref)
+  expect_identical(ref[[1]][[2]], c(198, 0))
+})

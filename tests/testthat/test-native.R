@@ -385,7 +385,7 @@ test_that("pir() prints the optimized form, and each pass on request", {
   out <- utils::capture.output(rir::pir(f, passes = TRUE))
   expect_true(any(out == "== translated"))
   expect_true(any(out == "== after scope resolution"))
-  expect_error(rir::pir(sum), "must be a closure")
+  expect_error(rir::pir(sum), "cannot compile a primitive")
 })
 
 test_that("x <- a op b reuses x's value in place only when nothing else can see it", {
