@@ -19,7 +19,12 @@
 //                                          %6 = icmp ne %t, 0
 //     %7 = Branch %6 -> BB1, BB2           br %6, BB1, BB2
 //
-// What is not lowered yet (calls, for loops, vectors, ...) makes compile()
+// An instruction the lowering cannot handle makes rir_llvm_compile() return
+// nullptr with the reason, which the tiering policy counts as a refusal.
+//
+// This file, analyses.cpp and inline_paths.cpp are built into rirllvm.so,
+// which rir.so loads the first time the native tier is asked for
+// (llvm_loader.cpp); they call rir.so's runtime directly.
 #ifdef RIR_HAVE_LLVM
 // LLVM's headers before R's: R's (length, PI, ...) are macros
 #include <llvm/ExecutionEngine/JITEventListener.h>
@@ -1348,17 +1353,25 @@ std::string Lowering::lowerPushContext(pir::Instruction* i) {
     return "";
 }
 
-bool available(std::string* why) {
+}  // namespace native
+}  // namespace rir
+
+// The entry points llvm_loader.cpp looks up in this shared object.
+using namespace rir;
+using namespace rir::native;
+
+extern "C" bool rir_llvm_available(std::string* why) {
     Jit& j = theJit();
     if (!j.jit && why) *why = j.problem;
     return j.jit != nullptr;
 }
 
-const std::string& lastIR() {
+extern "C" const std::string& rir_llvm_last_ir() {
     return irText;
 }
 
-DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::string* why) {
+extern "C" DispatchTable::NativeEntry rir_llvm_compile(pir::Function& f, DispatchTable* t,
+                                                    std::string* why) {
     Jit& j = theJit();
     if (!j.jit) {
         *why = j.problem;
@@ -1426,30 +1439,4 @@ DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::stri
     return reinterpret_cast<DispatchTable::NativeEntry>(sym->getAddress());
 }
 
-}  // namespace native
-}  // namespace rir
-
-#else  // no LLVM
-
-namespace rir {
-namespace native {
-
-bool available(std::string* why) {
-    if (why) *why = "built without LLVM (configure found no llvm-config >= 14)";
-    return false;
-}
-
-const std::string& lastIR() {
-    static std::string none;
-    return none;
-}
-
-DispatchTable::NativeEntry compile(pir::Function&, DispatchTable*, std::string* why) {
-    available(why);
-    return nullptr;
-}
-
-}  // namespace native
-}  // namespace rir
-
-#endif
+#endif  // RIR_HAVE_LLVM

@@ -1,0 +1,96 @@
+// llvm_loader.cpp — the native tier's LLVM half, loaded when first needed.
+//
+// LLVM is large: mapping libLLVM and relocating it costs about 45 MB of
+// resident memory, which a session that never optimizes a function should
+// not pay. So the lowering and the JIT (lower.cpp, analyses.cpp,
+// inline_paths.cpp) are a second shared object, rirllvm.so, installed next
+// to rir.so and linked against it (its DT_NEEDED names rir.so, whose
+// SONAME it is, so it binds to the copy R already loaded). rir.so opens it
+// at the first question to the tier (available(), compile(), lastIR()):
+//
+//   rir.so                                 rirllvm.so (+ libLLVM)
+//     native::compile(f, t, &why)  --dlopen-->  rir_llvm_compile(f, t, &why)
+//
+// Without LLVM at build time the file is not built and the tier says why.
+#include <dlfcn.h>
+
+#include <string>
+
+#include "native.h"
+
+namespace rir {
+namespace native {
+
+namespace {
+
+struct LlvmHalf {
+    bool (*available)(std::string*) = nullptr;
+    DispatchTable::NativeEntry (*compile)(pir::Function&, DispatchTable*, std::string*) = nullptr;
+    const std::string& (*lastIR)() = nullptr;
+    std::string problem;
+};
+
+// (the directory of this shared object: rirllvm.so is installed beside it)
+std::string ownDirectory() {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void*>(&ownDirectory), &info) || !info.dli_fname) return "";
+    std::string path = info.dli_fname;
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+LlvmHalf& half() {
+    static LlvmHalf h = [] {
+        LlvmHalf r;
+#ifndef RIR_HAVE_LLVM
+        r.problem = "built without LLVM (configure found no llvm-config >= 14)";
+#else
+        std::string path = ownDirectory() + "/rirllvm.so";
+        void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char* e = dlerror();
+            r.problem = std::string("the native tier could not be loaded: ") + (e ? e : path);
+            return r;
+        }
+        r.available = reinterpret_cast<bool (*)(std::string*)>(dlsym(lib, "rir_llvm_available"));
+        r.compile = reinterpret_cast<DispatchTable::NativeEntry (*)(
+            pir::Function&, DispatchTable*, std::string*)>(dlsym(lib, "rir_llvm_compile"));
+        r.lastIR = reinterpret_cast<const std::string& (*)()>(dlsym(lib, "rir_llvm_last_ir"));
+        if (!r.available || !r.compile || !r.lastIR) {
+            r.available = nullptr;
+            r.problem = "the native tier's library " + path + " lacks its entry points";
+        }
+#endif
+        return r;
+    }();
+    return h;
+}
+
+}  // namespace
+
+bool available(std::string* why) {
+    LlvmHalf& h = half();
+    if (!h.available) {
+        if (why) *why = h.problem;
+        return false;
+    }
+    return h.available(why);
+}
+
+const std::string& lastIR() {
+    static std::string none;
+    LlvmHalf& h = half();
+    return h.available ? h.lastIR() : none;
+}
+
+DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::string* why) {
+    LlvmHalf& h = half();
+    if (!h.available) {
+        *why = h.problem;
+        return nullptr;
+    }
+    return h.compile(f, t, why);
+}
+
+}  // namespace native
+}  // namespace rir
