@@ -109,10 +109,10 @@ print.rir_stats <- function(x, ...) {
   secs <- grepl("_seconds$", names(v))
   shown <- ifelse(secs, formatC(v, digits = 3, format = "g"), formatC(v, format = "d", big.mark = ","))
   cat("rir counters:\n")
-  print(noquote(setNames(shown, names(v))), right = TRUE)
+  print(noquote(structure(shown, names = names(v))), right = TRUE)
   if (length(refusals)) {
     cat("optimizer refusals by reason:\n")
-    print(noquote(setNames(formatC(refusals, format = "d", big.mark = ","), names(refusals))), right = TRUE)
+    print(noquote(structure(formatC(refusals, format = "d", big.mark = ","), names = names(refusals))), right = TRUE)
   }
   invisible(x)
 }

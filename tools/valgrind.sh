@@ -6,7 +6,7 @@
 #   R_LIBS=LIB tools/valgrind.sh [LOG] [ENV...]
 # e.g. tools/valgrind.sh vg.log RIR_OPT_THRESHOLD=2 RIR_DEOPT_CHAOS=3
 # Exit status 1 when the snippets differ from GNU R or memcheck reports an
-# error with a frame in rir.so or in JIT-compiled code (shown as ???).
+# error with a frame in rir.so, rirllvm.so or in JIT-compiled code (shown as ???).
 set -u
 log=${1:-valgrind.log}
 shift || true
@@ -19,7 +19,7 @@ status=$?
 tail -1 "$log.out"
 grep "ERROR SUMMARY" "$log" | tail -1
 ours=$(awk '/^==[0-9]+== [A-Z].*(Invalid|uninitialised|Mismatched|overlap|Conditional)/{e=1; s=$0; next}
-  e && /rir\.so|\?\?\?/ {print s; e=0} /^==[0-9]+== $/{e=0}' "$log" | sort | uniq -c)
+  e && /rir(llvm)?\.so|\?\?\?/ {print s; e=0} /^==[0-9]+== $/{e=0}' "$log" | sort | uniq -c)
 if [ -n "$ours" ]; then
   echo "memcheck errors in rir's code:"
   echo "$ours"

@@ -8,6 +8,7 @@
 // A deoptimization resumes a Code at a pc with a given stack: the shape
 // computed here is what that stack must look like.
 #pragma once
+#include "../runtime/export.h"
 
 #include <string>
 #include <vector>
@@ -36,7 +37,7 @@ struct CodeShape {
 
 // Verifies c alone; "" when it is well formed, else what is wrong (with the
 // offending pc). Fills `shape` when given.
-std::string verifyCode(const Code* c, CodeShape* shape = nullptr);
+RIR_EXPORT std::string verifyCode(const Code* c, CodeShape* shape = nullptr);
 
 // Verifies c and every Code reachable from its constant pool (promises,
 // loop bodies, default arguments); "" or the first problem found.

@@ -6,6 +6,7 @@
 // Every helper may raise an R error (a longjmp through the native frames,
 // which hold no C++ objects) unless its comment says otherwise.
 #pragma once
+#include "../runtime/export.h"
 
 #include <vector>
 
@@ -16,6 +17,7 @@ struct Code;
 struct DispatchTable;
 namespace native {
 
+#pragma GCC visibility push(default)
 extern "C" {
 // The frame's node-stack slots (every boxed value native code makes is
 // stored in one, so the collector sees it): `n` slots, zeroed.
@@ -256,13 +258,14 @@ SEXP rirn_deopt_inlined(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tra
                         Code* callerCode, int callerPc, SEXP callerEnv, SEXP* callerStack,
                         int callerN, const unsigned char* callerKinds);
 }
+#pragma GCC visibility pop
 
 struct Helper {
     const char* name;
     void* address;
 };
 // Every helper, for listing and checking.
-const std::vector<Helper>& helpers();
+RIR_EXPORT const std::vector<Helper>& helpers();
 
 }  // namespace native
 }  // namespace rir

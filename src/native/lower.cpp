@@ -1360,17 +1360,17 @@ std::string Lowering::lowerPushContext(pir::Instruction* i) {
 using namespace rir;
 using namespace rir::native;
 
-extern "C" bool rir_llvm_available(std::string* why) {
+extern "C" RIR_EXPORT bool rir_llvm_available(std::string* why) {
     Jit& j = theJit();
     if (!j.jit && why) *why = j.problem;
     return j.jit != nullptr;
 }
 
-extern "C" const std::string& rir_llvm_last_ir() {
+extern "C" RIR_EXPORT const std::string& rir_llvm_last_ir() {
     return irText;
 }
 
-extern "C" DispatchTable::NativeEntry rir_llvm_compile(pir::Function& f, DispatchTable* t,
+extern "C" RIR_EXPORT DispatchTable::NativeEntry rir_llvm_compile(pir::Function& f, DispatchTable* t,
                                                     std::string* why) {
     Jit& j = theJit();
     if (!j.jit) {

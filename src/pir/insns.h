@@ -22,6 +22,7 @@
 // operand may be lazy (a promise's code, an active binding, a method): it
 // then reads and writes every heap, may raise errors and jump non-locally.
 #pragma once
+#include "../runtime/export.h"
 
 #include <cstdint>
 
@@ -344,7 +345,7 @@ struct InsnInfo {
     const char* description;
 };
 
-const InsnInfo& info(Opcode op);
+RIR_EXPORT const InsnInfo& info(Opcode op);
 
 }  // namespace pir
 }  // namespace rir

@@ -12,6 +12,7 @@
 // Nothing here calls the R API (no R error can unwind through these C++
 // objects).
 #pragma once
+#include "../runtime/export.h"
 
 #include <Rinternals.h>
 
@@ -93,8 +94,8 @@ struct Instruction {
     // operand (own: a MkEnv of this function; else other environments), and
     // everything for Forces instructions with a lazy operand.
     uint8_t reads() const;
-    uint8_t writes() const;
-    bool mayCallR() const;
+    RIR_EXPORT uint8_t writes() const;
+    RIR_EXPORT bool mayCallR() const;
     // The same, with the operand types an analysis knows better (a load it
     // resolves to a value of known type): `typeOf` gives each operand's.
     using OperandType = PirType (*)(const Instruction* operand, void* analysis);
@@ -134,7 +135,7 @@ struct Function {
     void clear();  // no blocks, no instructions (name and nargs stay)
     void computePreds();
     // blocks in reverse post order from the entry (unreachable ones left out)
-    std::vector<BB*> rpo() const;
+    RIR_EXPORT std::vector<BB*> rpo() const;
     // Sets every instruction's type to its rule's, to a fixed point (loop
     // Phis start from nothing and grow).
     void inferTypes();

@@ -2,6 +2,8 @@
 // of compiled / refused closures reported by rir::status().
 #pragma once
 
+#include "export.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,7 +44,7 @@ struct DebugFlags {
     bool deopt = false;   // "deopt": print where each deoptimization resumes the RIR code
     bool perf = false;    // "perf": native code announced to Linux perf (jitdump files)
 };
-extern DebugFlags debugFlags;
+extern RIR_EXPORT DebugFlags debugFlags;
 
 // RIR_OPT_THRESHOLD / RIR_NATIVE and their options: when a function's body
 // is optimized (after `threshold` calls; 0: at the first) and whether the
@@ -56,7 +58,7 @@ struct TieringSettings {
     double chaos = 0;
     uint64_t chaosState = 1;
 };
-extern TieringSettings tiering;
+extern RIR_EXPORT TieringSettings tiering;
 
 // Why the RIR compiler left an expression to GNU R's AST interpreter. The
 // names (astReasonName) are what stats() and status() report.

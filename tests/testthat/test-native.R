@@ -724,3 +724,33 @@ test_that("a return() landing after a deoptimization in an inlined callee keeps 
   )
   expect_identical(out, "7.5 7.5 7.5 7.5 TRUE TRUE ")
 })
+
+# LLVM is mapped only when the native tier is first used (rirllvm.so is
+# loaded then): loading rir costs little memory.
+test_that("loading rir maps no LLVM and costs at most 15 MB of resident memory", {
+  rscript <- file.path(R.home("bin"), "Rscript")
+  probe <- paste(
+    "rss <- function() as.numeric(sub('[^0-9]*([0-9]+).*', '\\\\1', grep('^VmRSS', readLines('/proc/self/status'), value = TRUE)))",
+    "llvm <- function() any(grepl('libLLVM', readLines('/proc/self/maps')))",
+    "a <- rss(); %s; b <- rss(); m1 <- llvm()",
+    "f <- function(n) { s <- 0; for (i in 1:n) s <- s + i; s }; if (%s) rir::pir.compile(f)",
+    "cat(a, b, m1, llvm(), '\\n')",
+    sep = "; "
+  )
+  run <- function(load, env, optimize = FALSE) {
+    code <- sprintf(probe, load, optimize)
+    out <- system2(rscript, c("-e", shQuote(code)), stdout = TRUE, env = env)
+    as.list(scan(text = out[length(out)], what = "", quiet = TRUE))
+  }
+  skip_if_not(file.exists("/proc/self/maps"), "needs Linux's /proc")
+  # (rir's defaults, whatever the test mode: no native code while loading)
+  lib <- c(
+    paste0("R_LIBS=", shQuote(paste(.libPaths(), collapse = ":"))),
+    "RIR_OPT_THRESHOLD=", "RIR_NATIVE=", "RIR_DEOPT_CHAOS=", "RIR_DEBUG="
+  )
+  stock <- run("invisible(NULL)", c(lib, "RIR_ENABLE=0"))
+  with_rir <- run("library(rir)", lib, optimize = TRUE)
+  expect_identical(with_rir[[3]], "FALSE") # no LLVM after loading rir
+  if (native_available()) expect_identical(with_rir[[4]], "TRUE") # mapped once used
+  expect_lt(as.numeric(with_rir[[2]]) - as.numeric(stock[[2]]), 15 * 1024)
+})

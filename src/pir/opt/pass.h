@@ -5,6 +5,7 @@
 // order; in test builds (RIR_DEBUG= verify) the verifier checks the function after every pass, and
 // with RIR_DEBUG=pir each pass's output is printed.
 #pragma once
+#include "../../runtime/export.h"
 
 #include <string>
 #include <vector>
@@ -68,7 +69,7 @@ bool removeUnreachable(Function& f);
 // Dominance between the blocks reached from the entry (immediate
 // dominators by Cooper, Harvey and Kennedy's iteration over reverse post
 // order; it computes the predecessors).
-class Dominators {
+class RIR_EXPORT Dominators {
   public:
     explicit Dominators(Function& f);
     // Does every path from the entry to b pass a (a == b included)?
