@@ -21,6 +21,11 @@
 // An instruction whose flags include Forces runs arbitrary R code when an
 // operand may be lazy (a promise's code, an active binding, a method): it
 // then reads and writes every heap, may raise errors and jump non-locally.
+//
+// A warning runs R code too: the calling handlers of the condition, which
+// may read and assign any frame on the stack (sys.frames()) and then return
+// to the code that warned. An instruction that may warn with its operands'
+// types (Instruction::mayWarn) therefore counts as one that calls R code.
 #pragma once
 
 #include <cstdint>

@@ -100,6 +100,10 @@ struct Instruction {
     using OperandType = PirType (*)(const Instruction* operand, void* analysis);
     uint8_t writes(OperandType typeOf, void* analysis) const;
     bool mayCallR(OperandType typeOf, void* analysis) const;
+    // May it signal a warning (whose calling handlers run R code and return
+    // to it), given its operands' types? Errors are not counted: after their
+    // handlers the function does not go on.
+    bool mayWarn(OperandType typeOf = nullptr, void* analysis = nullptr) const;
     // The result type the table's rule gives for the current operands.
     PirType ruleType() const;
 };
