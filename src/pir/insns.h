@@ -180,6 +180,9 @@ enum class Rule : uint8_t {
     X(Not, "v", Not, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "!x")            \
     X(Minus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "-x")        \
     X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "+x")         \
+    X(NoOverflow, "vv", Test, 0, 0, 0, HasIndex,                                                   \
+      "do the plain integer (or logical) scalars' sum (index 0), difference (1) or product (2) "   \
+      "fit an int that is not NA (so that + - * on them gives no overflow warning)")              \
     X(LAnd, "ll", Test, 0, 0, 0, NoFlags, "both tests true (&& after its operands' AsTest)")       \
     X(LOr, "ll", Test, 0, 0, 0, NoFlags, "either test true")                                       \
     X(LglIs, "v", Test, 0, 0, 0, HasIndex,                                                         \

@@ -24,6 +24,7 @@
 
 namespace rir {
 struct Code;
+struct Feedback;
 namespace pir {
 
 struct BB;
@@ -60,7 +61,9 @@ struct Instruction {
     // takes only its plain fast path (dollarAssignPlain: no R code, x's
     // value changed, no other binding of the function's environment);
     // SetterCall: the target is a binding of the function's own frame
-    // (x <- v, not x <<- v)
+    // (x <- v, not x <<- v); Add, Sub, Mul: a NoOverflow of the same
+    // operands was assumed right before, so the integer result fits and
+    // no warning is given
     bool plain = false;
     // LdVar: a builtin's argument before others, whose uses scope
     // resolution leaves to the load (native code counts that value as
@@ -81,6 +84,10 @@ struct Instruction {
     // call's value pushed, so it holds one stack value fewer than the code
     // has there
     bool afterCall = false;
+    // Add, Sub, Mul computed where speculation leaves (a NoOverflow failed,
+    // or another assumption): the feedback of the RIR binop, in which an
+    // overflow is noted (the interpreter resumes after the binop)
+    Feedback* noteOverflow = nullptr;
     // StaticCall: the bits of the Context its arguments' types prove (see
     // opt/call_contexts.cpp)
     uint64_t context = 0;
