@@ -223,6 +223,7 @@ bool quietBuiltin(SEXP f) {
         "is.na",        "is.numeric", "is.character", "is.logical",  "is.integer",
         "is.double",    "is.list",    "is.function",  "is.environment", "is.object",
         "is.symbol",    "is.complex", "missing",      "nargs",       "interactive",
+        "abs",          "floor",      "ceiling",      "sign",        "round",
     };
     const char* name = primRow(f).name;
     for (const char* q : quiet)
