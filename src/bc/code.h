@@ -57,6 +57,10 @@ const uint32_t kSubassignNotPlain = TB_OBJECT << kRhsShift;
 // dollarPlain did not apply; dollar_assign its value's and this bit once
 // dollarAssignPlain did not.
 const uint32_t kDollarNotPlain = TB_OBJECT << kRhsShift;
+// A binop's feedback keeps this bit (among its left operand's, unused by
+// the TypeBits) once its integer + - * overflowed (NA, with GNU R's
+// warning): the optimizer then does not speculate that it cannot.
+const uint32_t kArithOverflowed = 1u << 15;
 // Calls record their results' types over their first executions only.
 const uint32_t kResultSamples = 1000;
 

@@ -352,6 +352,7 @@ L_ld2_binop : {
                 if (x != NA_INTEGER && y != NA_INTEGER) {
                     f.types |= TB_INT | TB_INT << kRhsShift;
                     ok = intOp(op, x, y, &v);
+                    if (!ok) f.types |= kArithOverflowed;
                 }
             } else {
                 // double, or integer and double: the integer is converted
@@ -612,6 +613,7 @@ L_binop : {
             if (x != NA_INTEGER && y != NA_INTEGER) {
                 f.types |= TB_INT | TB_INT << kRhsShift;
                 inlineOk = intOp(op, x, y, &v);
+                if (!inlineOk) f.types |= kArithOverflowed;
             }
         }
     } else if (fattrib(a) == nil && fattrib(b) == nil &&

@@ -338,6 +338,13 @@ SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int kee
     return r;
 }
 
+void rirn_note_overflow(SEXP a, SEXP b, SEXP r, Feedback* fb) {
+    auto intNA = [](SEXP x) {
+        return TYPEOF(x) == INTSXP && XLENGTH(x) == 1 && INTEGER(x)[0] == NA_INTEGER;
+    };
+    if (intNA(r) && !intNA(a) && !intNA(b)) fb->types |= kArithOverflowed;
+}
+
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep, NodeStackSlot* frame,
                const int* live, int nlive) {
     if (!keep && frefcnt(a) == 0 && heldLive(a, frame, live, nlive)) keep = 1;
@@ -934,6 +941,7 @@ const std::vector<Helper>& helpers() {
         RIRN_HELPER(rirn_starg_default),
         RIRN_HELPER(rirn_mkarg),
         RIRN_HELPER(rirn_binop),
+        RIRN_HELPER(rirn_note_overflow),
         RIRN_HELPER(rirn_unop),
         RIRN_HELPER(rirn_astest),
         RIRN_HELPER(rirn_istype),

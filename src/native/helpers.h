@@ -15,6 +15,7 @@
 namespace rir {
 struct Code;
 struct DispatchTable;
+struct Feedback;
 namespace native {
 
 #pragma GCC visibility push(default)
@@ -83,6 +84,9 @@ SEXP rirn_mkarg(SEXP code, SEXP env);
 // variable, the callee having let go of the binding's count).
 SEXP rirn_binop(int op, SEXP a, SEXP b, SEXP call, SEXP env, SEXP tramp, int keep, SEXP scratch,
                 char* dirty, NodeStackSlot* frame, const int* live, int nlive);
+// Notes in the binop's feedback that its integer + - * overflowed, when
+// r is NA from operands a and b that are not (no error).
+void rirn_note_overflow(SEXP a, SEXP b, SEXP r, Feedback* fb);
 SEXP rirn_unop(int op, SEXP a, SEXP call, SEXP env, SEXP tramp, int keep, NodeStackSlot* frame,
                const int* live, int nlive);
 // The values of the frame's live slots count as referenced while an

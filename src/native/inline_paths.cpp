@@ -362,6 +362,15 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
             define(i, boxInto(i, r, 'd'));
         return true;
     }
+    if (i->plain) {
+        // (a NoOverflow of the operands was assumed: the result fits)
+        llvm::Value* r = i->op == Opcode::Add   ? B.CreateNSWAdd(x, y)
+                         : i->op == Opcode::Sub ? B.CreateNSWSub(x, y)
+                                                : B.CreateNSWMul(x, y);
+        setVisible();
+        define(i, boxInto(i, r, 'i'));
+        return true;
+    }
     llvm::Intrinsic::ID id = i->op == Opcode::Add   ? llvm::Intrinsic::sadd_with_overflow
                              : i->op == Opcode::Sub ? llvm::Intrinsic::ssub_with_overflow
                                                     : llvm::Intrinsic::smul_with_overflow;
@@ -606,11 +615,15 @@ llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     int keep = (usedAgain(i->args[0], i) ? 1 : 0) | (usedAgain(i->args[1], i) ? 2 : 0);
     int n = 0;
     const int* live = liveSlots(i, i, nullptr, &n);
-    return callHelper(
+    llvm::Value* r = callHelper(
         reinterpret_cast<void*>(&rirn_binop), sexpT,
         {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T},
         {i32(int(op)), a0(i), a1(i), sexp(i->call), rho(), trampArg, i32(keep), scratchOrNull(i),
          B.CreateBitCast(dirty, sexpT), slots, constant(live), i32(n)});
+    if (i->noteOverflow)
+        callHelper(reinterpret_cast<void*>(&rirn_note_overflow), llvm::Type::getVoidTy(C),
+                   {sexpT, sexpT, sexpT, sexpT}, {a0(i), a1(i), r, constant(i->noteOverflow)});
+    return r;
 }
 
 }  // namespace native

@@ -971,6 +971,23 @@ std::string Lowering::lower(pir::Instruction* i) {
             vals[i] = B.CreateICmpEQ(B.CreateLoad(i32T, p), i32(i->index));
             return "";
         }
+        case Opcode::NoOverflow: {
+            // (plain integer or logical scalars: IsType checked them; an
+            // NA operand, which the Assumes rule out, counts as not fitting)
+            llvm::Value* x = scalarOperand(i->args[0], 'i');
+            llvm::Value* y = scalarOperand(i->args[1], 'i');
+            llvm::Intrinsic::ID id = i->index == 0   ? llvm::Intrinsic::sadd_with_overflow
+                                     : i->index == 1 ? llvm::Intrinsic::ssub_with_overflow
+                                                     : llvm::Intrinsic::smul_with_overflow;
+            llvm::Value* ov = B.CreateBinaryIntrinsic(id, x, y);
+            llvm::Value* na = i32(NA_INTEGER);
+            llvm::Value* bad = B.CreateOr(
+                B.CreateOr(B.CreateExtractValue(ov, 1),
+                           B.CreateICmpEQ(B.CreateExtractValue(ov, 0), na)),
+                B.CreateOr(B.CreateICmpEQ(x, na), B.CreateICmpEQ(y, na)));
+            vals[i] = B.CreateNot(bad);
+            return "";
+        }
         case Opcode::LglCombine:
             if (plainLgl(i->args[1])) {
                 // both plain logical scalars: lglCombine inline

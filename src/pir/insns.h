@@ -21,6 +21,11 @@
 // An instruction whose flags include Forces runs arbitrary R code when an
 // operand may be lazy (a promise's code, an active binding, a method): it
 // then reads and writes every heap, may raise errors and jump non-locally.
+//
+// A warning runs R code too: the calling handlers of the condition, which
+// may read and assign any frame on the stack (sys.frames()) and then return
+// to the code that warned. An instruction that may warn with its operands'
+// types (Instruction::mayWarn) therefore counts as one that calls R code.
 #pragma once
 #include "../runtime/export.h"
 
@@ -176,6 +181,9 @@ enum class Rule : uint8_t {
     X(Not, "v", Not, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "!x")            \
     X(Minus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "-x")        \
     X(Plus, "v", Unary, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "+x")         \
+    X(NoOverflow, "vv", Test, 0, 0, 0, HasIndex,                                                   \
+      "do the plain integer (or logical) scalars' sum (index 0), difference (1) or product (2) "   \
+      "fit an int that is not NA (so that + - * on them gives no overflow warning)")              \
     X(LAnd, "ll", Test, 0, 0, 0, NoFlags, "both tests true (&& after its operands' AsTest)")       \
     X(LOr, "ll", Test, 0, 0, 0, NoFlags, "either test true")                                       \
     X(LglIs, "v", Test, 0, 0, 0, HasIndex,                                                         \

@@ -188,12 +188,14 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             return true;
         for (size_t k = 1; k < args.size(); k++)
             if (object(type(args[k]))) return true;
-        return false;
+        return mayWarn(typeOf, analysis);
     }
-    if (has(CallsR))
-        return !(
+    if (has(CallsR)) {
+        bool quiet =
             (op == Opcode::SubassignVar || op == Opcode::LdFun || op == Opcode::DollarAssignVar) &&
-            plain);
+            plain;
+        return !quiet || mayWarn(typeOf, analysis);
+    }
     if (op == Opcode::Dollar && plain) return false;
     if (has(Forces) && any(lazy)) return !((op == Opcode::Force || op == Opcode::LdFun) && plain);
     if (has(Dispatches)) {
@@ -209,7 +211,83 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             type(args[0]).mayBe(Kind::Env))
             return true;
     }
+    return mayWarn(typeOf, analysis);
+}
+
+namespace {
+
+// Builtins that give no warning whatever their arguments (errors aside).
+bool quietBuiltin(SEXP f) {
+    static const char* const quiet[] = {
+        "length",       "c",          "list",         "invisible",   "is.null",
+        "is.na",        "is.numeric", "is.character", "is.logical",  "is.integer",
+        "is.double",    "is.list",    "is.function",  "is.environment", "is.object",
+        "is.symbol",    "is.complex", "missing",      "nargs",       "interactive",
+        "abs",          "floor",      "ceiling",      "sign",        "round",
+    };
+    const char* name = primRow(f).name;
+    for (const char* q : quiet)
+        if (!std::strcmp(name, q)) return true;
     return false;
+}
+
+}  // namespace
+
+bool Instruction::mayWarn(OperandType typeOf, void* analysis) const {
+    auto type = [&](const Instruction* a) { return typeOf ? typeOf(a, analysis) : a->type; };
+    // (a vector operand: lengths that are not multiples of each other, and
+    // the like, warn)
+    auto scalars = [&](size_t from, size_t to) {
+        for (size_t k = from; k < to && k < args.size(); k++)
+            if (!type(args[k]).isUnboxable()) return false;
+        return true;
+    };
+    auto mayBeReal = [&](size_t k) { return type(args[k]).mayBe(Kind::Real); };
+    switch (op) {
+        case Opcode::Add:
+        case Opcode::Sub:
+        case Opcode::Mul:
+            if (!scalars(0, 2)) return true;
+            if (plain || (op == Opcode::Add && index == kLoopCounter)) return false;
+            // integers and logicals overflow (NA with a warning); a double
+            // operand makes it double arithmetic
+            return !(type(args[0]).isA(Kind::Real) || type(args[1]).isA(Kind::Real));
+        case Opcode::Mod:
+            // (double %% warns of a probable complete loss of accuracy)
+            return !scalars(0, 2) || mayBeReal(0) || mayBeReal(1);
+        case Opcode::Div:
+        case Opcode::Pow:
+        case Opcode::IDiv:
+        case Opcode::Eq:
+        case Opcode::Neq:
+        case Opcode::Lt:
+        case Opcode::Le:
+        case Opcode::Gt:
+        case Opcode::Ge:
+        case Opcode::And:
+        case Opcode::Or:
+        case Opcode::Colon:  // (a vector's first element used; "zz":3 coerced)
+            return !scalars(0, 2);
+        case Opcode::LglCombine:  // (GNU R 4.2: a longer operand's first element used)
+            return !scalars(1, 2);
+        case Opcode::Subassign1_1D:
+        case Opcode::Subassign2_1D:
+            return !scalars(2, 3);  // (items to replace not a multiple of the value's)
+        case Opcode::Subassign1_2D:
+        case Opcode::Subassign2_2D:
+            return !scalars(3, 4);
+        case Opcode::SubassignVar:  // (its plain path: the value's length)
+            return !scalars(1, 2);
+        case Opcode::Dollar:  // (options(warnPartialMatchDollar = TRUE))
+            return !plain;
+        case Opcode::DollarAssign:  // (a vector x is coerced to a list)
+        case Opcode::SwitchIndex:   // (a factor EXPR; no alternatives)
+            return true;
+        case Opcode::CallBuiltin:
+            return !constant || TYPEOF(constant) != BUILTINSXP || !quietBuiltin(constant);
+        default:
+            return false;
+    }
 }
 
 PirType Instruction::ruleType() const {

@@ -25,6 +25,7 @@
 
 namespace rir {
 struct Code;
+struct Feedback;
 namespace pir {
 
 struct BB;
@@ -61,7 +62,9 @@ struct Instruction {
     // takes only its plain fast path (dollarAssignPlain: no R code, x's
     // value changed, no other binding of the function's environment);
     // SetterCall: the target is a binding of the function's own frame
-    // (x <- v, not x <<- v)
+    // (x <- v, not x <<- v); Add, Sub, Mul: a NoOverflow of the same
+    // operands was assumed right before, so the integer result fits and
+    // no warning is given
     bool plain = false;
     // LdVar: a builtin's argument before others, whose uses scope
     // resolution leaves to the load (native code counts that value as
@@ -82,6 +85,10 @@ struct Instruction {
     // call's value pushed, so it holds one stack value fewer than the code
     // has there
     bool afterCall = false;
+    // Add, Sub, Mul computed where speculation leaves (a NoOverflow failed,
+    // or another assumption): the feedback of the RIR binop, in which an
+    // overflow is noted (the interpreter resumes after the binop)
+    Feedback* noteOverflow = nullptr;
     // StaticCall: the bits of the Context its arguments' types prove (see
     // opt/call_contexts.cpp)
     uint64_t context = 0;
@@ -101,6 +108,10 @@ struct Instruction {
     using OperandType = PirType (*)(const Instruction* operand, void* analysis);
     uint8_t writes(OperandType typeOf, void* analysis) const;
     bool mayCallR(OperandType typeOf, void* analysis) const;
+    // May it signal a warning (whose calling handlers run R code and return
+    // to it), given its operands' types? Errors are not counted: after their
+    // handlers the function does not go on.
+    bool mayWarn(OperandType typeOf = nullptr, void* analysis = nullptr) const;
     // The result type the table's rule gives for the current operands.
     PirType ruleType() const;
 };

@@ -23,6 +23,7 @@ namespace pir {
 
 // The PIR type feedback bits describe, when they describe one plain type.
 bool feedbackType(uint32_t bits, PirType* t) {
+    bits &= ~kArithOverflowed;  // (not a type)
     const uint32_t shape = TB_VECTOR | TB_ATTRIB | TB_OBJECT | TB_NA;
     if (bits == 0 || (bits & shape)) return false;
     switch (bits) {

@@ -596,8 +596,11 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             const Feedback& f = code_->feedback[imm[11]];
             bool loaded = imm[0] == 1 || imm[3] == 1;
             std::vector<Instruction*> below = stack;
+            // (the feedback the native code notes an overflow in, whose
+            // RIR code runs the binop: see binop)
+            Feedback* note = const_cast<Feedback*>(&f);
             stack.push_back(binop(o, a, b, pool(imm[8]), f.types, pc, loaded ? nullptr : &before,
-                                  next, &below));
+                                  next, &below, nullptr, note));
             return "";
         }
         case Op::unop: {

@@ -181,12 +181,17 @@ class Translator {
         return !v->type.isBottom() && v->type.isSubtypeOf(t);
     }
 
+    // Integer + - * whose feedback (`fb`: the binop's) saw no overflow is
+    // also speculated not to overflow now (NoOverflow), so that it gives no
+    // warning (whose handlers could change the frame): leaving, the
+    // interpreter computes it and warns. (The deoptimization block of
+    // `below` computes it instead: there an overflow is noted in `fb`.)
     // (`at`: an existing checkpoint the assumptions leave through, for
     // inlined code: see inlineCall)
     Instruction* binop(Opcode op, Instruction* a, Instruction* b, SEXP call, uint32_t feedback,
                        int pc, const std::vector<Instruction*>* before, int next = -1,
                        const std::vector<Instruction*>* below = nullptr,
-                       Instruction* at = nullptr) {
+                       Instruction* at = nullptr, Feedback* fb = nullptr) {
         PirType ta, tb;
         // (an operand known to be a plain scalar of a kind the feedback did
         // not see, an argument the call context types: the feedback came
@@ -197,6 +202,10 @@ class Translator {
         if ((before || below || at) && feedbackType(feedback & 0xffff, &ta) &&
             feedbackType(feedback >> kRhsShift, &tb) && (known(a, ta), known(b, tb), true) &&
             (!hasType(a, ta) || !hasType(b, tb))) {
+            constexpr uint16_t ints = uint16_t(Kind::Int) | uint16_t(Kind::Lgl);
+            int which = op == Opcode::Add ? 0 : op == Opcode::Sub ? 1 : op == Opcode::Mul ? 2 : -1;
+            bool fits = which >= 0 && !(feedback & kArithOverflowed) && !(ta.kinds() & ~ints) &&
+                        !(tb.kinds() & ~ints);
             Instruction* cp;
             if (at) {
                 cp = at;
@@ -209,6 +218,7 @@ class Translator {
                 b_.setBB(out);
                 Instruction* slow = b_(op, {a, b});
                 slow->call = call;
+                slow->noteOverflow = fits ? fb : nullptr;
                 std::vector<Instruction*> after = *below;
                 after.push_back(slow);
                 b_(Opcode::Deopt, {frameState(next, after)});
@@ -221,6 +231,15 @@ class Translator {
             if (!hasType(b, tb)) {
                 b_.withType(Opcode::Assume, tb, {b_.withType(Opcode::IsType, tb, {b}), cp});
                 b = b_.withType(Opcode::CastType, tb, {b});
+            }
+            if (fits) {
+                Instruction* t = b_(Opcode::NoOverflow, {a, b});
+                t->index = which;
+                b_(Opcode::Assume, {t, cp});
+                Instruction* r = b_(op, {a, b});
+                r->call = call;
+                r->plain = true;
+                return r;
             }
         }
         Instruction* r = b_(op, {a, b});

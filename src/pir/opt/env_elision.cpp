@@ -37,9 +37,13 @@
 // assumption confirmed it): an active binding would run its function at
 // the store. R code that changes a binding makes its value unknown (the
 // checkpoint after it confirms the ones loads use, as in scope resolution).
-// Whether an operation can signal a condition is decided from its operands'
-// types: double arithmetic and comparisons of plain scalars cannot, integer
-// `+ - *` can (the overflow warning), an `if` condition that may be NA can.
+// An operation that may warn counts as R code (Instruction::mayWarn: its
+// calling handlers run, and may assign any frame): integer `+ - *` unless a
+// NoOverflow assumed before it rules the overflow out. One that may raise
+// an error has the variables written before it (a calling handler may read
+// them) but changes none: the function does not go on after it. Both are
+// decided from the operands' types: arithmetic and comparisons of plain
+// scalars raise no error, an `if` condition that may be NA does.
 //
 // First, lookups (LdVar, LdFun) of names the environment cannot bind yet
 // where they run (no argument of that name, no store of it in the
@@ -86,9 +90,9 @@ bool isOp(const Instruction* i, std::initializer_list<Opcode> ops) {
     return false;
 }
 
-// Can i raise an error, warn or leave non-locally, given its operands'
-// types? (Conservative: true unless known quiet.)
-bool maySignal(const Instruction* i) {
+// Can i raise an error or leave non-locally, given its operands' types?
+// (Conservative: true unless known quiet. Warnings: Instruction::mayWarn.)
+bool mayRaise(const Instruction* i) {
     if (!i->has(MayError) && !i->has(NonLocal)) return false;
     auto t = [&](size_t k) { return i->args[k]->type; };
     switch (i->op) {
@@ -98,15 +102,8 @@ bool maySignal(const Instruction* i) {
         case Opcode::Div:
         case Opcode::Pow:
         case Opcode::IDiv:
-        case Opcode::Mod: {
-            if (!t(0).isUnboxable() || !t(1).isUnboxable()) return true;
-            // (double %% warns of a probable complete loss of accuracy)
-            if (t(0).isA(Kind::Real) || t(1).isA(Kind::Real)) return i->op == Opcode::Mod;
-            // integers and logicals: + - * may overflow (a warning); / ^
-            // give doubles, %/% and %% NA for a zero divisor
-            if (i->op == Opcode::Add && i->index == kLoopCounter) return false;
-            return isOp(i, {Opcode::Add, Opcode::Sub, Opcode::Mul});
-        }
+        case Opcode::Mod:
+        // (integer %/% and %% by zero give NA)
         case Opcode::Eq:
         case Opcode::Neq:
         case Opcode::Lt:
@@ -174,7 +171,7 @@ struct Elider {
         // (once R code could have handed the frame out as a value, x$name
         // on an environment value may read it)
         if (escapes && (i->reads() & OtherEnv)) return true;
-        return i->mayCallR() || maySignal(i);
+        return i->mayCallR() || mayRaise(i);
     }
 
     // The stores whose deferral saves a write on some path: from them, a

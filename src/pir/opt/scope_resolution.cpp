@@ -25,7 +25,8 @@
 // that value, dead code removes it).
 //
 // Anything that may write the own environment other than a store to it (a
-// call, forcing a lazy value, dispatch: their effects say so) makes what
+// call, forcing a lazy value, dispatch, a warning's calling handlers: their
+// effects say so) makes what
 // is known unconfirmed: loads after it read the environment (and their
 // value is what is known then; a store is known again), until the next
 // Checkpoint, which confirms the rest. There each known binding that some load reads gets an Assume
