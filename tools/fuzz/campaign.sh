@@ -4,7 +4,7 @@
 # runs CHUNKS chunks of CHUNK programs (5000 by default) in mode MODE, seeds
 # FIRST_SEED on, with rir from library LIB (install it once from a clean
 # clone of the commit under test: `make install LIB=...`), comparing
-# conditions by message (--ignore-calls, as CI gates). Each chunk's last
+# conditions by message and call (as CI gates). Each chunk's last
 # line goes to OUT/summary.log as it finishes ("unfinished: ..." when the
 # driver itself failed), so a campaign can stop and go
 # on later from the next chunk's seed; failures are left in OUT/MODE/.
@@ -24,7 +24,7 @@ for ((k = 0; k < chunks; k++)); do
   s=$((seed + k * chunk))
   log="$out/$mode-$s.log"
   R_LIBS=$lib Rscript tools/fuzz/run.R --n "$chunk" --seed "$s" --mode "$mode" \
-    --ignore-calls --out "$out/$mode" > "$log" 2>&1 || true
+    --out "$out/$mode" > "$log" 2>&1 || true
   line=$(grep "^fuzz: $chunk programs, mode $mode, seed $s:" "$log" || true)
   echo "${line:-unfinished: chunk of mode $mode, seed $s (see $log)}" >> "$out/summary.log"
 done
