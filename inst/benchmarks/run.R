@@ -351,8 +351,12 @@ open_png <- function(path, width, height) {
 
 config_colors <- function(configs) {
   palette <- c("gnur-ast" = "#7f7f7f", "gnur-bc" = "#1f77b4",
-    "rir" = "#d62728", "rir-baseline" = "#ff7f0e")
-  palette[configs]
+    "rir" = "#d62728", "rir-baseline" = "#ff7f0e", "rir-native" = "#2ca02c")
+  cols <- palette[configs]
+  # (a configuration added later still gets a colour of its own)
+  spare <- c("#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
+  cols[is.na(cols)] <- spare[seq_len(sum(is.na(cols)))]
+  cols
 }
 
 plot_speedups <- function(path, summary, configs) {
@@ -361,7 +365,7 @@ plot_speedups <- function(path, summary, configs) {
   width <- max(900, 22 * length(ids) + 250)
   if (!open_png(path, width, 1000)) return(invisible(FALSE))
   on.exit(grDevices::dev.off())
-  graphics::par(mfrow = c(2, 1), mar = c(11, 5, 3, 1))
+  graphics::par(mfrow = c(2, 1), mar = c(11, 5, 5, 1))
   cols <- config_colors(configs)
   for (what in c("peak_speedup", "first_speedup")) {
     values <- sapply(configs, function(cfg) {
@@ -388,8 +392,10 @@ plot_speedups <- function(path, summary, configs) {
       }
     }
     graphics::axis(1, at = seq_along(ids), labels = ids, las = 2, cex.axis = 0.8)
-    graphics::legend("topleft", legend = c(configs, "FAILED"), col = c(cols, "black"),
-      pch = c(rep(19, length(configs)), 4), bg = "white", cex = 0.8, horiz = TRUE)
+    # (above the plotting region: it covers no point)
+    graphics::legend("bottomright", inset = c(0, 1), xpd = TRUE, legend = c(configs, "FAILED"),
+      col = c(cols, "black"), pch = c(rep(19, length(configs)), 4), bg = "white", cex = 0.8,
+      horiz = TRUE)
   }
   invisible(TRUE)
 }
