@@ -754,3 +754,25 @@ test_that("loading rir maps no LLVM and costs at most 15 MB of resident memory",
   if (native_available()) expect_identical(with_rir[[4]], "TRUE") # mapped once used
   expect_lt(as.numeric(with_rir[[2]]) - as.numeric(stock[[2]]), 15 * 1024)
 })
+
+# ?rir_options says which constructs the native tier compiles: complex
+# assignments, switch, <<- and UseMethod among them.
+test_that("the constructs ?rir_options names as compiled are optimized to native code", {
+  skip_if_not(native_available(), "built without LLVM")
+  counter <- 0
+  fs <- list(
+    subassign = function(x, i, v) { x[i] <- v; names(x)[i] <- "n"; x },
+    dollar = function(l, v) { l$a$b <- v; l },
+    switch = function(s) switch(s, a = 1, b = , c = 2, 3),
+    superassign = function(k) { counter <<- counter + k; counter },
+    usemethod = function(x, ...) UseMethod("usemethod_probe")
+  )
+  for (nm in names(fs)) {
+    why <- NULL
+    withCallingHandlers(rir::pir.compile(fs[[nm]]), warning = function(w) {
+      why <<- conditionMessage(w)
+      invokeRestart("muffleWarning")
+    })
+    expect_null(why, label = paste(nm, "refused:", why))
+  }
+})
