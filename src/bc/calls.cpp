@@ -357,9 +357,12 @@ SEXP promisedArgs(Code* c, CallSite& cs, SEXP env, const SEXP* stackArgs = nullp
             case ArgKind::Const:
                 b.add(c->poolAt(a.pool), a.tag);
                 break;
-            case ArgKind::Symbol:
-                b.add(mkPromise(c->poolAt(a.pool), env), a.tag);
+            case ArgKind::Symbol: {
+                SEXP p = mkPromise(c->poolAt(a.pool), env);
+                markCompiledArg(p);
+                b.add(p, a.tag);
                 break;
+            }
             case ArgKind::Code:
                 b.add(mkPromise(Code::unpack(c->poolAt(a.pool))->trampoline, env), a.tag);
                 break;

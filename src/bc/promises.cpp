@@ -106,12 +106,13 @@ SEXP evalGuarded(SEXP p, Eval eval) {
     return v;
 }
 
-// A promise of a variable that is missing or unbound where it lives: GNU R's
-// byte code evaluates such an argument as promise code compiled with the
-// call the argument belongs to as its current expression, so the error names
-// that call: the innermost function context that received `p` among its
-// arguments (`h(z)` for f <- function(z) h(z)). When no such call is found,
-// GNU R's eval reports the error.
+// A promise of a variable that is missing or unbound where it lives, made by
+// rir for a call's argument (isCompiledArg): GNU R's byte code evaluates such
+// an argument as promise code compiled with the call the argument belongs to
+// as its current expression, so the error names that call: the innermost
+// function context that received `p` among its arguments (`h(z)` for
+// f <- function(z) h(z)). When no such call is found, GNU R's eval reports
+// the error.
 // The call to name, or nullptr; `missing`: the variable is a missing
 // argument (else it is unbound).
 SEXP argumentErrorCall(SEXP p, SEXP sym, SEXP env, bool* missing) {
@@ -182,7 +183,7 @@ SEXP forcePromise(SEXP p, SEXP tramp) {
             // GNU R's evaluator in between
             SEXP inner = localPromise(code, env);
             bool missing = false;
-            SEXP errCall = !inner && !DDVAL(code) && code != R_DotsSymbol
+            SEXP errCall = !inner && isCompiledArg(p) && !DDVAL(code) && code != R_DotsSymbol
                                ? argumentErrorCall(p, code, env, &missing)
                                : nullptr;
             if (errCall) {

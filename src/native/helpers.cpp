@@ -277,7 +277,11 @@ void rirn_starg_default(SEXP sym, SEXP promise, SEXP env) {
 }
 
 SEXP rirn_mkarg(SEXP code, SEXP env) {
-    return mkPromise(code, env);
+    SEXP p = mkPromise(code, env);
+    // (a symbol default's promise is marked too: it is never among a call's
+    // arguments, where the mark is read)
+    if (TYPEOF(code) == SYMSXP) markCompiledArg(p);
+    return p;
 }
 
 // GNU R's operator on one or two operands (b: nullptr for unary ones).

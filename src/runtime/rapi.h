@@ -316,6 +316,20 @@ struct SexpHeader {
 inline SexpHeader* hdr(SEXP x) {
     return reinterpret_cast<SexpHeader*>(x);
 }
+
+// rir's mark on a promise it made for a symbol argument of a call in code it
+// compiled (sxpinfo.extra: GNU R uses it on binding cells only). GNU R's byte
+// code compiles such an argument with the call as its current expression, so
+// forcing it when the variable is missing or unbound names that call; a
+// symbol promise without the mark comes from GNU R's AST interpreter
+// (on.exit code, eval(), a closure GNU R never compiled), whose error names
+// the innermost function context's call instead.
+inline void markCompiledArg(SEXP promise) {
+    hdr(promise)->extra = 1;
+}
+inline bool isCompiledArg(SEXP promise) {
+    return hdr(promise)->extra == 1;
+}
 inline int ftype(SEXP x) {
     return hdr(x)->type;
 }

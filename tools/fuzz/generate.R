@@ -365,7 +365,8 @@ fz_stmt <- function(st, d = 3L) {
     if_ = 2, for_ = 2, while_ = 1, repeat_ = 1, closure = 2, call_closure = 2,
     try = 2, restart = 0.5, onexit = 1, redef = 0.7, delayed = 0.7, setter = 1,
     attr = 1, helper = 2, switch = 1, apply = 1.5, superassign = 1, env = 1.5, record = 1.2,
-    heldcopy = 0.8, handler_write = 0.6, active_assign = 0.5, nested_assign = 1
+    heldcopy = 0.8, handler_write = 0.6, active_assign = 0.5, nested_assign = 1,
+    ast_arg = 0.6
   )
   if (d <= 0L) w <- w[!names(w) %in% c("if_", "for_", "while_", "repeat_", "closure", "try", "restart")]
   if (st$loop) w <- c(w, brk = 1.5)
@@ -585,6 +586,7 @@ fz_stmt <- function(st, d = 3L) {
     handler_write = fz_handler_write_stmt(st),
     active_assign = fz_active_assign_stmt(st),
     nested_assign = fz_nested_assign_stmt(st),
+    ast_arg = fz_ast_arg_stmt(st),
     brk = {
       b <- fz_pick(c("break", "next"))
       cond <- fz_cond(st, 1L)
@@ -685,6 +687,31 @@ fz_nested_assign_stmt <- function(st) {
     sprintf("names(%s$b)[2] <- %s", x, tmp)
   ))
   c(init, sprintf("%s <- %s", tmp, val), asg)
+}
+
+# a parameter (maybe missing) or an unbound variable passed to a base
+# function that takes FUN, from code GNU R's AST interpreter runs (on.exit
+# code, eval(), evalq(), local()): the promise is GNU R's, and a missing or
+# unbound variable names the call that is innermost when it is forced
+fz_ast_arg_stmt <- function(st) {
+  p <- if (length(st$params) && fz_coin(0.85)) fz_pick(st$params) else "fz_nosuch"
+  call <- fz_pick(c(
+    sprintf("sapply(%s, function(e) %s)", p, p),
+    sprintf("vapply(%s, function(e) 1, 1)", p),
+    sprintf("lapply(%s, identity)", p),
+    sprintf("Map(function(e, k) k, %s, 1)", p),
+    sprintf("Filter(Negate(is.null), %s)", p),
+    sprintf("do.call(\"paste\", list(%s))", p)
+  ))
+  r <- fz_fresh(st, "v")
+  st$vars[[r]] <- "list"
+  switch(fz_pick(1:5),
+    sprintf("on.exit(cat(\"exit\", format(%s), \"\\n\"), add = TRUE)", call),
+    sprintf("%s <- list(eval(quote(%s)))", r, call),
+    sprintf("%s <- list(evalq(%s))", r, call),
+    sprintf("%s <- list(local(%s, envir = environment()))", r, call),
+    sprintf("%s <- list(%s)", r, call)
+  )
 }
 
 # an environment or a list used as a record: x$name and x$name <- v in a
