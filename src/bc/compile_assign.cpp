@@ -99,7 +99,6 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
                           : n[1] == '[' ? 2
                                         : 1,
                           sym(x), constant(Rf_installTrChar(nm)), constant(e), fb()});
-                    adjust(-2);
                     assigned(stmt);
                     return;
                 }
@@ -122,10 +121,10 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
             expr(rhs);
             keepValue(stmt);
             int lSlow = newLabel(), lEnd = newLabel();
+            int slowDepth = depth_;  // v still on the stack when the fast path declines
             emitJump(Op::dollar_assign, lSlow,
-                     {sym(x), constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()});
-            int slowDepth = depth_;  // v still on the stack
-            adjust(-1);              // v consumed on the fast path
+                     {sym(x), constant(nm), constant(Rf_installTrChar(nm)), constant(e), fb()},
+                     slowDepth);
             assigned(stmt);
             emitJump(Op::br, lEnd);
             depth_ = slowDepth;
@@ -169,7 +168,6 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
             for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) index(CAR(a));
             emit(Op::subassign, {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0), sym(x),
                                  cache(x), constant(e), len - 2, constant(setterCalls(e)), fb()});
-            adjust(-1 - (len - 2) - (pushX ? 1 : 0));
             assigned(stmt);
             return;
         }

@@ -558,7 +558,6 @@ bool Compiler::inlineBase(SEXP e, int target, bool stmt, bool operand) {
                                obj != R_MissingArg)) {
                 if (nargs == 2) emit(Op::ldvar, {sym(obj), cache(obj)});
                 emit(Op::use_method, {constant(CAR(args)), nargs - 1, constant(e)});
-                adjust(-(nargs - 1));
                 return true;
             }
         }
@@ -590,13 +589,12 @@ bool Compiler::inlineBase(SEXP e, int target, bool stmt, bool operand) {
                                fb()};
             // Always ld2_binop (operands already on the stack have kind 0):
             // its quick path serves both.
-            int loaded = fuseB ? (spec[0] != 0) + 1 : 0;
-            starts_.push_back(code_->bc.size());
+            size_t at = code_->bc.size();
+            starts_.push_back(at);
             code_->bc.push_back(int32_t(Op::ld2_binop));
             for (int32_t o : spec) code_->bc.push_back(o);
             for (int32_t o : tail) code_->bc.push_back(o);
-            adjust(loaded);  // the loads, then binop: 2 operands -> 1 result
-            adjust(-1);
+            account(at);
             return true;
         }
         if (plain && nargs == 1 && unaryOp(n, &aop)) {
@@ -686,7 +684,6 @@ void Compiler::builtinCall(SEXP e, SEXP inner, SEXP fun, bool operand, SEXP errE
     }
     code_->calls.push_back(cs);
     emit(Op::call_builtin, {n, int32_t(code_->calls.size() - 1), constant(fun), fb()});
-    adjust(-n);  // emit counted the result; the n arguments are consumed
 }
 
 // a && b, a || b: inline when a (and b) are logical scalars; otherwise
@@ -872,7 +869,7 @@ void Compiler::forLoop(SEXP e) {
             emit(Op::for_colon, {constant(seq), constant(e)});
         } else {
             expr(seq);
-            emit(Op::for_init, {constant(e), 0});
+            emit(Op::for_init, {constant(e)});
         }
         // as GNU R's STARTFOR: the variable is NULL once the sequence is
         // accepted (and stays NULL when the loop never runs)
@@ -888,7 +885,6 @@ void Compiler::forLoop(SEXP e) {
         emitJump(Op::br_back, lStep);
         bind(lEnd);
         emit(Op::popn, {3});
-        adjust(-3);
         emit(Op::push_null);
         emit(Op::invisible);
     });
@@ -955,7 +951,6 @@ bool Compiler::breakNext(SEXP e, bool isBreak) {
         int extra = depth_ - l.depth;
         if (extra > 0) {
             emit(Op::popn, {extra});
-            adjust(-extra);
         }
         emitJump(isBreak ? Op::br : Op::br_back, isBreak ? l.breakLabel : l.nextLabel);
         depth_ += extra;
@@ -1030,7 +1025,6 @@ bool Compiler::subset(SEXP e, int kind, bool operand) {
             index(CAR(a));
     }
     emit(Op::subset, {kind, n, csIdx, fbIdx});
-    adjust(-n - 1);
     int after = depth_;  // the result on top
     emitJump(Op::br, lEnd);
     depth_ = symX ? after - 1  // the object test popped x
@@ -1185,7 +1179,8 @@ static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP 
     while (top != R_EmptyEnv && top != R_NilValue && top != R_GlobalEnv && top != R_BaseEnv &&
            top != R_BaseNamespace && !R_IsNamespaceEnv(top))
         top = ENCLOS(top);
-    sh.nsCode = (top == R_BaseNamespace || (top != R_NilValue && R_IsNamespaceEnv(top))) && top == env;
+    sh.nsCode =
+        (top == R_BaseNamespace || (top != R_NilValue && R_IsNamespaceEnv(top))) && top == env;
     for (SEXP f = formals; f != R_NilValue; f = CDR(f)) {
         sh.locals.insert(TAG(f));
         if (TYPEOF(CAR(f)) == LANGSXP) findLocals(CAR(f), sh.locals, sh.tooDeep);

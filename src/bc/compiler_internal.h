@@ -83,14 +83,20 @@ class Compiler {
         depth_ += d;
         if (depth_ > code_->maxStack) code_->maxStack = depth_;
     }
+    // The stack effect of the instruction just emitted at `at` (the table's,
+    // its pop count from its operands).
+    void account(size_t at) {
+        Op op = Op(code_->bc[at]);
+        adjust(-popCount(op, &code_->bc[at + 1]));
+        adjust(info(op).pushes);
+    }
     void emit(Op op, std::initializer_list<int32_t> ops = {}) {
         if (op == Op::pop && popAfterStore()) return;
-        const InsnInfo& in = info(op);
-        starts_.push_back(code_->bc.size());
+        size_t at = code_->bc.size();
+        starts_.push_back(at);
         code_->bc.push_back(int32_t(op));
         for (int32_t o : ops) code_->bc.push_back(o);
-        if (in.pops >= 0) adjust(-in.pops);
-        adjust(in.pushes);
+        account(at);
     }
     int newLabel() {
         labels_.push_back(-1);
@@ -110,17 +116,19 @@ class Compiler {
         labels_[l] = int(code_->bc.size());
         expectDepth(l, depth_);
     }
-    // Emits op with a label operand at position `at` among its operands.
-    void emitJump(Op op, int label, std::initializer_list<int32_t> rest = {}) {
-        starts_.push_back(code_->bc.size());
+    // Emits op, whose first operand is a label, and its other operands.
+    // The label expects the depth after the instruction's stack effect, or
+    // `labelDepth` when the jump leaves another (dollar_assign keeps v).
+    void emitJump(Op op, int label, std::initializer_list<int32_t> rest = {},
+                  int labelDepth = kNoDepth) {
+        size_t at = code_->bc.size();
+        starts_.push_back(at);
         code_->bc.push_back(int32_t(op));
         patches_.push_back({code_->bc.size(), label});
         code_->bc.push_back(-1);
         for (int32_t o : rest) code_->bc.push_back(o);
-        const InsnInfo& in = info(op);
-        if (in.pops >= 0) adjust(-in.pops);
-        adjust(in.pushes);
-        expectDepth(label, depth_);
+        account(at);
+        expectDepth(label, labelDepth == kNoDepth ? depth_ : labelDepth);
     }
     bool popAfterStore();
     void resolve();

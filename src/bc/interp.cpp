@@ -121,7 +121,10 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
 #else
 #define NEXT() goto* labels[*pc++]
 #endif
-#define IMM() (*pc++)
+// The operands of the instruction at pc, by name (insns.h), and pc past them.
+#define DECODE(nm)        \
+    const insn::nm o(pc); \
+    pc += insn::nm::kOperands
 // A fresh int/real scalar result nothing refers to becomes the call site's
 // scratch object (reused by its next execution).
 #define KEEP_SCRATCH(cs, r, scr)                                                 \
@@ -268,7 +271,7 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     SEXP const unbound = R_UnboundValue;
 
     static void* labels[] = {
-#define RIR_LABEL(name, ops, pop, push, fb, doc) &&L_##name,
+#define RIR_LABEL(name, ops, pop, push, doc) &&L_##name,
         RIR_INSNS(RIR_LABEL)
 #undef RIR_LABEL
     };
@@ -279,34 +282,39 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
 
     NEXT();
 
-L_push:
-    PUSH(POOL(IMM()));
+L_push : {
+    DECODE(push);
+    PUSH(POOL(o.value));
     R_Visible = TRUE;
     NEXT();
+}
 L_push_null:
     PUSH(R_NilValue);
     R_Visible = TRUE;
     NEXT();
 L_ldvar : {
-    SEXP sym = POOL(IMM());
-    int k = IMM();
+    DECODE(ldvar);
+    SEXP sym = POOL(o.sym);
+    int k = o.slot;
     DO_LDVAR(sym, k);
     NEXT();
 }
 L_ldvar_in : {
+    DECODE(ldvar_in);
     // a variable read as an argument of an inlined call: GNU R's errors for
     // it (unbound, missing) name that call
-    SEXP sym = POOL(IMM());
-    int k = IMM();
-    SEXP in = POOL(IMM());
+    SEXP sym = POOL(o.sym);
+    int k = o.slot;
+    SEXP in = POOL(o.call);
     DO_LDVAR_X(sym, k, in);
     NEXT();
 }
 L_ldvar_missok : {
+    DECODE(ldvar_missok);
     // an index of [ or [[ (GNU R's GETVAR_MISSOK): a missing argument is the
     // empty index; ..N when k < 0
-    SEXP sym = POOL(IMM());
-    int k = IMM();
+    SEXP sym = POOL(o.sym);
+    int k = o.slot;
     SEXP v = k >= 0 ? peekLocal(cache, k, sym, env) : nullptr;
     R_Visible = TRUE;
     SYNC();
@@ -315,6 +323,9 @@ L_ldvar_missok : {
     NEXT();
 }
 L_ld2_binop : {
+    // (the general path continues in binop's handler, at its operands)
+    const int32_t* binopAt = pc + insn::kLd2Loads;
+    DECODE(ld2_binop);
     // Operand loads fused into a binop: kind 0 = already on the stack,
     // 1 = variable (sym, cache slot), 2 = constant (pool index); then the
     // binop itself, whose operands follow.
@@ -328,23 +339,23 @@ L_ld2_binop : {
     // pushes the boxed result. Every other case takes the general path
     // below, which does the same with the loads and the binop's checks.
     {
-        const int kA = pc[0], kB = pc[3];
+        const int kA = o.kindA, kB = o.kindB;
         const int nStack = (kA == 0) + (kB == 0);
         SEXP a = kA == 0   ? sp[-nStack].u.sxpval
-                 : kA == 2 ? POOL(pc[1])
-                           : peekLocal(cache, pc[2], POOL(pc[1]), env);
+                 : kA == 2 ? POOL(o.a)
+                           : peekLocal(cache, o.slotA, POOL(o.a), env);
         SEXP b = kB == 0   ? sp[-1].u.sxpval
-                 : kB == 2 ? POOL(pc[4])
-                           : peekLocal(cache, pc[5], POOL(pc[4]), env);
+                 : kB == 2 ? POOL(o.b)
+                           : peekLocal(cache, o.slotB, POOL(o.b), env);
         const unsigned char kInt = INTSXP | kScalarBit, kReal = REALSXP | kScalarBit;
         unsigned char ka, kb;
         if (a && b && ((ka = headerByte(a)) == kInt || ka == kReal) &&
             ((kb = headerByte(b)) == kInt || kb == kReal) && fattrib(a) == nil &&
             fattrib(b) == nil) {
-            const ArithOp op = ArithOp(pc[6]);
-            const int target = pc[9];
-            const int sc = pc[10];
-            Feedback& f = c->feedback[pc[11]];
+            const ArithOp op = ArithOp(o.op);
+            const int target = o.target;
+            const int sc = o.scratch;
+            Feedback& f = c->feedback[o.fb];
             ScalarValue v;
             bool ok = false;
             if (ka == kInt && kb == kInt) {
@@ -370,17 +381,17 @@ L_ld2_binop : {
                 }
             }
             if (ok) {
-                pc += 12;
                 sp -= nStack;
                 R_Visible = TRUE;
-                if (v.type == LGLSXP && *pc == int32_t(Op::brfalse) && pc[2] >= 0) {
-                    Feedback& bf = c->feedback[pc[3]];
+                if (v.type == LGLSXP && Op(*pc) == Op::brfalse && insn::brfalse(pc + 1).call >= 0) {
+                    const insn::brfalse next(pc + 1);
+                    Feedback& bf = c->feedback[next.fb];
                     bf.hit();
                     if (v.i) {
-                        pc += 4;
+                        pc += 1 + insn::brfalse::kOperands;
                     } else {
                         bf.taken++;
-                        pc = start + pc[1];
+                        pc = start + next.target;
                     }
                     NEXT();
                 }
@@ -398,9 +409,9 @@ L_ld2_binop : {
                                 *static_cast<int*>(fdata(old)) = v.i;
                             // the stvar that follows would store old into
                             // its own binding: done here
-                            if (*pc == int32_t(Op::stvar) && pc[2] == target - 1) {
+                            if (Op(*pc) == Op::stvar && insn::stvar(pc + 1).slot == target - 1) {
                                 hdr(cell)->gp &= ~kMissingMask;
-                                pc += 3;
+                                pc += 1 + insn::stvar::kOperands;
                                 NEXT();
                             }
                             PUSH(old);
@@ -425,22 +436,24 @@ L_ld2_binop : {
             }
         }
     }
-    for (int n = 0; n < 2; n++) {
-        int kind = IMM();
-        int x = IMM();
-        int y = IMM();
-        if (kind == 1) {
-            DO_LDVAR(POOL(x), y);
-        } else if (kind == 2) {
-            PUSH(POOL(x));
-        }
+    if (o.kindA == 1) {
+        DO_LDVAR(POOL(o.a), o.slotA);
+    } else if (o.kindA == 2) {
+        PUSH(POOL(o.a));
     }
+    if (o.kindB == 1) {
+        DO_LDVAR(POOL(o.b), o.slotB);
+    } else if (o.kindB == 2) {
+        PUSH(POOL(o.b));
+    }
+    pc = binopAt;
     goto L_binop;
 }
     COLD_INSN(ldddvar) {
+        DECODE(ldddvar);
         // ..N: element N of `...` (GNU R's ddfindVar); errors (no `...`, too
         // few elements, a missing element) are GNU R's own, from its lookup
-        SEXP sym = POOL(IMM());
+        SEXP sym = POOL(o.sym);
         SYNC();
         R_Visible = TRUE;
         SEXP r;
@@ -449,8 +462,9 @@ L_ld2_binop : {
         NEXT();
     }
 L_stvar : {
-    SEXP sym = POOL(IMM());
-    int k = IMM();
+    DECODE(stvar);
+    SEXP sym = POOL(o.sym);
+    int k = o.slot;
     SEXP v = TOP();
     SYNC();
     SEXP cell = cachedCell(cache, k, sym, env, nil);
@@ -485,24 +499,29 @@ L_stvar : {
     NEXT();
 }
     COLD_INSN(stvar_super) {
-        SEXP sym = POOL(IMM());
+        DECODE(stvar_super);
+        SEXP sym = POOL(o.sym);
         SEXP v = TOP();
         SYNC();
         WHILE_HELD(sp - 1, Rf_setVar(sym, v, ENCLOS(env)));  // (an active binding)
         --sp;
         NEXT();
     }
-L_srcref:
-    R_Srcref = POOL(IMM());
+L_srcref : {
+    DECODE(srcref);
+    R_Srcref = POOL(o.ref);
     NEXT();
+}
 L_pop:
     --sp;
     if (sp < userBase) userBase = sp;
     NEXT();
-L_popn:
-    sp -= IMM();
+L_popn : {
+    DECODE(popn);
+    sp -= o.n;
     if (sp < userBase) userBase = sp;
     NEXT();
+}
 L_dup : {
     SEXP v = TOP();
     PUSH(v);
@@ -514,10 +533,12 @@ L_visible:
 L_invisible:
     R_Visible = FALSE;
     NEXT();
-L_br:
-    pc = start + *pc;
+L_br : {
+    DECODE(br);
+    pc = start + o.target;
     NEXT();
-L_br_back:
+}
+L_br_back : {
     // Like GNU R's byte code: poll for interrupts, events and time limits
     // every so many back-edges (and at once when an interrupt is pending).
     if (R_interrupts_pending || ++backEdges > 1000) {
@@ -525,12 +546,15 @@ L_br_back:
         SYNC();
         R_CheckUserInterrupt();
     }
-    pc = start + *pc;
+    DECODE(br_back);
+    pc = start + o.target;
     NEXT();
+}
 L_brfalse : {
-    int target = IMM();
-    int callIdx = IMM();
-    Feedback& f = c->feedback[IMM()];
+    DECODE(brfalse);
+    int target = o.target;
+    int callIdx = o.call;
+    Feedback& f = c->feedback[o.fb];
     f.hit();
     if (callIdx < 0) {
         // object test used by subsetting: jump (popping x) if x is an object
@@ -553,8 +577,9 @@ L_brfalse : {
     NEXT();
 }
 L_ldfun : {
-    SEXP sym = POOL(IMM());
-    SEXP call = POOL(IMM());
+    DECODE(ldfun);
+    SEXP sym = POOL(o.sym);
+    SEXP call = POOL(o.call);
     SYNC();
     SEXP fun;
     WHILE_HELD(sp, fun = findFunction(sym, env, call, tramp));  // (a promise's code)
@@ -562,8 +587,9 @@ L_ldfun : {
     NEXT();
 }
 L_call : {
-    CallSite& cs = c->calls[IMM()];
-    Feedback& f = c->feedback[IMM()];
+    DECODE(call);
+    CallSite& cs = c->calls[o.site];
+    Feedback& f = c->feedback[o.fb];
     SEXP fun = TOP();
     SYNC();
     recordCallee(c, &f - c->feedback.data(), f, fun);
@@ -574,7 +600,8 @@ L_call : {
     NEXT();
 }
     COLD_INSN(mkclosure) {
-        SEXP spec = POOL(IMM());
+        DECODE(mkclosure);
+        SEXP spec = POOL(o.spec);
         SYNC();
         SEXP clo = Rf_allocSExp(CLOSXP);
         PUSH(clo);
@@ -588,12 +615,13 @@ L_call : {
         NEXT();
     }
 L_binop : {
-    ArithOp op = ArithOp(IMM());
-    SEXP prim = POOL(IMM());
-    SEXP call = POOL(IMM());
-    int target = IMM();
-    int sc = IMM();
-    Feedback& f = c->feedback[IMM()];
+    DECODE(binop);
+    ArithOp op = ArithOp(o.op);
+    SEXP prim = POOL(o.prim);
+    SEXP call = POOL(o.call);
+    int target = o.target;
+    int sc = o.scratch;
+    Feedback& f = c->feedback[o.fb];
     SEXP a = AT(1), b = TOP();
     SYNC();
     // Plain double or plain integer scalars (no attributes, not NA): the
@@ -652,16 +680,17 @@ L_binop : {
     // or while condition): branch at once. The result is a non-NA logical,
     // which the condition accepts as is; the effect is that of the two
     // instructions (the visible flag set, the branch counted).
-    if (inlineOk && v.type == LGLSXP && *pc == int32_t(Op::brfalse) && pc[2] >= 0) {
-        Feedback& bf = c->feedback[pc[3]];
+    if (inlineOk && v.type == LGLSXP && Op(*pc) == Op::brfalse && insn::brfalse(pc + 1).call >= 0) {
+        const insn::brfalse next(pc + 1);
+        Feedback& bf = c->feedback[next.fb];
         bf.hit();
         sp -= 2;
         R_Visible = TRUE;
         if (v.i) {
-            pc += 4;
+            pc += 1 + insn::brfalse::kOperands;
         } else {
             bf.taken++;
-            pc = start + pc[1];
+            pc = start + next.target;
         }
         NEXT();
     }
@@ -688,10 +717,11 @@ L_binop : {
     NEXT();
 }
 L_unop : {
-    ArithOp op = ArithOp(IMM());
-    SEXP prim = POOL(IMM());
-    SEXP call = POOL(IMM());
-    Feedback& f = c->feedback[IMM()];
+    DECODE(unop);
+    ArithOp op = ArithOp(o.op);
+    SEXP prim = POOL(o.prim);
+    SEXP call = POOL(o.call);
+    Feedback& f = c->feedback[o.fb];
     SEXP a = TOP();
     SYNC();
     recordType(f, a);
@@ -711,8 +741,9 @@ L_unop : {
     NEXT();
 }
     COLD_INSN(eval_ast) {
-        SEXP e = POOL(IMM());
-        int site = IMM();
+        DECODE(eval_ast);
+        SEXP e = POOL(o.expr);
+        int site = o.site;
         stats.ast_evals++;
         if (site >= 0) {
             AstSite& as = astSites[site];
@@ -726,11 +757,11 @@ L_unop : {
         NEXT();
     }
 L_for_colon : {
+    DECODE(for_colon);
     // for (v in from:to): the sequence is not built when `:` would give an
     // integer range (both ends whole numbers in int range, as seq_colon
     // decides); anything else calls `:` as GNU R's byte code does.
-    SEXP colonCall = POOL(IMM());
-    IMM();  // the for() call (errors of the sequence: see for_init)
+    SEXP colonCall = POOL(o.colonCall);
     NodeStackSlot* loopAt = sp - 2;
     SEXP from = AT(1), to = TOP();
     SYNC();
@@ -769,14 +800,14 @@ L_for_colon : {
     sp -= 3;
     PUSH(seq);
     bool ranLoop;
-    sp = forInit(sp, POOL(pc[-1]), env, &ranLoop, base);
+    sp = forInit(sp, POOL(o.forCall), env, &ranLoop, base);
     if (ranLoop) pc = afterLoopStart(pc);
     if (loopAt == userBase) userBase = sp;
     NEXT();
 }
 L_for_init : {
-    SEXP call = POOL(IMM());
-    IMM();
+    DECODE(for_init);
+    SEXP call = POOL(o.call);
     NodeStackSlot* loopAt = sp - 1;
     bool ranLoop;
     sp = forInit(sp, call, env, &ranLoop, base);
@@ -785,10 +816,11 @@ L_for_init : {
     NEXT();
 }
 L_for_step : {
-    int target = IMM();
-    SEXP sym = POOL(IMM());
-    int k = IMM();
-    Feedback& f = c->feedback[IMM()];
+    DECODE(for_step);
+    int target = o.target;
+    SEXP sym = POOL(o.sym);
+    int k = o.slot;
+    Feedback& f = c->feedback[o.fb];
     int i = ++sp[-1].u.ival;
     if (i >= sp[-2].u.ival) {
         if (sp[-3].u.sxpval != nil) decRefcnt(sp[-3].u.sxpval);
@@ -834,10 +866,11 @@ L_for_step : {
     NEXT();
 }
 L_subset : {
-    int kind = IMM();
-    int n = IMM();
-    CallSite& cs = c->calls[IMM()];
-    Feedback& f = c->feedback[IMM()];
+    DECODE(subset);
+    int kind = o.kind;
+    int n = o.nidx;
+    CallSite& cs = c->calls[o.site];
+    Feedback& f = c->feedback[o.fb];
     SEXP x = AT(n);
     SYNC();
     recordType(f, x);
@@ -869,15 +902,16 @@ L_subset : {
     NEXT();
 }
 L_subset_var : {
-    int target = IMM();
-    SEXP xsym = POOL(IMM());
-    int xk = IMM();
-    int ikind = IMM();
-    int ia = IMM();
-    int ik = IMM();
-    int kind = IMM();
-    CallSite& cs = c->calls[IMM()];
-    Feedback& f = c->feedback[IMM()];
+    DECODE(subset_var);
+    int target = o.target;
+    SEXP xsym = POOL(o.xsym);
+    int xk = o.xslot;
+    int ikind = o.ikind;
+    int ia = o.i;
+    int ik = o.islot;
+    int kind = o.kind;
+    CallSite& cs = c->calls[o.site];
+    Feedback& f = c->feedback[o.fb];
     SEXP x = peekLocal(cache, xk, xsym, env);
     if (!x || fobject(x)) NEXT();
     SEXP i = ikind == 1 ? peekLocal(cache, ik, POOL(ia), env) : POOL(ia);
@@ -915,14 +949,14 @@ L_subset_var : {
     NEXT();
 }
 L_subset_var2 : {
-    int target = IMM();
-    SEXP xsym = POOL(IMM());
-    int xk = IMM();
-    int ik = IMM(), ia = IMM(), islot = IMM();
-    int jk = IMM(), ja = IMM(), jslot = IMM();
-    IMM();  // kind: [ and [[ agree on a plain matrix's scalar element
-    CallSite& cs = c->calls[IMM()];
-    Feedback& f = c->feedback[IMM()];
+    DECODE(subset_var2);
+    int target = o.target;
+    SEXP xsym = POOL(o.xsym);
+    int xk = o.xslot;
+    int ik = o.ikind, ia = o.i, islot = o.islot;
+    int jk = o.jkind, ja = o.j, jslot = o.jslot;
+    CallSite& cs = c->calls[o.site];
+    Feedback& f = c->feedback[o.fb];
     SEXP x = peekLocal(cache, xk, xsym, env);
     int nr, nc;
     if (!x || !plainMatrix(x, &nr, &nc)) NEXT();  // (objects excluded)
@@ -952,10 +986,11 @@ L_subset_var2 : {
     NEXT();
 }
 L_dollar : {
-    SEXP name = POOL(IMM());
-    SEXP nameSym = POOL(IMM());
-    SEXP call = POOL(IMM());
-    Feedback& f = c->feedback[IMM()];
+    DECODE(dollar);
+    SEXP name = POOL(o.name);
+    SEXP nameSym = POOL(o.nameSym);
+    SEXP call = POOL(o.call);
+    Feedback& f = c->feedback[o.fb];
     SEXP x = TOP();
     recordType(f, x);
     SYNC();
@@ -971,13 +1006,14 @@ L_dollar : {
     NEXT();
 }
 L_subassign : {
-    int kind = IMM();
-    SEXP xsym = POOL(IMM());
-    int slot = IMM();  // binding-cache slot of x
-    SEXP call = POOL(IMM());
-    int nidx = IMM();
-    SEXP setter = POOL(IMM());
-    Feedback& f = c->feedback[IMM()];
+    DECODE(subassign);
+    int kind = o.kind;
+    SEXP xsym = POOL(o.xsym);
+    int slot = o.xslot;  // binding-cache slot of x
+    SEXP call = POOL(o.call);
+    int nidx = o.nidx;
+    SEXP setter = POOL(o.setter);
+    Feedback& f = c->feedback[o.fb];
     bool pushedX = kind & kPushedX;
     SEXP v = AT(nidx + pushedX);
     SEXP i = nidx == 1 ? TOP() : AT(1);
@@ -1010,12 +1046,13 @@ L_subassign : {
     NEXT();
 }
 L_dollar_assign : {
-    int fail = IMM();
-    SEXP xsym = POOL(IMM());
-    SEXP name = POOL(IMM());
-    SEXP nameSym = POOL(IMM());
-    SEXP call = POOL(IMM());
-    Feedback& f = c->feedback[IMM()];
+    DECODE(dollar_assign);
+    int fail = o.fail;
+    SEXP xsym = POOL(o.xsym);
+    SEXP name = POOL(o.name);
+    SEXP nameSym = POOL(o.nameSym);
+    SEXP call = POOL(o.call);
+    Feedback& f = c->feedback[o.fb];
     SEXP v = TOP();
     SYNC();
     recordType(f, v);
@@ -1038,13 +1075,15 @@ L_dollar_assign : {
     NEXT();
 }
 L_br_obj : {
-    int target = IMM();
+    DECODE(br_obj);
+    int target = o.target;
     if (fobject(TOP())) pc = start + target;
     NEXT();
 }
     COLD_INSN(subset_obj) {
-        int kind = IMM();
-        SEXP call = POOL(IMM());
+        DECODE(subset_obj);
+        int kind = o.kind;
+        SEXP call = POOL(o.call);
         SEXP x = TOP();
         SYNC();
         SEXP op = subsetDefault(kind);
@@ -1065,11 +1104,12 @@ L_br_obj : {
         NEXT();
     }
     COLD_INSN(env_subassign) {
-        int kind = IMM();
-        SEXP xsym = POOL(IMM());
-        SEXP nameSym = POOL(IMM());
-        SEXP call = POOL(IMM());
-        Feedback& f = c->feedback[IMM()];
+        DECODE(env_subassign);
+        int kind = o.kind;
+        SEXP xsym = POOL(o.xsym);
+        SEXP nameSym = POOL(o.nameSym);
+        SEXP call = POOL(o.call);
+        Feedback& f = c->feedback[o.fb];
         SEXP i = TOP(), v = AT(1);
         SYNC();
         recordType(f, v);
@@ -1085,10 +1125,11 @@ L_count_arg : {
     NEXT();
 }
 L_call_builtin : {
-    int n = IMM();
-    CallSite& cs = c->calls[IMM()];
-    SEXP fun = POOL(IMM());
-    Feedback& f = c->feedback[IMM()];
+    DECODE(call_builtin);
+    int n = o.nargs;
+    CallSite& cs = c->calls[o.site];
+    SEXP fun = POOL(o.fun);
+    Feedback& f = c->feedback[o.fb];
     f.hit();
     SYNC();
     // the arguments counted while later ones were evaluated: released
@@ -1119,10 +1160,10 @@ L_call_builtin : {
     NEXT();
 }
 L_lgl_first : {
-    int kind = IMM();
-    int lEnd = IMM();
-    int lSlow = IMM();
-    IMM();
+    DECODE(lgl_first);
+    int kind = o.kind;
+    int lEnd = o.end;
+    int lSlow = o.slow;
     SEXP a = TOP();
     if (!simpleScalar(a, LGLSXP)) {
         pc = start + lSlow;
@@ -1138,24 +1179,26 @@ L_lgl_first : {
     NEXT();
 }
 L_lgl_second : {
-    int kind = IMM();
-    SEXP call = POOL(IMM());
+    DECODE(lgl_second);
+    int kind = o.kind;
+    SEXP call = POOL(o.call);
     SEXP a = AT(1), b = TOP();
     SEXP r;
     if (simpleScalar(b, LGLSXP)) {
         int ans = lglCombine(kind, fival(a), fival(b));
         // an if/while condition: branch at once (see binop)
-        const int32_t* nx = *pc == int32_t(Op::br) ? start + pc[1] : pc;
-        if (ans != NA_LOGICAL && *nx == int32_t(Op::brfalse) && nx[2] >= 0) {
-            Feedback& bf = c->feedback[nx[3]];
+        const int32_t* nx = Op(*pc) == Op::br ? start + insn::br(pc + 1).target : pc;
+        if (ans != NA_LOGICAL && Op(*nx) == Op::brfalse && insn::brfalse(nx + 1).call >= 0) {
+            const insn::brfalse next(nx + 1);
+            Feedback& bf = c->feedback[next.fb];
             bf.hit();
             sp -= 2;
             R_Visible = TRUE;
             if (ans) {
-                pc = nx + 4;
+                pc = nx + 1 + insn::brfalse::kOperands;
             } else {
                 bf.taken++;
-                pc = start + nx[1];
+                pc = start + next.target;
             }
             NEXT();
         }
@@ -1175,8 +1218,9 @@ L_lgl_second : {
     NEXT();
 }
     COLD_INSN(lgl_slow) {
-        int kind = IMM();
-        SEXP call = POOL(IMM());
+        DECODE(lgl_slow);
+        int kind = o.kind;
+        SEXP call = POOL(o.call);
         SEXP a = TOP();
         SYNC();
         // (the second operand's code runs)
@@ -1188,8 +1232,8 @@ L_lgl_second : {
         NEXT();
     }
 L_start_assign : {
-    SEXP xsym = POOL(IMM());
-    IMM();  // the assignment (for errors raised by GNU R's lookup)
+    DECODE(start_assign);
+    SEXP xsym = POOL(o.xsym);
     SYNC();
     SEXP x;
     WHILE_HELD(sp, x = startAssign(xsym, env, tramp));  // (x a promise)
@@ -1197,12 +1241,13 @@ L_start_assign : {
     NEXT();
 }
 L_switch_table : {
+    DECODE(switch_table);
     // GNU R's SWITCH instruction (see compiler: switchCall)
-    SEXP call = POOL(IMM());
-    int namesIdx = IMM();
+    SEXP call = POOL(o.call);
+    int namesIdx = o.names;
     SEXP names = namesIdx >= 0 ? POOL(namesIdx) : R_NilValue;
-    int nchar = IMM();
-    int nnum = IMM();
+    int nchar = o.nchar;
+    int nnum = o.nnum;
     const int32_t* table = pc;  // nchar + nnum `br` instructions
     SEXP value = TOP();
     SYNC();
@@ -1215,8 +1260,9 @@ L_switch_table : {
     NEXT();
 }
     COLD_INSN(apply_internal) {
-        SEXP inner = POOL(IMM());
-        SEXP call = POOL(IMM());
+        DECODE(apply_internal);
+        SEXP inner = POOL(o.inner);
+        SEXP call = POOL(o.call);
         SYNC();
         SEXP r;
         WHILE_HELD(sp, r = runApplyInternal(inner, call, env, tramp));
@@ -1224,9 +1270,10 @@ L_switch_table : {
         NEXT();
     }
 L_use_method : {
-    SEXP generic = POOL(IMM());
-    int nobj = IMM();
-    SEXP call = POOL(IMM());
+    DECODE(use_method);
+    SEXP generic = POOL(o.generic);
+    int nobj = o.nobj;
+    SEXP call = POOL(o.call);
     SEXP obj = nobj ? TOP() : nullptr;
     SYNC();
     setTrampolineExpr(tramp, call);
@@ -1247,14 +1294,16 @@ L_use_method : {
     NEXT();
 }
 L_pick : {
-    int k = IMM();
+    DECODE(pick);
+    int k = o.depth;
     SEXP v = sp[-1 - k].u.sxpval;
     PUSH(v);
     NEXT();
 }
     COLD_INSN(start_assign_super) {
-        SEXP xsym = POOL(IMM());
-        SEXP call = POOL(IMM());
+        DECODE(start_assign_super);
+        SEXP xsym = POOL(o.xsym);
+        SEXP call = POOL(o.call);
         SYNC();
         SEXP x;
         WHILE_HELD(sp, x = startAssignSuper(xsym, call, env, tramp));
@@ -1262,8 +1311,9 @@ L_pick : {
         NEXT();
     }
 L_getter_call : {
-    CallSite& cs = c->calls[IMM()];
-    Feedback& f = c->feedback[IMM()];
+    DECODE(getter_call);
+    CallSite& cs = c->calls[o.site];
+    Feedback& f = c->feedback[o.fb];
     SEXP fun = TOP();
     SEXP lhs = AT(1);
     SYNC();
@@ -1274,13 +1324,14 @@ L_getter_call : {
     NEXT();
 }
 L_setter_call : {
-    CallSite& cs = c->calls[IMM()];
-    SEXP vexpr = POOL(IMM());
+    DECODE(setter_call);
+    CallSite& cs = c->calls[o.site];
+    SEXP vexpr = POOL(o.vexpr);
     // slots of this assignment from its target's value up; +kSetterSuper for <<-
-    int below = IMM();
+    int below = o.below;
     bool super = below & kSetterSuper;
     below &= ~kSetterSuper;
-    Feedback& f = c->feedback[IMM()];
+    Feedback& f = c->feedback[o.fb];
     SEXP fun = TOP();
     SEXP rhs = AT(1);
     SEXP lhs = AT(2);
@@ -1303,9 +1354,10 @@ L_setter_call : {
     NEXT();
 }
 L_end_assign : {
-    SEXP sym = POOL(IMM());
-    int k = IMM();
-    bool super = IMM();
+    DECODE(end_assign);
+    SEXP sym = POOL(o.sym);
+    int k = o.slot;
+    bool super = o.super;
     SEXP v = TOP();
     SYNC();
     if (super) {
@@ -1317,13 +1369,14 @@ L_end_assign : {
     NEXT();
 }
 L_guard_fun : {
+    DECODE(guard_fun);
     // GNU R's BASEGUARD: the inlined code below assumed that the symbol
     // names this function; if it names another one now, the call runs as
     // an ordinary call (GNU R evaluates the call AST).
-    SEXP sym = POOL(IMM());
-    SEXP expected = POOL(IMM());
-    SEXP call = POOL(IMM());
-    int label = IMM();
+    SEXP sym = POOL(o.sym);
+    SEXP expected = POOL(o.fun);
+    SEXP call = POOL(o.call);
+    int label = o.target;
     SYNC();
     bool same;
     WHILE_HELD(sp, same = stillNames(sym, expected, env, call, tramp));  // (a promise's code)
@@ -1336,8 +1389,9 @@ L_guard_fun : {
     NEXT();
 }
     COLD_INSN(loop_body) {
-        int target = IMM();
-        Code* body = Code::unpack(POOL(IMM()));
+        DECODE(loop_body);
+        int target = o.target;
+        Code* body = Code::unpack(POOL(o.body));
         SYNC();
         // (its own activation holds only its own operands)
         bool ended;

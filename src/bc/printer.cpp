@@ -11,12 +11,66 @@
 
 namespace rir {
 
+namespace {
+// (a pop count that depends on the operands: -1 in the table)
+#define VAR(e) -1
+#define O(kind, name) #kind
+constexpr const char* kKinds[] = {
+#define RIR_KINDS(nm, ops, pop, push, doc) "" ops,
+    RIR_INSNS(RIR_KINDS)
+#undef RIR_KINDS
+};
+#undef O
+#define O(kind, name) " " #name
+constexpr const char* kNames[] = {
+#define RIR_NAMES(nm, ops, pop, push, doc) "" ops,
+    RIR_INSNS(RIR_NAMES)
+#undef RIR_NAMES
+};
+#undef O
+constexpr int kPops[] = {
+#define RIR_POPS(nm, ops, pop, push, doc) pop,
+    RIR_INSNS(RIR_POPS)
+#undef RIR_POPS
+};
+#undef VAR
+constexpr bool lastIsFeedback(const char* kinds) {
+    int n = 0;
+    while (kinds[n]) n++;
+    return n > 0 && kinds[n - 1] == 'f';
+}
+}  // namespace
+
 const InsnInfo insnInfo[] = {
-#define RIR_INFO(name, ops, pop, push, fb, doc) \
-    {#name, int(sizeof(ops) - 1), ops, pop, push, fb != 0, doc},
+#define RIR_INFO(nm, ops, pop, push, doc)                 \
+    {#nm,                                                 \
+     insn::nm::kOperands,                                 \
+     kKinds[int(Op::nm)],                                 \
+     kNames[int(Op::nm)] + (*kNames[int(Op::nm)] == ' '), \
+     kPops[int(Op::nm)],                                  \
+     push,                                                \
+     lastIsFeedback(kKinds[int(Op::nm)]),                 \
+     doc},
     RIR_INSNS(RIR_INFO)
 #undef RIR_INFO
 };
+
+int popCount(Op op, const int32_t* imm) {
+#define VAR(e) (e)
+    switch (op) {
+#define RIR_POPCOUNT(nm, ops, pop, push, doc) \
+    case Op::nm: {                            \
+        insn::nm o(imm);                      \
+        (void)o;                              \
+        return pop;                           \
+    }
+        RIR_INSNS(RIR_POPCOUNT)
+#undef RIR_POPCOUNT
+        default:
+            return 0;
+    }
+#undef VAR
+}
 
 // deparse under R_tryCatchError: an R error (a too deeply nested
 // expression, ...) must not longjmp over the printer's C++ objects.
@@ -76,84 +130,155 @@ static void printCode(Code* c, std::vector<std::string>& out, const std::string&
         const int32_t* ops = pc;
         pc += in.operands;
         int fbSlot = in.feedback ? ops[in.operands - 1] : -1;
+        auto expr = [&](int32_t idx) { line << " " << deparseShort(c->poolAt(idx)); };
+#define D(nm) insn::nm o(ops)
         switch (op) {
-            case Op::push:
-            case Op::ldvar:
-            case Op::ldvar_missok:
-            case Op::stvar:
-            case Op::stvar_super:
-            case Op::eval_ast:
-                line << " " << deparseShort(c->poolAt(ops[0]));
+            case Op::push: {
+                D(push);
+                expr(o.value);
                 break;
-            case Op::ldfun:
-                line << " " << deparseShort(c->poolAt(ops[0]));
+            }
+            case Op::ldvar: {
+                D(ldvar);
+                expr(o.sym);
                 break;
-            case Op::popn:
-                line << " " << ops[0];
+            }
+            case Op::ldvar_missok: {
+                D(ldvar_missok);
+                expr(o.sym);
                 break;
-            case Op::br:
-            case Op::br_back:
-                line << " -> " << ops[0];
+            }
+            case Op::stvar: {
+                D(stvar);
+                expr(o.sym);
                 break;
-            case Op::brfalse:
-                line << " -> " << ops[0] << (ops[1] < 0 ? " (if object)" : "");
+            }
+            case Op::stvar_super: {
+                D(stvar_super);
+                expr(o.sym);
                 break;
-            case Op::guard_fun:
-                line << " " << deparseShort(c->poolAt(ops[0])) << " else -> " << ops[3];
+            }
+            case Op::eval_ast: {
+                D(eval_ast);
+                expr(o.expr);
                 break;
-            case Op::apply_internal:
-                line << " " << deparseShort(c->poolAt(ops[1]));
+            }
+            case Op::ldfun: {
+                D(ldfun);
+                expr(o.sym);
                 break;
-            case Op::use_method:
-                line << " " << deparseShort(c->poolAt(ops[2]));
+            }
+            case Op::popn: {
+                D(popn);
+                line << " " << o.n;
                 break;
-            case Op::for_colon:
-                line << " " << deparseShort(c->poolAt(ops[0]));
+            }
+            case Op::br: {
+                D(br);
+                line << " -> " << o.target;
                 break;
-            case Op::for_step:
-                line << " " << deparseShort(c->poolAt(ops[1])) << " else -> " << ops[0];
+            }
+            case Op::br_back: {
+                D(br_back);
+                line << " -> " << o.target;
                 break;
-            case Op::ld2_binop:
-                line << " " << opName(ArithOp(ops[6])) << "  [" << deparseShort(c->poolAt(ops[8]))
+            }
+            case Op::brfalse: {
+                D(brfalse);
+                line << " -> " << o.target << (o.call < 0 ? " (if object)" : "");
+                break;
+            }
+            case Op::guard_fun: {
+                D(guard_fun);
+                expr(o.sym);
+                line << " else -> " << o.target;
+                break;
+            }
+            case Op::apply_internal: {
+                D(apply_internal);
+                expr(o.call);
+                break;
+            }
+            case Op::use_method: {
+                D(use_method);
+                expr(o.call);
+                break;
+            }
+            case Op::for_colon: {
+                D(for_colon);
+                expr(o.colonCall);
+                break;
+            }
+            case Op::for_step: {
+                D(for_step);
+                expr(o.sym);
+                line << " else -> " << o.target;
+                break;
+            }
+            case Op::ld2_binop: {
+                D(ld2_binop);
+                line << " " << opName(ArithOp(o.op)) << "  [" << deparseShort(c->poolAt(o.call))
                      << "]";
                 break;
-            case Op::binop:
-            case Op::unop:
-                line << " " << opName(ArithOp(ops[0])) << "  [" << deparseShort(c->poolAt(ops[2]))
+            }
+            case Op::binop: {
+                D(binop);
+                line << " " << opName(ArithOp(o.op)) << "  [" << deparseShort(c->poolAt(o.call))
                      << "]";
                 break;
+            }
+            case Op::unop: {
+                D(unop);
+                line << " " << opName(ArithOp(o.op)) << "  [" << deparseShort(c->poolAt(o.call))
+                     << "]";
+                break;
+            }
             case Op::call: {
-                CallSite& cs = c->calls[ops[0]];
-                line << " " << deparseShort(c->poolAt(cs.ast));
+                D(call);
+                CallSite& cs = c->calls[o.site];
+                expr(cs.ast);
                 for (auto& a : cs.args)
                     if (a.kind == ArgKind::Code)
                         children.push_back(Code::unpack(c->poolAt(a.pool)));
                 break;
             }
-            case Op::call_builtin:
-                line << " " << deparseShort(c->poolAt(c->calls[ops[1]].ast));
+            case Op::call_builtin: {
+                D(call_builtin);
+                expr(c->calls[o.site].ast);
                 break;
-            case Op::subset:
-                line << " " << deparseShort(c->poolAt(c->calls[ops[2]].ast));
+            }
+            case Op::subset: {
+                D(subset);
+                expr(c->calls[o.site].ast);
                 break;
-            case Op::dollar:
-                line << " " << deparseShort(c->poolAt(ops[2]));
+            }
+            case Op::dollar: {
+                D(dollar);
+                expr(o.call);
                 break;
-            case Op::env_subassign:
-                line << " " << deparseShort(c->poolAt(ops[3]));
+            }
+            case Op::env_subassign: {
+                D(env_subassign);
+                expr(o.call);
                 break;
-            case Op::dollar_assign:
-                line << " " << deparseShort(c->poolAt(ops[4]));
+            }
+            case Op::dollar_assign: {
+                D(dollar_assign);
+                expr(o.call);
                 break;
-            case Op::subassign:
-                line << " " << deparseShort(c->poolAt(ops[3]));
+            }
+            case Op::subassign: {
+                D(subassign);
+                expr(o.call);
                 break;
+            }
             case Op::mkclosure:
                 line << " function";
                 break;
             default:
                 break;
         }
+#undef D
         if (fbSlot >= 0) {
             Feedback& f = c->feedback[fbSlot];
             std::string fbs;

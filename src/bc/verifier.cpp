@@ -175,26 +175,43 @@ class Verifier {
         };
         bool ok = true;
         switch (op) {
-            case Op::ld2_binop:
-                ok = loadOk(ops[0], ops[1], ops[2]) && loadOk(ops[3], ops[4], ops[5]);
+            case Op::ld2_binop: {
+                insn::ld2_binop o(ops);
+                ok = loadOk(o.kindA, o.a, o.slotA) && loadOk(o.kindB, o.b, o.slotB);
                 break;
-            case Op::subset_var:
-                ok = ops[3] != 0 && loadOk(ops[3], ops[4], ops[5]);
+            }
+            case Op::subset_var: {
+                insn::subset_var o(ops);
+                ok = o.ikind != 0 && loadOk(o.ikind, o.i, o.islot);
                 break;
-            case Op::subset_var2:
-                ok = ops[3] != 0 && ops[6] != 0 && loadOk(ops[3], ops[4], ops[5]) &&
-                     loadOk(ops[6], ops[7], ops[8]);
+            }
+            case Op::subset_var2: {
+                insn::subset_var2 o(ops);
+                ok = o.ikind != 0 && o.jkind != 0 && loadOk(o.ikind, o.i, o.islot) &&
+                     loadOk(o.jkind, o.j, o.jslot);
                 break;
-            case Op::ldvar_missok:
-                ok = ops[1] < 0 || cacheOk(ops[1]);
+            }
+            case Op::ldvar_missok: {
+                insn::ldvar_missok o(ops);
+                ok = o.slot < 0 || cacheOk(o.slot);
                 break;
+            }
             case Op::popn:
+                ok = insn::popn(ops).n >= 0;
+                break;
             case Op::pick:
-            case Op::subset:
+                ok = insn::pick(ops).depth >= 0;
+                break;
+            case Op::subset: {
+                insn::subset o(ops);
+                ok = o.kind >= 0 && o.nidx >= 0;
+                break;
+            }
             case Op::call_builtin:
+                ok = insn::call_builtin(ops).nargs >= 0;
+                break;
             case Op::use_method:
-                ok = ops[0] >= 0 && (op != Op::subset || ops[1] >= 0) &&
-                     (op != Op::use_method || ops[1] >= 0);
+                ok = insn::use_method(ops).nobj >= 0;
                 break;
             default:
                 break;
@@ -259,30 +276,36 @@ class Verifier {
                 s.pop_back();
                 fall(s);
                 return "";
-            case Op::popn:
-                if (h < ops[0]) return underflow();
-                s.resize(h - ops[0]);
+            case Op::popn: {
+                int n = insn::popn(ops).n;
+                if (h < n) return underflow();
+                s.resize(h - n);
                 fall(s);
                 return "";
+            }
             case Op::br:
-            case Op::br_back:
-                jump(ops[0], s);
+                jump(insn::br(ops).target, s);
                 return "";
-            case Op::brfalse:
+            case Op::br_back:
+                jump(insn::br_back(ops).target, s);
+                return "";
+            case Op::brfalse: {
+                insn::brfalse o(ops);
                 if (!popValues(1)) return underflow();
-                if (ops[1] < 0) {
+                if (o.call < 0) {
                     // the object test: x stays unless the jump is taken
-                    jump(ops[0], s);
+                    jump(o.target, s);
                     pushValues(1);
                     fall(s);
                 } else {
-                    jump(ops[0], s);
+                    jump(o.target, s);
                     fall(s);
                 }
                 return "";
+            }
             case Op::br_obj:
                 if (h < 1 || s.back() != SlotKind::Value) return underflow();
-                jump(ops[0], s);
+                jump(insn::br_obj(ops).target, s);
                 fall(s);
                 return "";
             case Op::for_init:
@@ -295,7 +318,7 @@ class Verifier {
                 return "";
             case Op::for_step:
                 if (!loopOnTop()) return at(pc, "for_step without a loop state on top");
-                jump(ops[0], s);
+                jump(insn::for_step(ops).target, s);
                 fall(s);
                 return "";
             case Op::subset_var:
@@ -304,30 +327,35 @@ class Verifier {
                 // fall through with nothing pushed, or push the value and jump
                 fall(s);
                 pushValues(1);
-                jump(op == Op::guard_fun ? ops[3] : ops[0], s);
+                jump(op == Op::guard_fun    ? insn::guard_fun(ops).target
+                     : op == Op::subset_var ? insn::subset_var(ops).target
+                                            : insn::subset_var2(ops).target,
+                     s);
                 return "";
             }
             case Op::lgl_first:
                 if (h < 1 || s.back() != SlotKind::Value) return underflow();
                 fall(s);
-                jump(ops[1], s);
-                jump(ops[2], s);
+                jump(insn::lgl_first(ops).end, s);
+                jump(insn::lgl_first(ops).slow, s);
                 return "";
             case Op::dollar_assign:
                 if (h < 1 || s.back() != SlotKind::Value) return underflow();
-                jump(ops[0], s);  // v stays for the general assignment
+                jump(insn::dollar_assign(ops).fail, s);  // v stays for the general assignment
                 s.pop_back();
                 fall(s);
                 return "";
             case Op::loop_body:
-                if (!Code::unpack(c_->poolAt(ops[1]))) return at(pc, "loop body is not rir code");
-                jump(ops[0], s);
+                if (!Code::unpack(c_->poolAt(insn::loop_body(ops).body)))
+                    return at(pc, "loop body is not rir code");
+                jump(insn::loop_body(ops).target, s);
                 fall(s);
                 return "";
             case Op::switch_table: {
                 if (!popValues(1)) return underflow();
-                int entries = ops[2] + ops[3];
-                if (ops[2] < 0 || ops[3] < 1) return at(pc, "switch table without entries");
+                insn::switch_table o(ops);
+                int entries = o.nchar + o.nnum;
+                if (o.nchar < 0 || o.nnum < 1) return at(pc, "switch table without entries");
                 for (int k = 0; k < entries; k++) {
                     int e = next + 2 * k;
                     if (size_t(e) >= c_->bc.size() || !start_[e] || Op(c_->bc[e]) != Op::br)
@@ -341,43 +369,21 @@ class Verifier {
                 fall(s);
                 return "";
             case Op::pick:
-                if (ops[0] >= h || s[h - 1 - ops[0]] != SlotKind::Value) return underflow();
+                if (insn::pick(ops).depth >= h ||
+                    s[h - 1 - insn::pick(ops).depth] != SlotKind::Value)
+                    return underflow();
                 pushValues(1);
                 fall(s);
                 return "";
             case Op::setter_call: {
-                int below = ops[2] & ~kSetterSuper;
+                int below = insn::setter_call(ops).below & ~kSetterSuper;
                 if (below < 0 || below > h) return at(pc, "setter_call refers below the stack");
                 break;  // the table's stack effect
             }
             default:
                 break;
         }
-        int pops = in.pops;
-        if (pops < 0) {
-            switch (op) {
-                case Op::ld2_binop:
-                    pops = (ops[0] == 0) + (ops[3] == 0);
-                    break;
-                case Op::subset:
-                    pops = ops[1] + 1;
-                    break;
-                case Op::subassign:
-                    pops = 1 + ops[4] + ((ops[0] & kPushedX) ? 1 : 0);
-                    break;
-                case Op::env_subassign:
-                    pops = 2;
-                    break;
-                case Op::call_builtin:
-                    pops = ops[0];
-                    break;
-                case Op::use_method:
-                    pops = ops[1];
-                    break;
-                default:
-                    return at(pc, "no stack effect known for this instruction");
-            }
-        }
+        int pops = popCount(op, ops);
         if (!popValues(pops)) return underflow();
         pushValues(in.pushes);
         fall(s);
