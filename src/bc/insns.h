@@ -187,6 +187,10 @@ RIR_INSNS(RIR_READ)
 const int kLd2Loads = 0 RIR_LD2_LOADS;
 #undef O
 static_assert(ld2_binop::kOperands == kLd2Loads + binop::kOperands, "ld2_binop = loads + binop");
+
+// switch_table is followed by its entries, one `br` each: entry k's br
+// starts kSwitchEntry * k after the switch_table's end
+const int kSwitchEntry = 1 + br::kOperands;
 }  // namespace insn
 
 struct InsnInfo {
@@ -209,5 +213,22 @@ inline const InsnInfo& info(Op op) {
 // The number of values the instruction at `imm - 1` pops when it falls
 // through (the table's pops, evaluated on its operands when they decide).
 int popCount(Op op, const int32_t* imm);
+
+// The first label operand of the instruction at `imm - 1` (br, br_back,
+// brfalse: where it jumps), else -1.
+int labelOperand(Op op, const int32_t* imm);
+
+// Calls use(pool index) for each variable the instruction at `imm - 1`
+// loads by name: ldvar's, and ld2_binop's operands of kind 1.
+template <typename F>
+void forEachVariableLoad(Op op, const int32_t* imm, F use) {
+    if (op == Op::ldvar) {
+        use(insn::ldvar(imm).sym);
+    } else if (op == Op::ld2_binop) {
+        const insn::ld2_binop o(imm);
+        if (o.kindA == 1) use(o.a);
+        if (o.kindB == 1) use(o.b);
+    }
+}
 
 }  // namespace rir

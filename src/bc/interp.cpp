@@ -1256,7 +1256,7 @@ L_switch_table : {
     setTrampolineExpr(tramp, call);
     int entry = switchEntry(call, names, nchar, nnum, value);
     --sp;
-    pc = table + 2 * entry;
+    pc = table + insn::kSwitchEntry * entry;
     NEXT();
 }
     COLD_INSN(apply_internal) {

@@ -55,6 +55,13 @@ const InsnInfo insnInfo[] = {
 #undef RIR_INFO
 };
 
+int labelOperand(Op op, const int32_t* operands) {
+    const InsnInfo& in = info(op);
+    for (int i = 0; i < in.operands; i++)
+        if (in.operandKinds[i] == 'l') return operands[i];
+    return -1;
+}
+
 int popCount(Op op, const int32_t* imm) {
 #define VAR(e) (e)
     switch (op) {

@@ -357,7 +357,7 @@ class Verifier {
                 int entries = o.nchar + o.nnum;
                 if (o.nchar < 0 || o.nnum < 1) return at(pc, "switch table without entries");
                 for (int k = 0; k < entries; k++) {
-                    int e = next + 2 * k;
+                    int e = next + insn::kSwitchEntry * k;
                     if (size_t(e) >= c_->bc.size() || !start_[e] || Op(c_->bc[e]) != Op::br)
                         return at(pc, "switch table entry is not a br");
                     jump(e, s);

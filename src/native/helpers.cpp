@@ -696,14 +696,12 @@ SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp) {
 
 int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeStackSlot* frame,
                        const int* live, int nlive, int plain) {
-    // (dollar_assign's operands: fail, x, name, its symbol, call, feedback)
-    const int32_t* imm = &code->bc[pc + 1];
+    const insn::dollar_assign o(&code->bc[pc + 1]);
     RIRN_HELD_SLOTS(scope, frame, live, nlive);
-    if (plain)
-        return dollarAssignPlain(env, code->poolAt(imm[1]), code->poolAt(imm[2]),
-                                 code->poolAt(imm[3]), v, scope);
-    return dollarAssignLocal(env, code->poolAt(imm[1]), code->poolAt(imm[2]), code->poolAt(imm[3]),
-                             v, tramp, scope);
+    SEXP xsym = code->poolAt(o.xsym), name = code->poolAt(o.name);
+    SEXP nameSym = code->poolAt(o.nameSym);
+    if (plain) return dollarAssignPlain(env, xsym, name, nameSym, v, scope);
+    return dollarAssignLocal(env, xsym, name, nameSym, v, tramp, scope);
 }
 
 void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP i, SEXP j,
@@ -777,11 +775,10 @@ void rirn_stvar_super(SEXP sym, SEXP v, SEXP env) {
 }
 
 SEXP rirn_switch_index(Code* code, int pc, SEXP value, SEXP tramp) {
-    // (the switch_table's operands: call, names (-1: none), nchar, nnum)
-    const int32_t* imm = &code->bc[pc + 1];
-    SEXP names = imm[1] >= 0 ? code->poolAt(imm[1]) : R_NilValue;
-    setTrampolineExpr(tramp, code->poolAt(imm[0]));  // (as the interpreter)
-    return Rf_ScalarInteger(switchEntry(code->poolAt(imm[0]), names, imm[2], imm[3], value));
+    const insn::switch_table o(&code->bc[pc + 1]);
+    SEXP names = o.names >= 0 ? code->poolAt(o.names) : R_NilValue;
+    setTrampolineExpr(tramp, code->poolAt(o.call));  // (as the interpreter)
+    return Rf_ScalarInteger(switchEntry(code->poolAt(o.call), names, o.nchar, o.nnum, value));
 }
 
 SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp) {

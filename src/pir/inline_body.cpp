@@ -61,10 +61,10 @@ class BodyTranslator {
             Op op = Op(bc[pc]);
             const int32_t* imm = &bc[pc + 1];
             int next = int(pc) + 1 + rir::info(op).operands;
-            if (op == Op::stvar && var(c_->poolAt(imm[0])) == vars_.size())
-                vars_.push_back(c_->poolAt(imm[0]));
+            if (op == Op::stvar && var(c_->poolAt(insn::stvar(imm).sym)) == vars_.size())
+                vars_.push_back(c_->poolAt(insn::stvar(imm).sym));
             if (op == Op::br || op == Op::br_back || op == Op::brfalse) {
-                leader(imm[0]);
+                leader(labelOperand(op, imm));
                 leader(next);
             }
             if (op == Op::ret) leader(next);
@@ -81,11 +81,7 @@ class BodyTranslator {
                 size_t k = var(c_->poolAt(pool));
                 if (k < formalCount_ && state[k] == none) state[k] = hooks_.argument(k);
             };
-            if (op == Op::ldvar) use(imm[0]);
-            if (op == Op::ld2_binop) {
-                if (imm[0] == 1) use(imm[1]);
-                if (imm[3] == 1) use(imm[4]);
-            }
+            forEachVariableLoad(op, imm, use);
         }
         BB* entry = b_.bb;
         for (auto& e : blocks) {
@@ -183,10 +179,12 @@ class BodyTranslator {
             return hooks_.arith(o, a, b, c_->poolAt(call), c_->feedback[fb].types);
         };
         switch (op) {
-            case Op::push:
-                st.push_back(b_.ldConst(c_->poolAt(imm[0])));
+            case Op::push: {
+                const insn::push o(imm);
+                st.push_back(b_.ldConst(c_->poolAt(o.value)));
                 b_(Opcode::Visible);
                 return true;
+            }
             case Op::push_null:
                 st.push_back(b_.ldConst(R_NilValue));
                 b_(Opcode::Visible);
@@ -197,13 +195,17 @@ class BodyTranslator {
             case Op::invisible:
                 b_(Opcode::Invisible);
                 return true;
-            case Op::ldvar:
+            case Op::ldvar: {
+                const insn::ldvar o(imm);
                 b_(Opcode::Visible);
-                st.push_back(load(imm[0]));
+                st.push_back(load(o.sym));
                 return true;
-            case Op::stvar:
-                st[var(c_->poolAt(imm[0]))] = pop();
+            }
+            case Op::stvar: {
+                const insn::stvar o(imm);
+                st[var(c_->poolAt(o.sym))] = pop();
                 return true;
+            }
             case Op::pop:
                 pop();
                 return true;
@@ -215,14 +217,16 @@ class BodyTranslator {
                 st.push_back(st.back());
                 return true;
             case Op::binop: {
+                const insn::binop o(imm);
                 Instruction* b = pop();
                 Instruction* a = pop();
-                st.push_back(arith(imm[0], a, b, imm[2], imm[5]));
+                st.push_back(arith(o.op, a, b, o.call, o.fb));
                 return true;
             }
             case Op::ld2_binop: {
+                const insn::ld2_binop o(imm);
                 // operands: 0 the stack (a below b), 1 a variable, 2 a constant
-                int nStack = (imm[0] == 0) + (imm[3] == 0);
+                int nStack = (o.kindA == 0) + (o.kindB == 0);
                 std::vector<Instruction*> fromStack(st.end() - nStack, st.end());
                 st.resize(st.size() - nStack);
                 size_t used = 0;
@@ -231,34 +235,38 @@ class BodyTranslator {
                     if (kind == 2) return b_.ldConst(c_->poolAt(a));
                     return load(a);
                 };
-                Instruction* a = operand(imm[0], imm[1]);
-                Instruction* b = operand(imm[3], imm[4]);
-                st.push_back(arith(imm[6], a, b, imm[8], imm[11]));
+                Instruction* a = operand(o.kindA, o.a);
+                Instruction* b = operand(o.kindB, o.b);
+                st.push_back(arith(o.op, a, b, o.call, o.fb));
                 return true;
             }
             case Op::unop: {
+                const insn::unop o(imm);
                 Instruction* u =
-                    b_(ArithOp(imm[0]) == ArithOp::Neg ? Opcode::Minus : Opcode::Plus, {pop()});
-                u->call = c_->poolAt(imm[2]);
+                    b_(ArithOp(o.op) == ArithOp::Neg ? Opcode::Minus : Opcode::Plus, {pop()});
+                u->call = c_->poolAt(o.call);
                 st.push_back(u);
                 return true;
             }
             case Op::brfalse: {
+                const insn::brfalse o(imm);
                 Instruction* t = b_(Opcode::AsTest, {pop()});
-                t->call = c_->poolAt(imm[1]);
-                if (next == imm[0]) return false;
+                t->call = c_->poolAt(o.call);
+                if (next == o.target) return false;
                 edge(next, st);
-                edge(imm[0], st);
-                b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+                edge(o.target, st);
+                b_.branch(t, blocks.at(next), blocks.at(o.target));
                 *open = false;
                 return true;
             }
             case Op::br:
-            case Op::br_back:
-                edge(imm[0], st);
-                b_.jump(blocks.at(imm[0]));
+            case Op::br_back: {
+                int target = labelOperand(op, imm);
+                edge(target, st);
+                b_.jump(blocks.at(target));
                 *open = false;
                 return true;
+            }
             case Op::ret:
                 returns_.push_back({b_.bb, pop()});
                 b_.jump(exit_);

@@ -187,35 +187,42 @@ Instruction* Translator::straightLine(const Code* c, const std::function<Instruc
         Op op = Op(bc[pc]);
         const int32_t* imm = &bc[pc + 1];
         switch (op) {
-            case Op::push:
-                st.push_back(b_.ldConst(c->poolAt(imm[0])));
+            case Op::push: {
+                const insn::push o(imm);
+                st.push_back(b_.ldConst(c->poolAt(o.value)));
                 b_(Opcode::Visible);
                 break;
+            }
             case Op::visible:
                 b_(Opcode::Visible);
                 break;
             case Op::invisible:
                 b_(Opcode::Invisible);
                 break;
-            case Op::ldvar:
+            case Op::ldvar: {
+                const insn::ldvar o(imm);
                 b_(Opcode::Visible);
-                st.push_back(load(c->poolAt(imm[0])));
+                st.push_back(load(c->poolAt(o.sym)));
                 break;
+            }
             case Op::binop: {
+                const insn::binop o(imm);
                 Instruction* b = pop(st);
                 Instruction* a = pop(st);
-                st.push_back(arith(imm[0], a, b, imm[2], imm[5]));
+                st.push_back(arith(o.op, a, b, o.call, o.fb));
                 break;
             }
             case Op::ld2_binop: {
-                auto ab = ld2Operands(imm, st, c, [&](SEXP sym, int) { return load(sym); });
-                st.push_back(arith(imm[6], ab.first, ab.second, imm[8], imm[11]));
+                const insn::ld2_binop o(imm);
+                auto ab = ld2Operands(o, st, c, [&](SEXP sym, int) { return load(sym); });
+                st.push_back(arith(o.op, ab.first, ab.second, o.call, o.fb));
                 break;
             }
             case Op::unop: {
+                const insn::unop o(imm);
                 Instruction* u =
-                    b_(ArithOp(imm[0]) == ArithOp::Neg ? Opcode::Minus : Opcode::Plus, {pop(st)});
-                u->call = c->poolAt(imm[2]);
+                    b_(ArithOp(o.op) == ArithOp::Neg ? Opcode::Minus : Opcode::Plus, {pop(st)});
+                u->call = c->poolAt(o.call);
                 st.push_back(u);
                 break;
             }
@@ -264,8 +271,7 @@ Instruction* Translator::inlineWithContext(const CallSite& cs, int site, Instruc
                                            int next) {
     if (!withContext_ || noInline_.count(site) || noInline_.count(noContextKey(site)))
         return nullptr;
-    const int32_t* imm = &code_->bc[pc + 1];
-    SEXP clo = contextInlineTarget(code_, cs, imm[1]);
+    SEXP clo = contextInlineTarget(code_, cs, insn::call(&code_->bc[pc + 1]).fb);
     if (!clo) return nullptr;
     const Code* callee = DispatchTable::unpackFast(trampolineTargetFast(BODY(clo)))->baseline;
     CodeShape shape;

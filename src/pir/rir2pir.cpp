@@ -58,9 +58,11 @@ std::string Translator::translateBody(const CodeShape& shape) {
             }
         if (op == Op::ret) leader(next);
         // (switch_table's entries: the `br`s that follow it)
-        if (op == Op::switch_table)
-            for (int e = 0; e < bc[pc + 3] + bc[pc + 4]; e++) leader(next + 2 * e);
-        if (op == Op::br_back) loopHeaders_.insert(bc[pc + 1]);
+        if (op == Op::switch_table) {
+            const insn::switch_table o(&bc[pc + 1]);
+            for (int e = 0; e < o.nchar + o.nnum; e++) leader(next + insn::kSwitchEntry * e);
+        }
+        if (op == Op::br_back) loopHeaders_.insert(insn::br_back(&bc[pc + 1]).target);
         pc = size_t(next);
     }
     BB* prologue = b_.bb;

@@ -130,12 +130,18 @@ bool dotsName(SEXP sym) {
 // ld2_binop, unop) quiet: its feedback says it cannot warn, or it is - or +?
 static bool quietArithInsn(const Code* c, Op op, const int32_t* imm) {
     switch (op) {
-        case Op::binop:
-            return quietArith(ArithOp(imm[0]), c->feedback[imm[5]].types);
-        case Op::ld2_binop:
-            return quietArith(ArithOp(imm[6]), c->feedback[imm[11]].types);
-        case Op::unop:
-            return ArithOp(imm[0]) == ArithOp::Neg || ArithOp(imm[0]) == ArithOp::Plus;
+        case Op::binop: {
+            const insn::binop o(imm);
+            return quietArith(ArithOp(o.op), c->feedback[o.fb].types);
+        }
+        case Op::ld2_binop: {
+            const insn::ld2_binop o(imm);
+            return quietArith(ArithOp(o.op), c->feedback[o.fb].types);
+        }
+        case Op::unop: {
+            const insn::unop o(imm);
+            return ArithOp(o.op) == ArithOp::Neg || ArithOp(o.op) == ArithOp::Plus;
+        }
         default:
             return false;
     }
@@ -155,18 +161,22 @@ bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
             case Op::visible:
             case Op::invisible:
                 break;
-            case Op::ldvar:
-                if (!varOk(c->poolAt(imm[0]))) return false;
+            case Op::ldvar: {
+                const insn::ldvar o(imm);
+                if (!varOk(c->poolAt(o.sym))) return false;
                 break;
+            }
             case Op::binop:
             case Op::unop:
                 if (!quietArithInsn(c, op, imm)) return false;
                 break;
-            case Op::ld2_binop:
+            case Op::ld2_binop: {
+                const insn::ld2_binop o(imm);
                 if (!quietArithInsn(c, op, imm)) return false;
-                if (imm[0] == 1 && !varOk(c->poolAt(imm[1]))) return false;
-                if (imm[3] == 1 && !varOk(c->poolAt(imm[4]))) return false;
+                if (o.kindA == 1 && !varOk(c->poolAt(o.a))) return false;
+                if (o.kindB == 1 && !varOk(c->poolAt(o.b))) return false;
                 break;
+            }
             case Op::ret:
                 return next == bc.size();
             default:
@@ -201,7 +211,8 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
             case Op::srcref:
                 break;
             case Op::stvar: {
-                SEXP sym = c->poolAt(imm[0]);
+                const insn::stvar o(imm);
+                SEXP sym = c->poolAt(o.sym);
                 if (dotsName(sym)) return false;
                 if (var(sym) == vars.size()) vars.push_back(sym);
                 break;
@@ -211,11 +222,13 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
             case Op::unop:
                 if (!quietArithInsn(c, op, imm)) return false;
                 break;
-            case Op::brfalse:
-                // (not the object test of subsetting: imm[1] < 0)
-                if (imm[1] < 0) return false;
+            case Op::brfalse: {
+                const insn::brfalse o(imm);
+                // (not the object test of subsetting: o.call < 0)
+                if (o.call < 0) return false;
                 branches = true;
                 break;
+            }
             case Op::br:
             case Op::br_back:
                 branches = true;
@@ -241,9 +254,7 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
             return bool(readFirst[k]);
         };
         bool ok = true;
-        if (op == Op::ldvar) ok = read(imm[0]);
-        if (op == Op::ld2_binop)
-            ok = (imm[0] != 1 || read(imm[1])) && (imm[3] != 1 || read(imm[4]));
+        forEachVariableLoad(op, imm, [&](int pool) { ok = ok && read(pool); });
         if (!ok) return false;
         if (op == Op::br || op == Op::br_back || op == Op::brfalse || op == Op::ret) prefix = false;
     }
@@ -274,29 +285,20 @@ bool inlinableBody(const Code* c, const std::vector<SEXP>& formals) {
         size_t next = pc + 1 + rir::info(op).operands;
         uint64_t set = in[pc];
         if (op == Op::ret) returns = true;
-        if (op == Op::brfalse && size_t(imm[0]) == next) return false;
+        if (op == Op::brfalse && size_t(insn::brfalse(imm).target) == next) return false;
         auto assigned = [&](int pool) {
             size_t k = var(c->poolAt(pool));
             return k < vars.size() && (set & (uint64_t(1) << k));
         };
-        switch (op) {
-            case Op::ldvar:
-                if (!assigned(imm[0])) return false;
-                break;
-            case Op::ld2_binop:
-                if ((imm[0] == 1 && !assigned(imm[1])) || (imm[3] == 1 && !assigned(imm[4])))
-                    return false;
-                break;
-            case Op::stvar:
-                set |= uint64_t(1) << var(c->poolAt(imm[0]));
-                break;
-            default:
-                break;
-        }
+        bool loadsAssigned = true;
+        forEachVariableLoad(op, imm,
+                            [&](int pool) { loadsAssigned = loadsAssigned && assigned(pool); });
+        if (!loadsAssigned) return false;
+        if (op == Op::stvar) set |= uint64_t(1) << var(c->poolAt(insn::stvar(imm).sym));
         if (op == Op::br || op == Op::br_back) {
-            flow(size_t(imm[0]), set);
+            flow(size_t(labelOperand(op, imm)), set);
         } else if (op == Op::brfalse) {
-            flow(size_t(imm[0]), set);
+            flow(size_t(labelOperand(op, imm)), set);
             flow(next, set);
         } else if (op != Op::ret) {
             flow(next, set);
@@ -400,14 +402,18 @@ uint32_t forcedAtStart(const Code* body, SEXP formals, uint32_t effectFree) {
             case Op::dup:
             case Op::srcref:
                 break;
-            case Op::ldvar:
-                if (!load(body->poolAt(imm[0]))) return forced;
+            case Op::ldvar: {
+                const insn::ldvar o(imm);
+                if (!load(body->poolAt(o.sym))) return forced;
                 break;
-            case Op::ld2_binop:
+            }
+            case Op::ld2_binop: {
+                const insn::ld2_binop o(imm);
                 // (its loads, in order; the operation itself may dispatch)
-                if (imm[0] == 1 && !load(body->poolAt(imm[1]))) return forced;
-                if (imm[3] == 1) load(body->poolAt(imm[4]));
+                if (o.kindA == 1 && !load(body->poolAt(o.a))) return forced;
+                if (o.kindB == 1) load(body->poolAt(o.b));
                 return forced;
+            }
             default:
                 return forced;
         }
@@ -428,12 +434,16 @@ SEXP contextInlineTarget(const Code* code, const CallSite& cs, int slot) {
         const int32_t* imm = &bc[pc + 1];
         switch (Op(bc[pc])) {
             case Op::ldvar:
+                if (dotsName(t->baseline->poolAt(insn::ldvar(imm).sym))) return nullptr;
+                break;
             case Op::stvar:
-                if (dotsName(t->baseline->poolAt(imm[0]))) return nullptr;
+                if (dotsName(t->baseline->poolAt(insn::stvar(imm).sym))) return nullptr;
                 break;
-            case Op::br:
-                if (imm[0] <= int(pc)) return nullptr;  // (a loop)
+            case Op::br: {
+                const insn::br o(imm);
+                if (o.target <= int(pc)) return nullptr;  // (a loop)
                 break;
+            }
             case Op::push:
             case Op::push_null:
             case Op::visible:

@@ -9,34 +9,49 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                                   std::vector<Instruction*>& stack,
                                   const std::map<int, BB*>& blocks, bool* open) {
     switch (op) {
-        case Op::push:
-            stack.push_back(b_.ldConst(pool(imm[0])));
+        case Op::push: {
+            const insn::push o(imm);
+            stack.push_back(b_.ldConst(pool(o.value)));
             b_(Opcode::Visible);
             return "";
+        }
         case Op::push_null:
             stack.push_back(b_.ldConst(R_NilValue));
             b_(Opcode::Visible);
             return "";
-        case Op::ldvar:
-        case Op::ldvar_in:
+        case Op::ldvar: {
+            const insn::ldvar o(imm);
             // visible first: forcing a promise may make it invisible
             b_(Opcode::Visible);
-            stack.push_back(loadVariable(pool(imm[0]), imm[1], pc, &stack));
+            stack.push_back(loadVariable(pool(o.sym), o.slot, pc, &stack));
+            return "";
+        }
+        case Op::ldvar_in: {
+            const insn::ldvar_in o(imm);
+            b_(Opcode::Visible);
+            stack.push_back(loadVariable(pool(o.sym), o.slot, pc, &stack));
             // an argument of an inlined call: its errors name the call
-            if (op == Op::ldvar_in) stack.back()->args[0]->call = pool(imm[2]);
+            stack.back()->args[0]->call = pool(o.call);
             return "";
-        case Op::stvar:
-            b_.withSymbol(Opcode::StVar, pool(imm[0]), {pop(stack), env_});
+        }
+        case Op::stvar: {
+            const insn::stvar o(imm);
+            b_.withSymbol(Opcode::StVar, pool(o.sym), {pop(stack), env_});
             return "";
-        case Op::stvar_super:
-            b_.withSymbol(Opcode::StVarSuper, pool(imm[0]), {pop(stack), env_});
+        }
+        case Op::stvar_super: {
+            const insn::stvar_super o(imm);
+            b_.withSymbol(Opcode::StVarSuper, pool(o.sym), {pop(stack), env_});
             return "";
+        }
         case Op::pop:
             pop(stack);
             return "";
-        case Op::popn:
-            for (int k = 0; k < imm[0]; k++) pop(stack);
+        case Op::popn: {
+            const insn::popn o(imm);
+            for (int k = 0; k < o.n; k++) pop(stack);
             return "";
+        }
         case Op::dup:
             stack.push_back(stack.back());
             return "";
@@ -49,9 +64,10 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         case Op::count_arg:  // reference counting of the interpreter's operands
             return "";
         case Op::ldvar_missok: {
+            const insn::ldvar_missok o(imm);
             // an index: a missing argument is the empty index
             b_(Opcode::Visible);
-            Instruction* v = b_.withSymbol(Opcode::LdVar, pool(imm[0]), {env_});
+            Instruction* v = b_.withSymbol(Opcode::LdVar, pool(o.sym), {env_});
             stack.push_back(b_(Opcode::ForceOrMissing, {v}));
             return "";
         }
@@ -62,21 +78,26 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             // value, so PIR takes that
             return "";
         case Op::srcref: {
+            const insn::srcref o(imm);
             Instruction* i = b_(Opcode::SetSrcref);
-            i->constant = pool(imm[0]);
+            i->constant = pool(o.ref);
             return "";
         }
         case Op::br:
+            jumpTo(insn::br(imm).target, stack, blocks, false);
+            *open = false;
+            return "";
         case Op::br_back:
-            jumpTo(imm[0], stack, blocks, op == Op::br_back);
+            jumpTo(insn::br_back(imm).target, stack, blocks, true);
             *open = false;
             return "";
         case Op::brfalse: {
-            if (imm[1] < 0) {
+            const insn::brfalse o(imm);
+            if (o.call < 0) {
                 // the object test of subsetting: an object is popped and
                 // goes to the label, anything else stays and falls through
                 PirType notObject = PirType::any().without(Flag::Object);
-                const Feedback& fb = code_->feedback[imm[2]];
+                const Feedback& fb = code_->feedback[o.fb];
                 if (fb.taken == 0) {
                     // never an object so far (or never reached: the
                     // subset_var quick path before it took plain
@@ -92,20 +113,20 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                     return "";
                 }
                 Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
-                if (next == imm[0]) return "a branch whose two targets are the same";
+                if (next == o.target) return "a branch whose two targets are the same";
                 edge(next, stack);
                 std::vector<Instruction*> popped(stack.begin(), stack.end() - 1);
-                edge(imm[0], popped);
-                b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+                edge(o.target, popped);
+                b_.branch(t, blocks.at(next), blocks.at(o.target));
                 *open = false;
                 return "";
             }
             Instruction* t = b_(Opcode::AsTest, {pop(stack)});
-            t->call = pool(imm[1]);
-            if (next == imm[0]) return "a branch whose two targets are the same";
+            t->call = pool(o.call);
+            if (next == o.target) return "a branch whose two targets are the same";
             edge(next, stack);
-            edge(imm[0], stack);
-            b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+            edge(o.target, stack);
+            b_.branch(t, blocks.at(next), blocks.at(o.target));
             *open = false;
             return "";
         }
@@ -114,19 +135,21 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             *open = false;
             return "";
         case Op::use_method: {
+            const insn::use_method o(imm);
             // the function returns the method's value (GNU R's
             // UseMethod, the fallback, never comes back)
             std::vector<Instruction*> ops{env_};
-            if (imm[1] > 1) return "UseMethod with more than one object";
-            if (imm[1] == 1) ops.push_back(pop(stack));
+            if (o.nobj > 1) return "UseMethod with more than one object";
+            if (o.nobj == 1) ops.push_back(pop(stack));
             Instruction* u = b_.add(Opcode::UseMethod, ops);
-            u->constant = pool(imm[0]);
-            u->call = pool(imm[2]);
+            u->constant = pool(o.generic);
+            u->call = pool(o.call);
             ret(u);
             *open = false;
             return "";
         }
         case Op::ldfun: {
+            const insn::ldfun o(imm);
             // the function of a call whose body will be inlined: the
             // lookup is speculated to find the closure the feedback saw
             // without running R code (forcing a promise, an active
@@ -138,8 +161,8 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             }
             if (clo) {
                 Instruction* cp = checkpoint(pc, stack);
-                Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_});
-                fun->call = pool(imm[1]);
+                Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(o.sym), {env_});
+                fun->call = pool(o.call);
                 fun->plain = true;
                 Instruction* known = b_.ldConst(clo);
                 b_.withType(Opcode::Assume, fun->type, {b_(Opcode::Identical, {fun, known}), cp});
@@ -147,25 +170,27 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 stack.push_back(known);
                 return "";
             }
-            stack.push_back(b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_}));
-            stack.back()->call = pool(imm[1]);
+            stack.push_back(b_.withSymbol(Opcode::LdFun, pool(o.sym), {env_}));
+            stack.back()->call = pool(o.call);
             return "";
         }
         case Op::call: {
-            const CallSite& cs = code_->calls[imm[0]];
+            const insn::call o(imm);
+            const CallSite& cs = code_->calls[o.site];
             Instruction* fun = pop(stack);
-            Instruction* r = inlineCall(cs, imm[0], imm[1], fun, stack, pc);
+            Instruction* r = inlineCall(cs, o.site, o.fb, fun, stack, pc);
             if (!r && inlineProblem_.empty())
-                r = inlineWithContext(cs, imm[0], fun, stack, pc, next);
+                r = inlineWithContext(cs, o.site, fun, stack, pc, next);
             if (!inlineProblem_.empty()) return inlineProblem_;
-            if (!r) fun = staticCallee(cs, imm[1], fun, stack, pc);
-            if (!r) r = eagerCall(cs, imm[0], fun, stack, pc);
-            if (!r) r = call(cs, imm[0], fun);
+            if (!r) fun = staticCallee(cs, o.fb, fun, stack, pc);
+            if (!r) r = eagerCall(cs, o.site, fun, stack, pc);
+            if (!r) r = call(cs, o.site, fun);
             if (!r) return "calls with stack arguments (complex assignments) not translated yet";
             stack.push_back(r);
             return "";
         }
         case Op::guard_fun: {
+            const insn::guard_fun o(imm);
             // the inlined code below assumed that the symbol names this
             // function; if not, GNU R evaluates the call, and its value
             // goes on at the label. Speculated: it still does (leaving
@@ -173,73 +198,78 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* cp = checkpoint(pc, stack);
             // (the lookup runs no R code: where it would have to, the
             // guard fails, and RIR's own lookup runs it)
-            Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(imm[0]), {env_});
-            fun->call = pool(imm[2]);
+            Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(o.sym), {env_});
+            fun->call = pool(o.call);
             fun->plain = true;
-            Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(imm[1]))});
+            Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(o.fun))});
             b_.withType(Opcode::Assume, fun->type, {t, cp});
             jumpTo(next, stack, blocks);
             *open = false;
             return "";
         }
         case Op::dollar_assign: {
+            const insn::dollar_assign o(imm);
             // x$name <- v on a local list or environment: speculated to
             // take the fast path (leaving resumes at the instruction,
             // which then takes the general complex assignment)
             Instruction* cp = checkpoint(pc, stack);
             Instruction* d = b_.add(Opcode::DollarAssignVar, {env_, stack.back()});
-            d->symbol = pool(imm[1]);
+            d->symbol = pool(o.xsym);
             d->code = code_;
             d->index = pc;
-            d->call = pool(imm[4]);
+            d->call = pool(o.call);
             // (only its plain fast path, as always so far: no R code)
-            d->plain = !(code_->feedback[imm[5]].types & kDollarNotPlain);
+            d->plain = !(code_->feedback[o.fb].types & kDollarNotPlain);
             b_.withType(Opcode::Assume, stack.back()->type, {d, cp});
             pop(stack);
             return "";
         }
         case Op::switch_table: {
+            const insn::switch_table o(imm);
             // the entry EXPR selects, then a test per entry (the
             // table's `br`s jump on to the alternatives)
             Instruction* k = b_.add(Opcode::SwitchIndex, {pop(stack)});
             k->index = pc;
             k->code = code_;
-            k->call = pool(imm[0]);
-            int n = imm[2] + imm[3];
+            k->call = pool(o.call);
+            int n = o.nchar + o.nnum;
             if (n < 1 || n > kSmallInts) return "a switch with no or too many entries";
             for (int e = 0; e + 1 < n; e++) {
                 Instruction* t =
                     b_(Opcode::AsTest, {b_(Opcode::Eq, {k, b_.ldConst(intConstant(e))})});
                 BB* rest = b_.newBB();
-                edge(next + 2 * e, stack);
-                b_.branch(t, blocks.at(next + 2 * e), rest);
+                edge(next + insn::kSwitchEntry * e, stack);
+                b_.branch(t, blocks.at(next + insn::kSwitchEntry * e), rest);
                 b_.setBB(rest);
             }
-            jumpTo(next + 2 * (n - 1), stack, blocks);
+            jumpTo(next + insn::kSwitchEntry * (n - 1), stack, blocks);
             *open = false;
             return "";
         }
         case Op::eval_ast: {
+            const insn::eval_ast o(imm);
             Instruction* v = b_.add(Opcode::EvalAst, {env_});
-            v->constant = pool(imm[0]);
+            v->constant = pool(o.expr);
             stack.push_back(v);
             return "";
         }
         case Op::br_obj: {
+            const insn::br_obj o(imm);
             // objects go to the dispatching path at the label
             PirType notObject = PirType::any().without(Flag::Object);
             Instruction* t = b_.withType(Opcode::IsType, notObject, {stack.back()});
-            if (next == imm[0]) return "a branch whose two targets are the same";
+            if (next == o.target) return "a branch whose two targets are the same";
             edge(next, stack);
-            edge(imm[0], stack);
-            b_.branch(t, blocks.at(next), blocks.at(imm[0]));
+            edge(o.target, stack);
+            b_.branch(t, blocks.at(next), blocks.at(o.target));
             *open = false;
             return "";
         }
         case Op::subset_obj: {
+            const insn::subset_obj o(imm);
             Instruction* d = b_.add(Opcode::ExtractDispatch, {pop(stack), env_});
-            d->index = imm[0];
-            d->constant = pool(imm[1]);
+            d->index = o.kind;
+            d->constant = pool(o.call);
             stack.push_back(d);
             return "";
         }
@@ -258,88 +288,105 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         //                          %11 = LdFun `names<-`, %2
         //                          %12 = SetterCall %2, %11, %10, %6
         //                          StVar x, %12, %2
-        case Op::ldddvar:
+        case Op::ldddvar: {
+            const insn::ldddvar o(imm);
             b_(Opcode::Visible);
-            stack.push_back(b_.withSymbol(Opcode::LdDotsElement, pool(imm[0]), {env_}));
+            stack.push_back(b_.withSymbol(Opcode::LdDotsElement, pool(o.sym), {env_}));
             return "";
+        }
         case Op::apply_internal: {
+            const insn::apply_internal o(imm);
             Instruction* r = b_.add(Opcode::ApplyInternal, {env_});
-            r->constant = pool(imm[0]);
-            r->call = pool(imm[1]);
+            r->constant = pool(o.inner);
+            r->call = pool(o.call);
             stack.push_back(r);
             return "";
         }
         case Op::loop_body: {
+            const insn::loop_body o(imm);
             // (a break or next reached through a promise or a call:
             // GNU R's, caught by the loop context the body runs in)
             Instruction* t = b_.add(Opcode::LoopBody, {env_});
-            t->constant = pool(imm[1]);
-            if (next == imm[0]) return "a branch whose two targets are the same";
+            t->constant = pool(o.body);
+            if (next == o.target) return "a branch whose two targets are the same";
             edge(next, stack);
-            edge(imm[0], stack);
-            b_.branch(t, blocks.at(imm[0]), blocks.at(next));
+            edge(o.target, stack);
+            b_.branch(t, blocks.at(o.target), blocks.at(next));
             *open = false;
             return "";
         }
         case Op::env_subassign: {
+            const insn::env_subassign o(imm);
             if (stack.size() < 2) return "env_subassign below the stack";
             Instruction* i = pop(stack);
             Instruction* v = pop(stack);
             Instruction* a = b_.add(Opcode::EnvSubassign, {env_, v, i});
-            a->index = imm[0];
-            a->symbol = pool(imm[1]);
-            a->constant = pool(imm[2]);
-            a->call = pool(imm[3]);
+            a->index = o.kind;
+            a->symbol = pool(o.xsym);
+            a->constant = pool(o.nameSym);
+            a->call = pool(o.call);
             return "";
         }
-        case Op::start_assign:
+        case Op::start_assign: {
+            const insn::start_assign o(imm);
+            Instruction* x = b_.add(Opcode::StartAssign, {env_});
+            x->symbol = pool(o.xsym);
+            x->call = pool(o.call);
+            stack.push_back(x);
+            return "";
+        }
         case Op::start_assign_super: {
-            Instruction* x = b_.add(
-                op == Op::start_assign ? Opcode::StartAssign : Opcode::StartAssignSuper, {env_});
-            x->symbol = pool(imm[0]);
-            x->call = pool(imm[1]);
+            const insn::start_assign_super o(imm);
+            Instruction* x = b_.add(Opcode::StartAssignSuper, {env_});
+            x->symbol = pool(o.xsym);
+            x->call = pool(o.call);
             stack.push_back(x);
             return "";
         }
         case Op::pick: {
-            if (size_t(imm[0]) >= stack.size()) return "pick below the stack";
-            stack.push_back(stack[stack.size() - 1 - imm[0]]);
+            const insn::pick o(imm);
+            if (size_t(o.depth) >= stack.size()) return "pick below the stack";
+            stack.push_back(stack[stack.size() - 1 - o.depth]);
             return "";
         }
         case Op::getter_call: {
+            const insn::getter_call o(imm);
             if (stack.size() < 2) return "getter_call below the stack";
             Instruction* fun = pop(stack);
             Instruction* g = b_.add(Opcode::GetterCall, {env_, fun, stack.back()});
-            g->index = imm[0];
+            g->index = o.site;
             g->code = code_;
             stack.push_back(g);
             return "";
         }
         case Op::setter_call: {
+            const insn::setter_call o(imm);
             if (stack.size() < 3) return "setter_call below the stack";
             Instruction* fun = pop(stack);
             Instruction* rhs = pop(stack);
             Instruction* lhs = pop(stack);
             Instruction* s = b_.add(Opcode::SetterCall, {env_, fun, rhs, lhs});
-            s->index = imm[0];
+            s->index = o.site;
             s->code = code_;
-            s->constant = pool(imm[1]);
-            s->plain = !(imm[2] & kSetterSuper);
+            s->constant = pool(o.vexpr);
+            s->plain = !(o.below & kSetterSuper);
             stack.push_back(s);
             return "";
         }
         case Op::end_assign: {
+            const insn::end_assign o(imm);
             Instruction* v = pop(stack);
-            if (imm[2])
-                b_.withSymbol(Opcode::StVarSuper, pool(imm[0]), {v, env_});
+            if (o.super)
+                b_.withSymbol(Opcode::StVarSuper, pool(o.sym), {v, env_});
             else
-                b_.withSymbol(Opcode::StVar, pool(imm[0]), {v, env_});
+                b_.withSymbol(Opcode::StVar, pool(o.sym), {v, env_});
             return "";
         }
         case Op::subassign: {
+            const insn::subassign o(imm);
             // x[i] <- v etc. on a local variable: one instruction doing
             // what the interpreter's does (v below the indices)
-            int kind = imm[0], nidx = imm[4];
+            int kind = o.kind, nidx = o.nidx;
             if (nidx < 1 || nidx > 2) return "subassign with more than two indices";
             if (kind & (kPushedX | kSuperAssign)) {
                 // x[f(i)] <- v (x's value below the indices) and
@@ -350,34 +397,35 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 ops.insert(ops.end(), stack.end() - n, stack.end());
                 stack.resize(stack.size() - n);
                 Instruction* a = b_.add(Opcode::SubassignGeneral, ops);
-                a->symbol = pool(imm[1]);
+                a->symbol = pool(o.xsym);
                 a->index = kind;
-                a->call = pool(imm[3]);
-                a->constant = pool(imm[5]);
+                a->call = pool(o.call);
+                a->constant = pool(o.setter);
                 return "";
             }
             // speculation: x a plain local vector, as always so far
             // (leaving resumes the RIR subassign with its operands)
-            bool plain = !(code_->feedback[imm[6]].types & kSubassignNotPlain);
+            bool plain = !(code_->feedback[o.fb].types & kSubassignNotPlain);
             if (plain) {
                 Instruction* cp = checkpoint(pc, stack);
-                Instruction* t = b_.withSymbol(Opcode::IsPlainLocal, pool(imm[1]), {env_});
+                Instruction* t = b_.withSymbol(Opcode::IsPlainLocal, pool(o.xsym), {env_});
                 b_(Opcode::Assume, {t, cp});
             }
             std::vector<Instruction*> ops{env_};
             ops.insert(ops.end(), stack.end() - nidx - 1, stack.end());
             stack.resize(stack.size() - nidx - 1);
             Instruction* a = b_.add(Opcode::SubassignVar, ops);
-            a->symbol = pool(imm[1]);
+            a->symbol = pool(o.xsym);
             a->index = kind;
-            a->call = pool(imm[3]);
-            a->constant = pool(imm[5]);
+            a->call = pool(o.call);
+            a->constant = pool(o.setter);
             a->plain = plain;
             return "";
         }
         case Op::subset: {
-            int kind = imm[0], n = imm[1];
-            const CallSite& cs = code_->calls[imm[2]];
+            const insn::subset o(imm);
+            int kind = o.kind, n = o.nidx;
+            const CallSite& cs = code_->calls[o.site];
             bool tagged = false;
             for (const CallArg& a : cs.args) tagged = tagged || a.tag != R_NilValue;
             if (n < 0 || stack.size() < size_t(n) + 1) return "subset below the stack";
@@ -390,13 +438,13 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 // GNU R's default code with the call site's names
                 Instruction* x = b_.add(kind == 2 ? Opcode::Extract2_ND : Opcode::Extract1_ND, ops);
                 x->code = code_;
-                x->index = imm[2];
+                x->index = o.site;
                 stack.push_back(x);
                 return "";
             }
-            Opcode o = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
-                              : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
-            uint32_t t = code_->feedback[imm[3]].types;
+            Opcode extract = n == 1 ? (kind == 2 ? Opcode::Extract2_1D : Opcode::Extract1_1D)
+                                    : (kind == 2 ? Opcode::Extract2_2D : Opcode::Extract1_2D);
+            uint32_t t = code_->feedback[o.fb].types;
             // speculation: a list without a class, as always so far
             // (subsetting it runs no R code; leaving resumes the
             // subset). (Not for double and integer vectors: measured
@@ -410,9 +458,9 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                             {b_.withType(Opcode::IsType, plainX, {ops[0]}), cp});
                 ops[0] = b_.withType(Opcode::CastType, plainX, {ops[0]});
             }
-            Instruction* x = b_.add(o, ops);
+            Instruction* x = b_.add(extract, ops);
             x->code = code_;  // its call site (the call GNU R's `[` gets)
-            x->index = imm[2];
+            x->index = o.site;
             // speculation: an element of a plain double / integer vector
             // (or matrix) seen so far is a scalar of its type; leaving
             // resumes after the subset with its value
@@ -430,10 +478,11 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             return "";
         }
         case Op::lgl_first: {
+            const insn::lgl_first o(imm);
             // && (kind 1) / || (2): a plain logical scalar lhs decides
             // (FALSE / TRUE) or goes on to the rhs; anything else takes
             // GNU R's operator at the slow label
-            int kind = imm[0], lEnd = imm[1], lSlow = imm[2];
+            int kind = o.kind, lEnd = o.end, lSlow = o.slow;
             Instruction* a = stack.back();
             Instruction* isLgl = b_.withType(Opcode::IsType, PirType::scalar(Kind::Lgl), {a});
             BB* check = b_.newBB();
@@ -455,37 +504,41 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             return "";
         }
         case Op::lgl_second: {
+            const insn::lgl_second o(imm);
             Instruction* rhs = pop(stack);
             Instruction* lhs = pop(stack);
             Instruction* r = b_(Opcode::LglCombine, {lhs, rhs});
-            r->index = imm[0];
-            r->constant = pool(imm[1]);
+            r->index = o.kind;
+            r->constant = pool(o.call);
             stack.push_back(r);
             b_(Opcode::Visible);
             return "";
         }
         case Op::lgl_slow: {
+            const insn::lgl_slow o(imm);
             Instruction* r = b_.add(Opcode::LglSlow, {pop(stack), env_});
-            r->index = imm[0];
-            r->constant = pool(imm[1]);
+            r->index = o.kind;
+            r->constant = pool(o.call);
             stack.push_back(r);
             b_(Opcode::Visible);
             return "";
         }
         case Op::for_init: {
+            const insn::for_init o(imm);
             // the loop state: the sequence, its length, the counter (a
             // longer sequence leaves: RIR runs the loop with GNU R)
             Instruction* cp = checkpoint(pc, stack);
             b_.withType(Opcode::Assume, PirType::bottom(),
                         {b_(Opcode::LoopFits, {stack.back()}), cp});
             Instruction* seq = b_.add(Opcode::ForSeq, {pop(stack)});
-            seq->constant = pool(imm[0]);
+            seq->constant = pool(o.call);
             stack.push_back(seq);
             stack.push_back(b_(Opcode::ForLength, {seq}));
             stack.push_back(b_.ldConst(minusOne_));
             return "";
         }
         case Op::for_colon: {
+            const insn::for_colon o(imm);
             // (RIR keeps an integer range unbuilt; here it is the value
             // of from:to; a longer range leaves before `:` runs)
             Instruction* cp = checkpoint(pc, stack);
@@ -494,15 +547,16 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* to = pop(stack);
             Instruction* from = pop(stack);
             Instruction* range = b_.add(Opcode::Colon, {from, to});
-            range->constant = pool(imm[0]);
+            range->constant = pool(o.colonCall);
             Instruction* seq = b_.add(Opcode::ForSeq, {range});
-            seq->constant = pool(imm[1]);
+            seq->constant = pool(o.forCall);
             stack.push_back(seq);
             stack.push_back(b_(Opcode::ForLength, {seq}));
             stack.push_back(b_.ldConst(minusOne_));
             return "";
         }
         case Op::for_step: {
+            const insn::for_step o(imm);
             Instruction* ctr = pop(stack);
             Instruction* len = stack.back();
             Instruction* seq = stack[stack.size() - 2];
@@ -511,7 +565,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             i->type = i->ruleType();
             stack.push_back(i);
             Instruction* t = b_(Opcode::AsTest, {b_(Opcode::Lt, {i, len})});
-            if (next == imm[0]) return "a branch whose two targets are the same";
+            if (next == o.target) return "a branch whose two targets are the same";
             // the body binds the element first: in a block of its own;
             // leaving releases the sequence (as for_step does)
             BB* body = b_.newBB();
@@ -519,43 +573,46 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             b_.branch(t, body, done);
             b_.setBB(done);
             b_(Opcode::ForEnd, {seq});
-            jumpTo(imm[0], stack, blocks);
+            jumpTo(o.target, stack, blocks);
             b_.setBB(body);
             Instruction* e = b_(Opcode::ForElement, {seq, i});
-            b_.withSymbol(Opcode::StVar, pool(imm[1]), {e, env_});
+            b_.withSymbol(Opcode::StVar, pool(o.sym), {e, env_});
             jumpTo(next, stack, blocks);
             *open = false;
             return "";
         }
         case Op::dollar: {
+            const insn::dollar o(imm);
             // speculation: plain (a list's element of that exact name,
             // an environment's ordinary binding: no R code), as always
             // so far (leaving resumes the RIR dollar with x on the stack)
-            uint32_t t = code_->feedback[imm[3]].types;
+            uint32_t t = code_->feedback[o.fb].types;
             bool plain = t != 0 && !(t & kDollarNotPlain);
             if (plain) {
                 Instruction* cp = checkpoint(pc, stack);
                 Instruction* test =
-                    b_.withSymbol(Opcode::IsPlainMember, pool(imm[1]), {stack.back()});
-                test->constant = pool(imm[0]);
+                    b_.withSymbol(Opcode::IsPlainMember, pool(o.nameSym), {stack.back()});
+                test->constant = pool(o.name);
                 b_(Opcode::Assume, {test, cp});
             }
-            Instruction* d = b_.withSymbol(Opcode::Dollar, pool(imm[1]), {pop(stack)});
-            d->call = pool(imm[2]);
-            d->constant = pool(imm[0]);
+            Instruction* d = b_.withSymbol(Opcode::Dollar, pool(o.nameSym), {pop(stack)});
+            d->call = pool(o.call);
+            d->constant = pool(o.name);
             d->plain = plain;
             stack.push_back(d);
             return "";
         }
         case Op::mkclosure: {
+            const insn::mkclosure o(imm);
             Instruction* m = b_.add(Opcode::MkCls, {env_});
-            m->constant = pool(imm[0]);
+            m->constant = pool(o.spec);
             stack.push_back(m);
             return "";
         }
         case Op::call_builtin: {
-            int n = imm[0];
-            const CallSite& cs = code_->calls[imm[1]];
+            const insn::call_builtin o(imm);
+            int n = o.nargs;
+            const CallSite& cs = code_->calls[o.site];
             bool tagged = false;
             for (const CallArg& a : cs.args) tagged = tagged || a.tag != R_NilValue;
             if (tagged && int(cs.args.size()) != n)
@@ -564,52 +621,55 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             ops.insert(ops.end(), stack.end() - n, stack.end());
             stack.resize(stack.size() - n);
             Instruction* c = b_.add(Opcode::CallBuiltin, ops);
-            c->constant = pool(imm[2]);
+            c->constant = pool(o.fun);
             c->code = code_;  // its call site (the call and the expression errors name)
-            c->index = imm[1];
+            c->index = o.site;
             if (tagged)
                 for (const CallArg& a : cs.args) c->names.push_back(a.tag);
             stack.push_back(c);
             return "";
         }
         case Op::binop: {
+            const insn::binop d(imm);
             Opcode o;
-            if (!binaryOpcode(ArithOp(imm[0]), &o)) return "vectorized & and | not translated yet";
+            if (!binaryOpcode(ArithOp(d.op), &o)) return "vectorized & and | not translated yet";
             // the state before the binop: its operands on the stack
             std::vector<Instruction*> before = stack;
             Instruction* b = pop(stack);
             Instruction* a = pop(stack);
-            const Feedback& f = code_->feedback[imm[5]];
-            stack.push_back(binop(o, a, b, pool(imm[2]), f.types, pc, &before));
+            const Feedback& f = code_->feedback[d.fb];
+            stack.push_back(binop(o, a, b, pool(d.call), f.types, pc, &before));
             return "";
         }
         case Op::ld2_binop: {
+            const insn::ld2_binop d(imm);
             Opcode o;
-            if (!binaryOpcode(ArithOp(imm[6]), &o)) return "vectorized & and | not translated yet";
+            if (!binaryOpcode(ArithOp(d.op), &o)) return "vectorized & and | not translated yet";
             // when no load runs, leaving resumes at the binop (its state
             // has the stack operands on it), else after it
             std::vector<Instruction*> before = stack;
-            auto ab = ld2Operands(imm, stack, code_, [&](SEXP sym, int slot) {
+            auto ab = ld2Operands(d, stack, code_, [&](SEXP sym, int slot) {
                 return loadVariable(sym, slot, pc, &before);
             });
             Instruction *a = ab.first, *b = ab.second;
-            const Feedback& f = code_->feedback[imm[11]];
-            bool loaded = imm[0] == 1 || imm[3] == 1;
+            const Feedback& f = code_->feedback[d.fb];
+            bool loaded = d.kindA == 1 || d.kindB == 1;
             std::vector<Instruction*> below = stack;
             // (the feedback the native code notes an overflow in, whose
             // RIR code runs the binop: see binop)
             Feedback* note = const_cast<Feedback*>(&f);
-            stack.push_back(binop(o, a, b, pool(imm[8]), f.types, pc, loaded ? nullptr : &before,
+            stack.push_back(binop(o, a, b, pool(d.call), f.types, pc, loaded ? nullptr : &before,
                                   next, &below, nullptr, note));
             return "";
         }
         case Op::unop: {
-            ArithOp k = ArithOp(imm[0]);
+            const insn::unop d(imm);
+            ArithOp k = ArithOp(d.op);
             Opcode o = k == ArithOp::Neg    ? Opcode::Minus
                        : k == ArithOp::Plus ? Opcode::Plus
                                             : Opcode::Not;
             Instruction* u = b_(o, {pop(stack)});
-            u->call = pool(imm[2]);
+            u->call = pool(d.call);
             stack.push_back(u);
             return "";
         }

@@ -190,8 +190,8 @@ class Translator {
     // inlined code: see inlineCall)
     Instruction* binop(Opcode op, Instruction* a, Instruction* b, SEXP call, uint32_t feedback,
                        int pc, const std::vector<Instruction*>* before, int next = -1,
-                       const std::vector<Instruction*>* below = nullptr,
-                       Instruction* at = nullptr, Feedback* fb = nullptr) {
+                       const std::vector<Instruction*>* below = nullptr, Instruction* at = nullptr,
+                       Feedback* fb = nullptr) {
         PirType ta, tb;
         // (an operand known to be a plain scalar of a kind the feedback did
         // not see, an argument the call context types: the feedback came
@@ -431,12 +431,7 @@ class Translator {
     static void forEachLoad(const Code* c, F use) {
         const std::vector<int32_t>& bc = c->bc;
         for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
-            const int32_t* imm = &bc[pc + 1];
-            if (Op(bc[pc]) == Op::ldvar) use(c->poolAt(imm[0]));
-            if (Op(bc[pc]) == Op::ld2_binop) {
-                if (imm[0] == 1) use(c->poolAt(imm[1]));
-                if (imm[3] == 1) use(c->poolAt(imm[4]));
-            }
+            forEachVariableLoad(Op(bc[pc]), &bc[pc + 1], [&](int pool) { use(c->poolAt(pool)); });
         }
     }
 
@@ -444,10 +439,10 @@ class Translator {
     // (popped; the stack operands come first, a below b), 1 a variable
     // (`load` of pool[a]), 2 the constant pool[a]; c: the code's pool.
     template <typename Load>
-    std::pair<Instruction*, Instruction*> ld2Operands(const int32_t* imm,
+    std::pair<Instruction*, Instruction*> ld2Operands(const insn::ld2_binop& o,
                                                       std::vector<Instruction*>& stack,
                                                       const Code* c, const Load& load) {
-        int nStack = (imm[0] == 0) + (imm[3] == 0);
+        int nStack = (o.kindA == 0) + (o.kindB == 0);
         std::vector<Instruction*> fromStack(stack.end() - nStack, stack.end());
         stack.resize(stack.size() - nStack);
         size_t used = 0;
@@ -456,8 +451,8 @@ class Translator {
             if (kind == 2) return b_.ldConst(c->poolAt(a));
             return load(c->poolAt(a), slot);
         };
-        Instruction* a = operand(imm[0], imm[1], imm[2]);
-        Instruction* b = operand(imm[3], imm[4], imm[5]);
+        Instruction* a = operand(o.kindA, o.a, o.slotA);
+        Instruction* b = operand(o.kindB, o.b, o.slotB);
         return {a, b};
     }
 
