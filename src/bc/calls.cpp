@@ -61,8 +61,7 @@ SEXP mkPromise(SEXP code, SEXP env) {
 SEXP frameValue(SEXP env, SEXP sym) {
     if (TYPEOF(env) != ENVSXP) return nullptr;
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
-        return nullptr;
+    if (!cell || cell == R_NilValue || !plainCell(cell)) return nullptr;
     SEXP v = fcar(cell);
     if (ftype(v) == PROMSXP) v = fprvalue(v);
     return v == R_UnboundValue || v == R_MissingArg ? nullptr : v;
@@ -85,7 +84,7 @@ bool isMissingArgument(SEXP sym, SEXP env) {
     }
     // bits of the binding: 1 = not supplied (2 = its default, not missing)
     if ((hdr(cell)->gp & kMissingMask) == 1) return true;
-    if ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra) return false;
+    if (!plainCell(cell)) return false;
     SEXP p = fcar(cell);
     if (p == R_MissingArg) return true;
     // an argument passed on through `...` is a promise of the promise

@@ -193,9 +193,7 @@ inline void releasedValue(SEXP old) {
 // defineVar leaves it): true; false when the caller must use defineVar
 // (no cell, active or locked binding, unbound).
 inline bool storeInCell(SEXP cell, SEXP v) {
-    if (!cell || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) || hdr(cell)->extra ||
-        fcar(cell) == R_UnboundValue)
-        return false;
+    if (!cell || !plainWritableCell(cell) || fcar(cell) == R_UnboundValue) return false;
     SEXP old = fcar(cell);
     if (old != v) {
         SETCAR(cell, v);

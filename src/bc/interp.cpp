@@ -87,8 +87,7 @@ inline void bindLocal(NodeStackSlot* cache, int k, SEXP cell, SEXP sym, SEXP v, 
 inline SEXP peekLocal(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
     SEXP cell = cachedCell(cache, k, sym, env);
     if (!cell) return nullptr;
-    SexpHeader* ch = hdr(cell);
-    if ((ch->gp & kActiveBinding) || ch->extra) return nullptr;
+    if (!plainCell(cell)) return nullptr;
     SEXP x = fcar(cell);
     if (ftype(x) == PROMSXP) x = fprvalue(x);
     return x == R_UnboundValue || x == R_MissingArg ? nullptr : x;
@@ -167,8 +166,7 @@ SEXP slotsToArgs(NodeStackSlot* first, int n, const std::vector<CallArg>& tags, 
         SEXP v_ = nullptr;                                                        \
         SEXP cell_ = cachedCell(cache, k_, sym_, env, nil);                       \
         if (cell_) {                                                              \
-            SexpHeader* ch_ = hdr(cell_);                                         \
-            if (!(ch_->gp & kActiveBinding) && ch_->extra == 0) {                 \
+            if (plainCell(cell_)) {                                               \
                 SEXP x_ = fcar(cell_);                                            \
                 if (x_ == unbound) {                                              \
                     cache[k_].u.sxpval = nil;                                     \
@@ -397,8 +395,7 @@ L_ld2_binop : {
                 }
                 if (target && v.type != LGLSXP) {
                     SEXP cell = cache[target - 1].u.sxpval;
-                    if (cell != nil && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
-                        hdr(cell)->extra == 0) {
+                    if (cell != nil && plainWritableCell(cell)) {
                         SEXP old = fcar(cell);
                         if (headerByte(old) == (unsigned char)(v.type | kScalarBit) &&
                             fattrib(old) == nil &&
@@ -468,8 +465,7 @@ L_stvar : {
     SEXP v = TOP();
     SYNC();
     SEXP cell = cachedCell(cache, k, sym, env, nil);
-    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0 &&
-        fcar(cell) != unbound) {
+    if (cell && plainWritableCell(cell) && fcar(cell) != unbound) {
         SEXP old = fcar(cell);
         if (old != v) {
             // A plain scalar replacing a plain scalar of the same type that
@@ -668,8 +664,7 @@ L_binop : {
     SEXP reuse = nullptr;
     if (target) {
         SEXP cell = cache[target - 1].u.sxpval;
-        if (cell != nil && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) &&
-            hdr(cell)->extra == 0) {
+        if (cell != nil && plainWritableCell(cell)) {
             SEXP old = fcar(cell);
             if (hdr(old)->scalar && !hdr(old)->alt && fattrib(old) == nil &&
                 mayModifyInPlace(old, inPlaceScope(frame, userBase, &belowMemo, sp - 2)))
@@ -832,7 +827,7 @@ L_for_step : {
     SEXP seq = sp[-3].u.sxpval;
     int step = sp[-2].flags;
     SEXP cell = cachedCell(cache, k, sym, env);
-    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
+    if (cell && plainWritableCell(cell)) {
         // Reuse the previous loop value when only this binding refers to it
         // (GNU R's ALLOC_LOOP_VAR does the same).
         SEXP old = fcar(cell);

@@ -118,8 +118,7 @@ SEXP evalGuarded(SEXP p, Eval eval) {
 SEXP argumentErrorCall(SEXP p, SEXP sym, SEXP env, bool* missing) {
     R_varloc_t loc = R_findVarLoc(sym, env);
     SEXP cell = loc.cell;
-    if (cell && cell != R_NilValue && TYPEOF(cell) == LISTSXP &&
-        ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra))
+    if (cell && cell != R_NilValue && TYPEOF(cell) == LISTSXP && (!plainCell(cell)))
         return nullptr;  // active or special bindings: GNU R decides
     SEXP v =
         cell && cell != R_NilValue && TYPEOF(cell) == LISTSXP ? CAR(cell) : Rf_findVar(sym, env);
@@ -138,8 +137,7 @@ SEXP argumentErrorCall(SEXP p, SEXP sym, SEXP env, bool* missing) {
 SEXP localPromise(SEXP sym, SEXP env) {
     if (TYPEOF(env) != ENVSXP) return nullptr;
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra)
-        return nullptr;
+    if (!cell || cell == R_NilValue || !plainCell(cell)) return nullptr;
     SEXP v = fcar(cell);
     return ftype(v) == PROMSXP && fprvalue(v) == R_UnboundValue ? v : nullptr;
 }

@@ -325,9 +325,7 @@ static bool vectorType(int t) {
 
 bool plainLocalVector(SEXP xsym, SEXP env, SEXP known) {
     SEXP cell = known ? known : R_findVarLocInFrame(env, xsym).cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
-        hdr(cell)->extra)
-        return false;
+    if (!cell || cell == R_NilValue || !plainWritableCell(cell)) return false;
     SEXP x = fcar(cell);
     return !fobject(x) && vectorType(ftype(x));
 }
@@ -341,7 +339,7 @@ static void rebindForced(SEXP env, SEXP xsym, SEXP pv) {
     SEXP now = R_findVarLocInFrame(env, xsym).cell;
     if (!now || now == R_NilValue) {
         Rf_defineVar(xsym, pv, env);
-    } else if (!(hdr(now)->gp & (kActiveBinding | kBindingLock)) && !hdr(now)->extra) {
+    } else if (plainWritableCell(now)) {
         SETCAR(now, pv);
         hdr(now)->gp &= ~kMissingMask;
     }
@@ -373,7 +371,7 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP t
         }
         if (cell == nullptr || cell == R_NilValue) return false;
     }
-    if (hdr(cell)->gp & (kActiveBinding | kBindingLock) || hdr(cell)->extra) return false;
+    if (!plainWritableCell(cell)) return false;
     SEXP x = fcar(cell);
     if (ftype(x) == PROMSXP) {
         PROTECT(x);
@@ -406,7 +404,7 @@ bool fastSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP t
 // is copied into the local frame; an unbound x is GNU R's error.
 SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
     SEXP cell = R_findVarLocInFrame(env, xsym).cell;
-    if (cell && cell != R_NilValue && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) {
+    if (cell && cell != R_NilValue && plainCell(cell)) {
         SEXP x = fcar(cell);
         if (ftype(x) != PROMSXP) return x;
         PROTECT(x);
@@ -452,9 +450,7 @@ SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
 bool subassignPushed(int kind, SEXP xsym, SEXP xv, SEXP env, SEXP i, SEXP j, SEXP v,
                      const InPlaceScope& s) {
     SEXP cell = R_findVarLocInFrame(env, xsym).cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
-        hdr(cell)->extra)
-        return false;
+    if (!cell || cell == R_NilValue || !plainWritableCell(cell)) return false;
     if (fcar(cell) == xv) {
         if (ftype(xv) == ENVSXP) return kind == 2 && !j && storeIntoEnv(xv, i, v);
         return storeIntoBinding(kind, cell, i, j, v, s);
@@ -495,8 +491,7 @@ void envSubassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, 
     const InPlaceScope& scope = E && ftype(E) == VECSXP ? local : wide;
     if (E && ftype(E) == ENVSXP && !fobject(E)) {
         R_varloc_t b = R_findVarLocInFrame(E, nameSym);
-        if (b.cell && b.cell != R_NilValue &&
-            !(hdr(b.cell)->gp & (kActiveBinding | kBindingLock)) && !hdr(b.cell)->extra)
+        if (b.cell && b.cell != R_NilValue && plainWritableCell(b.cell))
             done = kind == 3 ? storeField(fcar(b.cell), i, v, b.cell, nullptr, 0, scope)
                              : storeIntoBinding(kind, b.cell, i, nullptr, v, scope);
     } else if (E && ftype(E) == VECSXP && !hdr(E)->obj && !hdr(E)->alt &&
@@ -613,9 +608,7 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
     } else {
         cell = R_findVarLocInFrame(env, xsym).cell;
     }
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
-        hdr(cell)->extra)
-        return false;
+    if (!cell || cell == R_NilValue || !plainWritableCell(cell)) return false;
     SEXP x = fcar(cell);
     if (super && x == R_MissingArg)  // GNU R's lookup for <<- (STARTASSIGN2)
         Rf_errorcall(call, _("argument \"%s\" is missing, with no default"), CHAR(PRINTNAME(xsym)));
@@ -720,7 +713,7 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
     R_varloc_t loc = R_findVarLocInFrame(env, xsym);
     SEXP cell = loc.cell;
     if (cell && cell != R_NilValue) {
-        if ((hdr(cell)->gp & (kActiveBinding | kBindingLock)) || hdr(cell)->extra) return nullptr;
+        if (!plainWritableCell(cell)) return nullptr;
         SEXP x = fcar(cell);
         if (ftype(x) != PROMSXP) return x;
         PROTECT(x);
@@ -745,9 +738,7 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
 bool dollarAssignPlain(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v,
                        const InPlaceScope& scope) {
     SEXP cell = R_findVarLocInFrame(env, xsym).cell;
-    if (!cell || cell == R_NilValue || (hdr(cell)->gp & (kActiveBinding | kBindingLock)) ||
-        hdr(cell)->extra)
-        return false;
+    if (!cell || cell == R_NilValue || !plainWritableCell(cell)) return false;
     SEXP x = fcar(cell);
     if (ftype(x) == ENVSXP && (fobject(x) || x == env)) return false;
     if (ftype(x) != ENVSXP && ftype(x) != VECSXP) return false;

@@ -76,7 +76,7 @@ bool storeField(SEXP el, SEXP field, SEXP v, SEXP cell, SEXP parent, R_xlen_t k,
 // it. False: nothing was done.
 inline bool storeScalarElement(SEXP cell, SEXP i, unsigned char kv, double d, int n,
                                const InPlaceScope& s) {
-    if ((hdr(cell)->gp & (kActiveBinding | kBindingLock)) || hdr(cell)->extra != 0) return false;
+    if (!plainWritableCell(cell)) return false;
     SEXP x = fcar(cell);
     SexpHeader* hx = hdr(x);
     if (hx->named != 1 || hx->alt || hx->obj) return false;            // (x's own attributes stay)

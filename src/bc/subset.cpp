@@ -164,7 +164,7 @@ SEXP envMemberPlain(SEXP e, SEXP sym) {
     SEXP cell = R_findVarLocInFrame(e, sym).cell;
     if (!cell || cell == R_NilValue) return R_NilValue;
     // (an immediate binding value is boxed by envMember)
-    if ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra) return nullptr;
+    if (!plainCell(cell)) return nullptr;
     SEXP v = fcar(cell);
     if (v == R_UnboundValue) return R_NilValue;
     return ftype(v) == PROMSXP ? nullptr : v;

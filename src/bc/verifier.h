@@ -8,11 +8,10 @@
 // A deoptimization resumes a Code at a pc with a given stack: the shape
 // computed here is what that stack must look like.
 #pragma once
-#include "../runtime/export.h"
-
 #include <string>
 #include <vector>
 
+#include "../runtime/export.h"
 #include "code.h"
 
 namespace rir {

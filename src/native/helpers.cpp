@@ -119,7 +119,7 @@ SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, cha
     SEXP cell = frameCell(sym, env, cache);
     if (!cell) return rirn_ldvar(sym, env, tramp, expr, frame, hold);
     *cache = cell;
-    if (!(hdr(cell)->gp & kActiveBinding) && hdr(cell)->extra == 0) {
+    if (plainCell(cell)) {
         SEXP x = fcar(cell);
         if (x == R_UnboundValue)
             *cache = R_NilValue;
@@ -149,16 +149,16 @@ void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty, NodeS
 
 // The cell of own-environment variable sym (cached), or nullptr when it
 // has none or its value is not an ordinary pointer.
-static SEXP plainCell(SEXP sym, SEXP env, SEXP* cache) {
+static SEXP plainCellOf(SEXP sym, SEXP env, SEXP* cache) {
     SEXP cell = frameCell(sym, env, cache);
     if (!cell) return nullptr;
     *cache = cell;
-    if ((hdr(cell)->gp & kActiveBinding) || hdr(cell)->extra) return nullptr;
+    if (!plainCell(cell)) return nullptr;
     return cell;
 }
 
 int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache) {
-    SEXP cell = plainCell(sym, env, cache);
+    SEXP cell = plainCellOf(sym, env, cache);
     if (!cell) return 0;
     SEXP x = fcar(cell);
     // (a double stored in place of the previous one: an equal value)
@@ -176,7 +176,7 @@ int rirn_no_active_bindings(SEXP env) {
 }
 
 int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
-    SEXP cell = plainCell(sym, env, cache);
+    SEXP cell = plainCellOf(sym, env, cache);
     if (!cell || !simpleScalar(fcar(cell), REALSXP)) return 0;
     return std::memcmp(fdata(fcar(cell)), &x, sizeof(double)) == 0;
 }
@@ -231,7 +231,7 @@ static SEXP valueAfter(SEXP xsym, SEXP env, SEXP* cache, char* dirty) {
     // (R code that ran may have removed x's binding and made a new one)
     if (*dirty) *cache = R_NilValue;
     SEXP cell = ownCell(xsym, env, cache);
-    if (cell && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) return fcar(cell);
+    if (cell && plainCell(cell)) return fcar(cell);
     *dirty = 1;
     if (!cell || (hdr(cell)->gp & kActiveBinding)) return R_NilValue;
     return Rf_findVarInFrame3(env, xsym, TRUE);
@@ -576,7 +576,7 @@ SEXP rirn_ldvar_missok(SEXP sym, SEXP env, SEXP tramp, char* dirty, NodeStackSlo
                        const int* hold) {
     // the common case, no R code: a value or a forced promise in the own frame
     SEXP cell = DDVAL(sym) ? nullptr : R_findVarLocInFrame(env, sym).cell;
-    if (cell && cell != R_NilValue && !(hdr(cell)->gp & kActiveBinding) && !hdr(cell)->extra) {
+    if (cell && cell != R_NilValue && plainCell(cell)) {
         SEXP v = fcar(cell);
         if (ftype(v) == PROMSXP && fprvalue(v) != R_UnboundValue) return fprvalue(v);
         if (ftype(v) != PROMSXP && v != R_MissingArg && v != R_UnboundValue) return v;
@@ -604,7 +604,7 @@ SEXP rirn_box_int(int x) {
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
                      const int* live, int nlive, char* dirty, const int* hold) {
     SEXP cell = frameCell(sym, env, cache);
-    if (cell && !(hdr(cell)->gp & (kActiveBinding | kBindingLock)) && hdr(cell)->extra == 0) {
+    if (cell && plainWritableCell(cell)) {
         // inplace.h's rule, the frame's live slots being the operand slots
         SEXP old = fcar(cell);
         if (old != R_UnboundValue && simpleScalar(old, REALSXP) && frefcnt(old) == 1 &&

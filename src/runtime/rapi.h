@@ -317,6 +317,17 @@ inline SexpHeader* hdr(SEXP x) {
     return reinterpret_cast<SexpHeader*>(x);
 }
 
+// A binding cell (a frame's cons cell) whose CAR is the variable's value as
+// an ordinary SEXP: not an active binding (its CAR is the function) and not
+// an immediate, unboxed value (sxpinfo.extra, GNU R's BNDCELL_TAG).
+inline bool plainCell(SEXP cell) {
+    return !(hdr(cell)->gp & kActiveBinding) && hdr(cell)->extra == 0;
+}
+// ... and not locked: storing into its CAR is the assignment itself.
+inline bool plainWritableCell(SEXP cell) {
+    return plainCell(cell) && !(hdr(cell)->gp & kBindingLock);
+}
+
 // rir's mark on a promise it made for a symbol argument of a call in code it
 // compiled (sxpinfo.extra: GNU R uses it on binding cells only). GNU R's byte
 // code compiles such an argument with the call as its current expression, so
