@@ -191,7 +191,7 @@ bool stillNamesFast(SEXP sym, SEXP expected, SEXP env) {
         for (SEXP f = fcar(rho); f != R_NilValue; f = fcdr(f))  // FRAME
             if (ftag(f) == sym) return false;
     }
-    if (hdr(sym)->gp & (1 << 13)) {
+    if (hdr(sym)->gp & kBaseSymCached) {
         SEXP v = fsymvalue(sym);
         if (v == expected || (ftype(v) == PROMSXP && fprvalue(v) == expected)) return true;
     }

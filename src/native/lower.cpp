@@ -327,7 +327,7 @@ bool Lowering::writesEnv(pir::Instruction* i) {
 
 llvm::Value* Lowering::slotAddress(int k) {
     return B.CreateGEP(llvm::Type::getInt8Ty(C), slots,
-                       llvm::ConstantInt::get(i64T, int64_t(k) * 16 + 8));
+                       llvm::ConstantInt::get(i64T, int64_t(k * kSlotSize + kSlotValue)));
 }
 
 size_t Lowering::useCount(pir::Instruction* v) {
@@ -449,8 +449,9 @@ void Lowering::define(pir::Instruction* i, llvm::Value* v) {
         callHelper(reinterpret_cast<void*>(&rirn_count), llvm::Type::getVoidTy(C), {sexpT}, {v});
     auto s = slotOf.find(i);
     if (s == slotOf.end()) return;
-    llvm::Value* addr = B.CreateGEP(llvm::Type::getInt8Ty(C), slots,
-                                    llvm::ConstantInt::get(i64T, s->second * 16 + 8));
+    llvm::Value* addr =
+        B.CreateGEP(llvm::Type::getInt8Ty(C), slots,
+                    llvm::ConstantInt::get(i64T, int64_t(s->second * kSlotSize + kSlotValue)));
     B.CreateStore(v, B.CreateBitCast(addr, sexpT->getPointerTo()));
 }
 
@@ -981,10 +982,10 @@ std::string Lowering::lower(pir::Instruction* i) {
                                                      : llvm::Intrinsic::smul_with_overflow;
             llvm::Value* ov = B.CreateBinaryIntrinsic(id, x, y);
             llvm::Value* na = i32(NA_INTEGER);
-            llvm::Value* bad = B.CreateOr(
-                B.CreateOr(B.CreateExtractValue(ov, 1),
-                           B.CreateICmpEQ(B.CreateExtractValue(ov, 0), na)),
-                B.CreateOr(B.CreateICmpEQ(x, na), B.CreateICmpEQ(y, na)));
+            llvm::Value* bad =
+                B.CreateOr(B.CreateOr(B.CreateExtractValue(ov, 1),
+                                      B.CreateICmpEQ(B.CreateExtractValue(ov, 0), na)),
+                           B.CreateOr(B.CreateICmpEQ(x, na), B.CreateICmpEQ(y, na)));
             vals[i] = B.CreateNot(bad);
             return "";
         }
@@ -1387,8 +1388,9 @@ extern "C" RIR_EXPORT const std::string& rir_llvm_last_ir() {
     return irText;
 }
 
-extern "C" RIR_EXPORT DispatchTable::NativeEntry rir_llvm_compile(pir::Function& f, DispatchTable* t,
-                                                    std::string* why) {
+extern "C" RIR_EXPORT DispatchTable::NativeEntry rir_llvm_compile(pir::Function& f,
+                                                                  DispatchTable* t,
+                                                                  std::string* why) {
     Jit& j = theJit();
     if (!j.jit) {
         *why = j.problem;

@@ -62,6 +62,9 @@ struct NodeStackSlot {
         SEXP sxpval;
     } u;
 };
+// (native code addresses slot k's value at k * kSlotSize + kSlotValue)
+const size_t kSlotSize = sizeof(NodeStackSlot);
+const size_t kSlotValue = offsetof(NodeStackSlot, u);
 static_assert(sizeof(NodeStackSlot) == 16, "R_bcstack_t is 16 bytes");
 // The tag of a slot that heads a block of raw memory GNU R's byte code keeps
 // on the node stack (a loop's RCNTXT, ...): the u.ival slots after it are
@@ -208,6 +211,8 @@ const unsigned kMissingMask = 15;             // MISSING_MASK: binding cells of 
 const unsigned kGrowable = 1u << 5;           // GROWABLE_MASK: vectors
 const unsigned kAsciiMask = 1u << 6;          // ASCII_MASK: CHARSXPs
 const unsigned kNoSpecialSymbols = 1u << 12;  // SPECIAL_SYMBOL_MASK: symbols, environments
+const unsigned kBaseSymCached = 1u << 13;     // BASE_SYM_CACHED_MASK: symbols whose global
+                                              // cache entry is base's binding
 const unsigned kBindingLock = 1u << 14;       // BINDING_LOCK_MASK: binding cells
 const unsigned kActiveBinding = 1u << 15;     // ACTIVE_BINDING_MASK: binding cells
 const unsigned kGlobalFrame = 1u << 15;       // GLOBAL_FRAME_MASK (envir.c): environments
