@@ -248,8 +248,21 @@ SEXP rir_status() {
     SEXP calls = column(3, REALSXP), tier = column(4, STRSXP), optimizer = column(5, STRSXP);
     SEXP optReason = column(6, STRSXP), optSeconds = column(7, REALSXP),
          deopts = column(8, REALSXP), versions = column(9, STRSXP);
-    static const char* const optStates[] = {"not tried", "optimized", "refused", "retired",
-                                            "retired, again later"};
+    auto optStateName = [](DispatchTable::OptState s) -> const char* {
+        switch (s) {
+            case DispatchTable::OptState::NotTried:
+                return "not tried";
+            case DispatchTable::OptState::Optimized:
+                return "optimized";
+            case DispatchTable::OptState::Refused:
+                return "refused";
+            case DispatchTable::OptState::Retired:
+                return "retired";
+            case DispatchTable::OptState::RetiredAgain:
+                return "retired, again later";
+        }
+        return nullptr;
+    };
     for (R_xlen_t i = 0; i < n; i++) {
         Registered& r = registry[i];
         const DispatchTable* t = r.table;
@@ -264,11 +277,11 @@ SEXP rir_status() {
                          : !t->natives.empty() ? "native"
                                                : "rir";
         SET_STRING_ELT(tier, i, tr ? Rf_mkChar(tr) : NA_STRING);
-        SET_STRING_ELT(optimizer, i,
-                       t && t->optState < 5 ? Rf_mkChar(optStates[t->optState]) : NA_STRING);
+        SET_STRING_ELT(optimizer, i, t ? Rf_mkChar(optStateName(t->optState)) : NA_STRING);
         SET_STRING_ELT(optReason, i,
                        t && !t->optRefusal.empty() ? Rf_mkChar(t->optRefusal.c_str()) : NA_STRING);
-        REAL(optSeconds)[i] = t && t->optState != 0 ? t->optSeconds : NA_REAL;
+        REAL(optSeconds)
+        [i] = t && t->optState != DispatchTable::OptState::NotTried ? t->optSeconds : NA_REAL;
         REAL(deopts)[i] = t ? double(t->deopts) : NA_REAL;
         // the contexts of its native versions, most specific first
         std::string vs;
@@ -326,31 +339,27 @@ SEXP rir_context_str(SEXP a) {
     return Rf_mkString(Context(uint64_t(Rf_asReal(a))).str().c_str());
 }
 
-// Inserts `contexts` into a fresh table (each with its own dummy code) and
-// returns the position of each inserted context after sorting, then the
-// index (into `contexts`) of the version chosen for each of `queries`
-// (0 = baseline).
+// Adds a native version for each of `contexts` to a fresh table (entry
+// i + 1: a marker, never called) and returns the contexts of its versions
+// in their order, then the index (into `contexts`) of the version chosen
+// for each of `queries` (0 = none: the baseline).
 SEXP rir_table_test(SEXP contexts, SEXP queries) {
     DispatchTable* t = DispatchTable::create(R_NilValue, R_NilValue, "<test>");
     PROTECT(t->container);
     R_xlen_t n = XLENGTH(contexts);
-    std::vector<Code*> codes;
-    for (R_xlen_t i = 0; i < n; i++) {
-        Code* c = Code::create(CodeKind::Function, Rf_ScalarInteger(int(i + 1)));
-        PROTECT(c->container);
-        t->insert(Context(uint64_t(REAL(contexts)[i])), c, c->container);
-        UNPROTECT(1);
-        codes.push_back(c);
-    }
-    SEXP order = PROTECT(Rf_allocVector(REALSXP, t->versions.size()));
-    for (size_t i = 0; i < t->versions.size(); i++)
-        REAL(order)[i] = double(t->versions[i].context.bits);
+    auto marker = [](R_xlen_t i) {
+        return reinterpret_cast<DispatchTable::NativeEntry>(static_cast<uintptr_t>(i + 1));
+    };
+    for (R_xlen_t i = 0; i < n; i++) t->addNative(Context(uint64_t(REAL(contexts)[i])), marker(i));
+    SEXP order = PROTECT(Rf_allocVector(REALSXP, t->natives.size()));
+    for (size_t i = 0; i < t->natives.size(); i++)
+        REAL(order)[i] = double(t->natives[i].context.bits);
     SEXP chosen = PROTECT(Rf_allocVector(INTSXP, XLENGTH(queries)));
     for (R_xlen_t q = 0; q < XLENGTH(queries); q++) {
-        Code* c = t->dispatch(Context(uint64_t(REAL(queries)[q])));
+        DispatchTable::NativeEntry e = t->nativeFor(Context(uint64_t(REAL(queries)[q])));
         int idx = 0;
         for (R_xlen_t i = 0; i < n; i++)
-            if (codes[i] == c) idx = int(i + 1);
+            if (e == marker(i)) idx = int(i + 1);
         INTEGER(chosen)[q] = idx;
     }
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));

@@ -285,7 +285,9 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp, Context given) {
     }
     Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook) {
-        if (t->optState == 0 || t->optState == 4) t->recordArgs(env);
+        if (t->optState == DispatchTable::OptState::NotTried ||
+            t->optState == DispatchTable::OptState::RetiredAgain)
+            t->recordArgs(env);
         // (versions made on request run whatever RIR_NATIVE says; hot:
         // `threshold` calls of the baseline returned)
         bool hot = tiering.native && double(t->completed) >= tiering.threshold && t->mayOptimize();

@@ -92,11 +92,11 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
     stats.opt_seconds += secs;
     if (entry) {
         t->addNative(ctx, entry);
-        t->optState = 1;
+        t->optState = DispatchTable::OptState::Optimized;
         stats.optimized++;
     } else {
         // (the versions made before stay; no more are tried)
-        if (t->natives.empty()) t->optState = 2;
+        if (t->natives.empty()) t->optState = DispatchTable::OptState::Refused;
         t->moreVersions = false;
         t->optRefusal = why;
         stats.opt_refused++;

@@ -17,11 +17,6 @@ namespace rir {
 struct Code;
 SEXP functionTag();
 
-struct Version {
-    Context context;
-    Code* code;
-};
-
 // The missing marker, or an unevaluated promise of code that may run R code
 // when forced (a symbol, a call, byte code; GNU R's AST interpreter also
 // wraps constant arguments in promises, whose forcing only takes the
@@ -35,11 +30,8 @@ inline bool lazyValue(SEXP v) {
 }
 
 struct DispatchTable {
-    static const size_t kMaxVersions = 15;
-
     SEXP container;  // EXTPTRSXP, tag = rir_function, prot = list(formals, body, ...)
     Code* baseline = nullptr;
-    std::vector<Version> versions;  // optimized versions, sorted
     uint64_t invocations = 0;
     int registryIndex = -1;
     std::string name;
@@ -48,15 +40,10 @@ struct DispatchTable {
     // one version per call Context it was compiled for (which arguments are
     // evaluated: contextOf), most specific first; a call runs the first
     // whose context its own satisfies, in the environment the call made (as
-    // the baseline does). `optState`: 0 not tried yet, 1 optimized, 2
-    // refused (`optRefusal` says why), 3 retired after too many
-    // deoptimizations, 4 retired and to be optimized again (with the
-    // feedback the baseline gathers meanwhile; at most kMaxReoptimizations
-    // times). `completed`: calls of the baseline that returned since the
-    // function was last retired (or made): a call that has not returned yet
-    // (say the recursion of its first calls) has not given the feedback of
-    // what it runs after the recursion. `deoptsSinceOptimized`: the
-    // deoptimizations of the current versions.
+    // the baseline does). `optState`: see OptState. `completed`: calls of the baseline that
+    // returned since the function was last retired (or made): a call that has not returned yet (say
+    // the recursion of its first calls) has not given the feedback of what it runs after the
+    // recursion. `deoptsSinceOptimized`: the deoptimizations of the current versions.
     typedef SEXP (*NativeEntry)(SEXP env, SEXP tramp);
     struct NativeVersion {
         Context context;
@@ -64,7 +51,15 @@ struct DispatchTable {
     };
     static const size_t kMaxNativeVersions = 4;
     std::vector<NativeVersion> natives;
-    uint8_t optState = 0;
+    enum class OptState : uint8_t {
+        NotTried,     // not optimized yet
+        Optimized,    // natives holds its versions
+        Refused,      // the optimizer refused it (optRefusal says why)
+        Retired,      // dropped after too many deoptimizations, for good
+        RetiredAgain  // dropped, to be optimized again with the feedback the
+                      // baseline gathers meanwhile (at most kMaxReoptimizations times)
+    };
+    OptState optState = OptState::NotTried;
     bool moreVersions = true;  // false once a version was refused, or natives is full
     static const uint32_t kMaxDeopts = 8;
     static const uint8_t kMaxReoptimizations = 2;
@@ -84,15 +79,16 @@ struct DispatchTable {
         moreVersions = true;
         if (reoptimizations < kMaxReoptimizations) {
             reoptimizations++;
-            optState = 4;
+            optState = OptState::RetiredAgain;
         } else {
-            optState = 3;
+            optState = OptState::Retired;
         }
     }
     // May a call whose context no version fits get one compiled?
     bool mayOptimize() const {
-        return optState == 0 || optState == 4 ||
-               (optState == 1 && moreVersions && natives.size() < kMaxNativeVersions);
+        return optState == OptState::NotTried || optState == OptState::RetiredAgain ||
+               (optState == OptState::Optimized && moreVersions &&
+                natives.size() < kMaxNativeVersions);
     }
     // The version for a call in context `call`, or nullptr.
     NativeEntry nativeFor(Context call) const {
@@ -105,7 +101,15 @@ struct DispatchTable {
             if (v.context == c) return true;
         return false;
     }
+    // Adds the version for context c, most specific first (replacing one
+    // for the same context; when full, the least specific is dropped).
     void addNative(Context c, NativeEntry e) {
+        for (NativeVersion& v : natives)
+            if (v.context == c) {
+                v.entry = e;
+                return;
+            }
+        if (natives.size() == kMaxNativeVersions) natives.pop_back();
         auto at = natives.begin();
         while (at != natives.end() && !contextBefore(c, at->context)) ++at;
         natives.insert(at, NativeVersion{c, e});
@@ -236,13 +240,6 @@ struct DispatchTable {
         SEXP b = VECTOR_ELT(prot, 5);
         return b != R_NilValue ? b : VECTOR_ELT(prot, 1);
     }
-
-    // Inserts keeping the order; replaces an equal context; when full, drops
-    // the least specific version. Returns false if `ctx` is the empty context.
-    bool insert(Context ctx, Code* code, SEXP codeContainer);
-    // The first version whose context the call context satisfies, else the
-    // baseline.
-    Code* dispatch(Context callContext) const;
 
     static DispatchTable* create(SEXP formals, SEXP body, const std::string& name);
     static DispatchTable* unpack(SEXP extptr);

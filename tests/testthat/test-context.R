@@ -37,10 +37,14 @@ test_that("DispatchTable keeps versions most specific first and dispatches", {
   expect_identical(res[[2]], c(3L, 4L, 1L, 0L, 2L, 1L))
 })
 
-test_that("DispatchTable holds at most 15 versions", {
+test_that("DispatchTable holds at most 4 native versions, the most specific", {
   cs <- vapply(0:19, function(i) ctx(c(i %% 8, i %/% 8)), numeric(1))
   res <- .Call(rir:::C_rir_table_test, cs, numeric())
-  expect_lte(length(res[[1]]), 15)
+  expect_length(res[[1]], 4)
+  # the same context again replaces its version
+  res <- .Call(rir:::C_rir_table_test, c(cs[1], cs[1]), cs[1])
+  expect_length(res[[1]], 1)
+  expect_identical(res[[2]], 2L)
 })
 
 test_that("instruction table is consistent", {
