@@ -41,10 +41,9 @@ bool isOp(const pir::Instruction* i, std::initializer_list<Opcode> ops) {
     return false;
 }
 
+// arithmetic, a comparison or a unary operator (not & and |)
 bool isArithmetic(const pir::Instruction* i) {
-    return isOp(i, {Opcode::Add, Opcode::Sub, Opcode::Mul, Opcode::Div, Opcode::Pow, Opcode::IDiv,
-                    Opcode::Mod, Opcode::Eq, Opcode::Neq, Opcode::Lt, Opcode::Le, Opcode::Gt,
-                    Opcode::Ge, Opcode::Minus, Opcode::Plus, Opcode::Not});
+    return pir::isArithmetic(i->op) || pir::isComparison(i->op) || pir::isUnaryOperator(i->op);
 }
 
 // in a block that only leaves for the baseline (the generic operation it

@@ -12,29 +12,9 @@
 #include <cstring>
 
 #include "../runtime/rapi.h"
+#include "arith_op.h"
 
 namespace rir {
-
-enum class ArithOp : int32_t {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    Mod,
-    IDiv,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    And,
-    Or,  // binary
-    Neg,
-    Plus,
-    Not  // unary
-};
 
 inline bool binaryOp(const char* n, ArithOp* op) {
     static const struct {

@@ -220,24 +220,12 @@ std::string Lowering::check() {
 }
 
 bool Lowering::isArith(pir::Opcode op) {
-    return op == pir::Opcode::Add || op == pir::Opcode::Sub || op == pir::Opcode::Mul ||
-           op == pir::Opcode::Div;
-}
-
-bool Lowering::isBinop(pir::Opcode op) {
-    using pir::Opcode;
-    return isArith(op) || isCompare(op) || op == Opcode::Pow || op == Opcode::IDiv ||
-           op == Opcode::Mod || op == Opcode::And || op == Opcode::Or;
-}
-
-bool Lowering::isCompare(pir::Opcode op) {
-    using pir::Opcode;
-    return op == Opcode::Eq || op == Opcode::Neq || op == Opcode::Lt || op == Opcode::Le ||
-           op == Opcode::Gt || op == Opcode::Ge;
+    ArithOp k = pir::arithOf(op);
+    return k == ArithOp::Add || k == ArithOp::Sub || k == ArithOp::Mul || k == ArithOp::Div;
 }
 
 bool Lowering::scalarLowerable(pir::Instruction* u) {
-    char ka, kb;
+    Rep ka, kb;
     return inlineKinds(u, &ka, &kb);
 }
 
@@ -260,9 +248,9 @@ size_t Lowering::position(pir::Instruction* i) {
 }
 
 bool Lowering::rawCandidate(pir::Instruction* i) {
-    char ka, kb;
+    Rep ka, kb;
     if (!isArith(i->op) || !inlineKinds(i, &ka, &kb) || counted.count(i)) return false;
-    if (ka == 'i' && kb == 'i' && i->op != pir::Opcode::Div)
+    if (ka == Rep::Int && kb == Rep::Int && i->op != pir::Opcode::Div)
         return false;  // integer results: boxed (overflow takes GNU R's path)
     pir::Instruction* store = nullptr;
     std::vector<pir::Instruction*> boxedUsers;
@@ -364,26 +352,26 @@ const int* Lowering::liveSlots(pir::Instruction* i, pir::Instruction* except,
     return keptSlotLists().back().get();
 }
 
-char Lowering::scalarKind(const pir::Instruction* v) {
+Rep Lowering::scalarKind(const pir::Instruction* v) {
     pir::PirType t = v->type;
-    if (t.isBottom() || !t.isSimpleScalar() || t.may(pir::Flag::NA)) return 0;
-    if (t.isA(pir::Kind::Real)) return 'd';
-    if (t.isA(pir::Kind::Int)) return 'i';
-    return 0;
+    if (t.isBottom() || !t.isSimpleScalar() || t.may(pir::Flag::NA)) return Rep::Boxed;
+    if (t.isA(pir::Kind::Real)) return Rep::Double;
+    if (t.isA(pir::Kind::Int)) return Rep::Int;
+    return Rep::Boxed;
 }
 
-char Lowering::arithKind(const pir::Instruction* v) {
+Rep Lowering::arithKind(const pir::Instruction* v) {
     pir::PirType t = v->type;
-    if (!t.isBottom() && t.isSimpleScalar() && t.isA(pir::Kind::Real)) return 'd';
+    if (!t.isBottom() && t.isSimpleScalar() && t.isA(pir::Kind::Real)) return Rep::Double;
     return scalarKind(v);
 }
 
-bool Lowering::inlineKinds(const pir::Instruction* u, char* ka, char* kb) {
+bool Lowering::inlineKinds(const pir::Instruction* u, Rep* ka, Rep* kb) {
     if (u->args.size() != 2) return false;
     bool arith = isArith(u->op);
     *ka = arith ? arithKind(u->args[0]) : scalarKind(u->args[0]);
     *kb = arith ? arithKind(u->args[1]) : scalarKind(u->args[1]);
-    return *ka && *kb && (arith || isCompare(u->op));
+    return *ka != Rep::Boxed && *kb != Rep::Boxed && (arith || pir::isComparison(u->op));
 }
 
 bool Lowering::plainLgl(const pir::Instruction* v) {

@@ -86,7 +86,7 @@ llvm::Value* Lowering::boxedValue(pir::Instruction* v) {
     return box;
 }
 
-llvm::Value* Lowering::scalarOperand(pir::Instruction* v, char k) {
+llvm::Value* Lowering::scalarOperand(pir::Instruction* v, Rep k) {
     auto r = rawVals.find(v);
     if (r != rawVals.end()) return r->second;
     return loadScalar(value(v), k);
@@ -107,14 +107,14 @@ llvm::Value* Lowering::scalarIndex(llvm::Value* len, llvm::Value* idx, llvm::Val
     llvm::BasicBlock* intLoad = llvm::BasicBlock::Create(C, "", fn);
     B.CreateCondBr(isInt, intLoad, notInt);
     B.SetInsertPoint(intLoad);
-    llvm::Value* iv = loadScalar(idx, 'i');
+    llvm::Value* iv = loadScalar(idx, Rep::Int);
     llvm::Value* kInt = B.CreateSub(B.CreateSExt(iv, i64T), llvm::ConstantInt::get(i64T, 1));
     llvm::Value* intGood = B.CreateICmpSGE(iv, i32(1));  // (NA is the smallest int)
     B.CreateBr(haveK);
     B.SetInsertPoint(notInt);
     B.CreateCondBr(headerByteIs(idx, kScalarTypeMask, REALSXP | kHeaderScalarBit), realIdx, fail);
     B.SetInsertPoint(realIdx);
-    llvm::Value* dv = loadScalar(idx, 'd');
+    llvm::Value* dv = loadScalar(idx, Rep::Double);
     llvm::Value* realGood =
         B.CreateAnd(B.CreateFCmpOGE(dv, llvm::ConstantFP::get(dT, 1.0)),
                     B.CreateFCmpOLT(dv, llvm::ConstantFP::get(dT, 4503599627370496.0)));
@@ -277,7 +277,7 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
     B.CreateCondBr(rScalar, slowOk, join);
     B.SetInsertPoint(slowOk);
-    llvm::Value* rd = loadScalar(r, 'd');
+    llvm::Value* rd = loadScalar(r, Rep::Double);
     B.CreateBr(join);
     B.SetInsertPoint(join);
     llvm::PHINode* raw = B.CreatePHI(dT, 3);
@@ -303,19 +303,19 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
     return true;
 }
 
-llvm::Value* Lowering::loadScalar(llvm::Value* x, char k) {
+llvm::Value* Lowering::loadScalar(llvm::Value* x, Rep k) {
     llvm::Value* p =
         B.CreateGEP(llvm::Type::getInt8Ty(C), x, llvm::ConstantInt::get(i64T, kVectorDataOffset));
-    llvm::Type* t = k == 'd' ? llvm::Type::getDoubleTy(C) : i32T;
+    llvm::Type* t = k == Rep::Double ? llvm::Type::getDoubleTy(C) : i32T;
     return B.CreateLoad(t, B.CreateBitCast(p, t->getPointerTo()));
 }
 
 bool Lowering::lowerScalar(pir::Instruction* i) {
     using pir::Opcode;
-    char ka, kb;
+    Rep ka, kb;
     if (!inlineKinds(i, &ka, &kb)) return false;
-    bool compare = isCompare(i->op);
-    bool intOp = ka == 'i' && kb == 'i';
+    bool compare = pir::isComparison(i->op);
+    bool intOp = ka == Rep::Int && kb == Rep::Int;
     llvm::Type* dT = llvm::Type::getDoubleTy(C);
     llvm::Value* x = scalarOperand(i->args[0], ka);
     llvm::Value* y = scalarOperand(i->args[1], kb);
@@ -330,8 +330,8 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
                                                                 : llvm::CmpInst::ICMP_SGE;
             t = B.CreateICmp(p, x, y);
         } else {
-            if (ka == 'i') x = B.CreateSIToFP(x, dT);
-            if (kb == 'i') y = B.CreateSIToFP(y, dT);
+            if (ka == Rep::Int) x = B.CreateSIToFP(x, dT);
+            if (kb == Rep::Int) y = B.CreateSIToFP(y, dT);
             // (an NA-free double is not NaN either: the comparison is
             // ordered)
             llvm::CmpInst::Predicate p = i->op == Opcode::Eq    ? llvm::CmpInst::FCMP_OEQ
@@ -349,8 +349,8 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
         return true;
     }
     if (!intOp || i->op == Opcode::Div) {
-        if (ka == 'i') x = B.CreateSIToFP(x, dT);
-        if (kb == 'i') y = B.CreateSIToFP(y, dT);
+        if (ka == Rep::Int) x = B.CreateSIToFP(x, dT);
+        if (kb == Rep::Int) y = B.CreateSIToFP(y, dT);
         llvm::Value* r = i->op == Opcode::Add   ? B.CreateFAdd(x, y)
                          : i->op == Opcode::Sub ? B.CreateFSub(x, y)
                          : i->op == Opcode::Mul ? B.CreateFMul(x, y)
@@ -359,7 +359,7 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
         if (rawOk.count(i))
             rawVals[i] = r;
         else
-            define(i, boxInto(i, r, 'd'));
+            define(i, boxInto(i, r, Rep::Double));
         return true;
     }
     if (i->plain) {
@@ -368,7 +368,7 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
                          : i->op == Opcode::Sub ? B.CreateNSWSub(x, y)
                                                 : B.CreateNSWMul(x, y);
         setVisible();
-        define(i, boxInto(i, r, 'i'));
+        define(i, boxInto(i, r, Rep::Int));
         return true;
     }
     llvm::Intrinsic::ID id = i->op == Opcode::Add   ? llvm::Intrinsic::sadd_with_overflow
@@ -383,7 +383,7 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
     B.CreateCondBr(bad, slow, fast);
     B.SetInsertPoint(fast);
     setVisible();
-    llvm::Value* boxed = boxInto(i, r, 'i');
+    llvm::Value* boxed = boxInto(i, r, Rep::Int);
     llvm::BasicBlock* fastEnd = B.GetInsertBlock();
     B.CreateBr(join);
     B.SetInsertPoint(slow);
@@ -509,10 +509,10 @@ llvm::Value* Lowering::inlineTypeTest(llvm::Value* x, pir::PirType want) {
     B.SetInsertPoint(elt);
     llvm::Value* notNA;
     if (t == REALSXP) {
-        llvm::Value* d = loadScalar(x, 'd');
+        llvm::Value* d = loadScalar(x, Rep::Double);
         notNA = B.CreateFCmpORD(d, d);
     } else {
-        notNA = B.CreateICmpNE(loadScalar(x, 'i'), i32(NA_INTEGER));
+        notNA = B.CreateICmpNE(loadScalar(x, Rep::Int), i32(NA_INTEGER));
     }
     llvm::Value* r = mergeAt(join, llvm::ConstantInt::getFalse(C), from, notNA);
     return r;
@@ -545,14 +545,14 @@ llvm::Value* Lowering::scratchOrNull(pir::Instruction* i) {
     return B.CreateSelect(free, own, constant(nullptr));
 }
 
-llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, char k) {
-    void* alloc =
-        k == 'd' ? reinterpret_cast<void*>(&rirn_box_real) : reinterpret_cast<void*>(&rirn_box_int);
-    llvm::Type* t = k == 'd' ? llvm::Type::getDoubleTy(C) : i32T;
+llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, Rep k) {
+    void* alloc = k == Rep::Double ? reinterpret_cast<void*>(&rirn_box_real)
+                                   : reinterpret_cast<void*>(&rirn_box_int);
+    llvm::Type* t = k == Rep::Double ? llvm::Type::getDoubleTy(C) : i32T;
     llvm::Value *own, *free;
     if (!scratchTest(i, &own, &free)) return callHelper(alloc, sexpT, {t}, {r});
     // written into the previous box when it is a plain scalar of the type
-    unsigned type = k == 'd' ? REALSXP : INTSXP;
+    unsigned type = k == Rep::Double ? REALSXP : INTSXP;
     free = B.CreateAnd(
         free,
         B.CreateAnd(headerByteIs(own, kScalarTypeMask, type | kHeaderScalarBit), noAttrib(own)));
@@ -587,12 +587,12 @@ bool Lowering::inlineMath(pir::Instruction* i) {
         B.CreateAnd(headerByteIs(x, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(x)),
         isReal, slow);
     B.SetInsertPoint(isReal);
-    llvm::Value* d = loadScalar(x, 'd');
+    llvm::Value* d = loadScalar(x, Rep::Double);
     B.CreateCondBr(B.CreateFCmpOGE(d, llvm::ConstantFP::get(llvm::Type::getDoubleTy(C), 0.0)), fast,
                    slow);
     B.SetInsertPoint(fast);
     llvm::Value* root = B.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, d);
-    llvm::Value* boxed = boxInto(i, root, 'd');
+    llvm::Value* boxed = boxInto(i, root, Rep::Double);
     setVisible();
     llvm::BasicBlock* fastEnd = B.GetInsertBlock();
     B.CreateBr(join);

@@ -93,65 +93,8 @@ std::string irText;
 }  // namespace
 
 bool arithOp(pir::Opcode op, ArithOp* out) {
-    using pir::Opcode;
-    switch (op) {
-        case Opcode::Add:
-            *out = ArithOp::Add;
-            return true;
-        case Opcode::Sub:
-            *out = ArithOp::Sub;
-            return true;
-        case Opcode::Mul:
-            *out = ArithOp::Mul;
-            return true;
-        case Opcode::Div:
-            *out = ArithOp::Div;
-            return true;
-        case Opcode::Pow:
-            *out = ArithOp::Pow;
-            return true;
-        case Opcode::IDiv:
-            *out = ArithOp::IDiv;
-            return true;
-        case Opcode::Mod:
-            *out = ArithOp::Mod;
-            return true;
-        case Opcode::Eq:
-            *out = ArithOp::Eq;
-            return true;
-        case Opcode::Neq:
-            *out = ArithOp::Ne;
-            return true;
-        case Opcode::Lt:
-            *out = ArithOp::Lt;
-            return true;
-        case Opcode::Le:
-            *out = ArithOp::Le;
-            return true;
-        case Opcode::Gt:
-            *out = ArithOp::Gt;
-            return true;
-        case Opcode::Ge:
-            *out = ArithOp::Ge;
-            return true;
-        case Opcode::And:
-            *out = ArithOp::And;
-            return true;
-        case Opcode::Or:
-            *out = ArithOp::Or;
-            return true;
-        case Opcode::Minus:
-            *out = ArithOp::Neg;
-            return true;
-        case Opcode::Plus:
-            *out = ArithOp::Plus;
-            return true;
-        case Opcode::Not:
-            *out = ArithOp::Not;
-            return true;
-        default:
-            return false;
-    }
+    *out = pir::arithOf(op);
+    return *out != ArithOp::None;
 }
 
 std::string Lowering::run(const std::string& name) {
@@ -246,7 +189,7 @@ std::string Lowering::run(const std::string& name) {
             if (writesEnv(i) && i->op != pir::Opcode::Force &&
                 i->op != pir::Opcode::ForceOrMissing && i->op != pir::Opcode::SubassignVar &&
                 i->op != pir::Opcode::LdFun && i->op != pir::Opcode::CallBuiltin &&
-                !isBinop(i->op) && !i->isTerminator())
+                !pir::isBinaryOperator(i->op) && !i->isTerminator())
                 setDirty(1);
         }
     }
@@ -476,7 +419,20 @@ void Lowering::setVisible() {
 std::string Lowering::lower(pir::Instruction* i) {
     using pir::Opcode;
     auto a = [&](size_t k) { return value(i->args[k]); };
-    ArithOp op;
+    if (pir::isBinaryOperator(i->op)) {
+        if (!lowerScalar(i)) define(i, genericBinopValue(i));
+        return "";
+    }
+    if (pir::isUnaryOperator(i->op)) {
+        int keep = usedAgain(i->args[0], i) ? 1 : 0;
+        int n = 0;
+        const int* live = liveSlots(i, i, nullptr, &n);
+        define(i, callHelper(reinterpret_cast<void*>(&rirn_unop), sexpT,
+                             {i32T, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, i32T},
+                             {i32(int(pir::arithOf(i->op))), a(0), sexp(i->call), rho(), trampArg,
+                              i32(keep), slots, constant(live), i32(n)}));
+        return "";
+    }
     switch (i->op) {
         case Opcode::LdConst:
             vals[i] = sexp(i->constant);
@@ -578,37 +534,6 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, inlineForce(a(0), sym, writesEnv(i)));
             return "";
         }
-        case Opcode::Add:
-        case Opcode::Sub:
-        case Opcode::Mul:
-        case Opcode::Div:
-        case Opcode::Pow:
-        case Opcode::IDiv:
-        case Opcode::Mod:
-        case Opcode::Eq:
-        case Opcode::Neq:
-        case Opcode::Lt:
-        case Opcode::Le:
-        case Opcode::Gt:
-        case Opcode::Ge:
-        case Opcode::And:
-        case Opcode::Or: {
-            if (!lowerScalar(i)) define(i, genericBinopValue(i));
-            return "";
-        }
-        case Opcode::Minus:
-        case Opcode::Plus:
-        case Opcode::Not: {
-            arithOp(i->op, &op);
-            int keep = usedAgain(i->args[0], i) ? 1 : 0;
-            int n = 0;
-            const int* live = liveSlots(i, i, nullptr, &n);
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_unop), sexpT,
-                                 {i32T, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, i32T},
-                                 {i32(int(op)), a(0), sexp(i->call), rho(), trampArg, i32(keep),
-                                  slots, constant(live), i32(n)}));
-            return "";
-        }
         case Opcode::AsTest: {
             auto raw = rawTests.find(i->args[0]);
             if (raw != rawTests.end()) {
@@ -618,7 +543,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             if (plainLgl(i->args[0])) {
                 // a plain logical scalar: inline unless NA (the error)
-                llvm::Value* x = loadScalar(a(0), 'i');
+                llvm::Value* x = loadScalar(a(0), Rep::Int);
                 llvm::BasicBlock* from = B.GetInsertBlock();
                 llvm::BasicBlock* na = llvm::BasicBlock::Create(C, "", fn);
                 llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
@@ -975,8 +900,8 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::NoOverflow: {
             // (plain integer or logical scalars: IsType checked them; an
             // NA operand, which the Assumes rule out, counts as not fitting)
-            llvm::Value* x = scalarOperand(i->args[0], 'i');
-            llvm::Value* y = scalarOperand(i->args[1], 'i');
+            llvm::Value* x = scalarOperand(i->args[0], Rep::Int);
+            llvm::Value* y = scalarOperand(i->args[1], Rep::Int);
             llvm::Intrinsic::ID id = i->index == 0   ? llvm::Intrinsic::sadd_with_overflow
                                      : i->index == 1 ? llvm::Intrinsic::ssub_with_overflow
                                                      : llvm::Intrinsic::smul_with_overflow;
@@ -992,10 +917,10 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::LglCombine:
             if (plainLgl(i->args[1])) {
                 // both plain logical scalars: lglCombine inline
-                llvm::Value* x1 = loadScalar(a(0), 'i');
+                llvm::Value* x1 = loadScalar(a(0), Rep::Int);
                 auto raw = rawTests.find(i->args[1]);
-                llvm::Value* x2 =
-                    raw != rawTests.end() ? B.CreateZExt(raw->second, i32T) : loadScalar(a(1), 'i');
+                llvm::Value* x2 = raw != rawTests.end() ? B.CreateZExt(raw->second, i32T)
+                                                        : loadScalar(a(1), Rep::Int);
                 llvm::Value* decides = B.CreateICmpEQ(x2, i32(i->index == 1 ? FALSE : TRUE));
                 llvm::Value* r = B.CreateSelect(
                     B.CreateOr(B.CreateICmpNE(x1, i32(NA_LOGICAL)), decides), x2, i32(NA_LOGICAL));

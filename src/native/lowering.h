@@ -37,6 +37,10 @@ const unsigned kPlainTypeMask = kHeaderTypeMask | kHeaderObjectBit | kHeaderAltB
 // unary instruction; false for other instructions.
 bool arithOp(pir::Opcode op, ArithOp* out);
 
+// How native code holds a value: boxed (a SEXP), or unboxed in a machine
+// register as an int or a double.
+enum class Rep : uint8_t { Boxed, Int, Double };
+
 class Lowering {
   public:
     Lowering(llvm::LLVMContext& c, llvm::Module& m, pir::Function& f, DispatchTable* t)
@@ -199,11 +203,8 @@ class Lowering {
     // tests right before it (one lookup for both)
     std::map<pir::Instruction*, llvm::Value*> memberVals;
 
+    // the arithmetic native code computes inline on unboxed scalars: + - * /
     static bool isArith(pir::Opcode op);
-    // the operators lowered inline or by rirn_binop (which sets the dirty
-    // flag itself)
-    static bool isBinop(pir::Opcode op);
-    static bool isCompare(pir::Opcode op);
     // Will lowerScalar compute u inline?
     bool scalarLowerable(pir::Instruction* u);
     static bool realScalarType(pir::PirType t);
@@ -278,7 +279,7 @@ class Lowering {
     // v's box (a new one for an unboxed value: frame states)
     llvm::Value* boxedValue(pir::Instruction* v);
 
-    llvm::Value* scalarOperand(pir::Instruction* v, char k);
+    llvm::Value* scalarOperand(pir::Instruction* v, Rep k);
 
     // Elements of double vectors read inline (x[i] / x[[i]] speculated to be
     // a double scalar, every user reading it unboxed or deoptimizing): the
@@ -310,17 +311,17 @@ class Lowering {
     // value, never boxed.
     std::map<pir::Instruction*, llvm::Value*> rawTests;
 
-    // 'd' / 'i': a plain double / integer scalar, never NA (its type says
+    // Rep::Double / Rep::Int: a plain double / integer scalar, never NA (its type says
     // so), which native code reads unboxed; else 0.
-    static char scalarKind(const pir::Instruction* v);
+    static Rep scalarKind(const pir::Instruction* v);
     // As scalarKind, for an operand of + - * /: a double may also be NA
     // (GNU R's double arithmetic is the machine's, NA and NaN included).
-    static char arithKind(const pir::Instruction* v);
+    static Rep arithKind(const pir::Instruction* v);
     // The kinds of the operands of arithmetic or a comparison computed
     // inline, or false.
-    static bool inlineKinds(const pir::Instruction* u, char* ka, char* kb);
+    static bool inlineKinds(const pir::Instruction* u, Rep* ka, Rep* kb);
 
-    llvm::Value* loadScalar(llvm::Value* x, char k);
+    llvm::Value* loadScalar(llvm::Value* x, Rep k);
 
     void setVisible();
 
@@ -354,9 +355,9 @@ class Lowering {
     // its header (as rirn_istype's fast path); nullptr for other types.
     llvm::Value* inlineTypeTest(llvm::Value* x, pir::PirType want);
 
-    // i's result r (a double 'd' or an int 'i') boxed, into i's previous
+    // i's result r (a double or an int, as k says) boxed, into i's previous
     // box when nothing refers to it any more
-    llvm::Value* boxInto(pir::Instruction* i, llvm::Value* r, char k);
+    llvm::Value* boxInto(pir::Instruction* i, llvm::Value* r, Rep k);
 
     llvm::Value* a0(pir::Instruction* i) { return value(i->args[0]); }
     llvm::Value* a1(pir::Instruction* i) { return value(i->args[1]); }

@@ -175,7 +175,7 @@ class BodyTranslator {
         auto load = [&](int pool) -> Instruction* { return st[var(c_->poolAt(pool))]; };
         auto arith = [&](int aop, Instruction* a, Instruction* b, int call, int fb) {
             Opcode o = Opcode::Add;
-            binaryOpcode(ArithOp(aop), &o);
+            opcodeOf(ArithOp(aop), &o);
             return hooks_.arith(o, a, b, c_->poolAt(call), c_->feedback[fb].types);
         };
         switch (op) {

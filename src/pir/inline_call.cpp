@@ -180,7 +180,7 @@ Instruction* Translator::straightLine(const Code* c, const std::function<Instruc
     const std::vector<int32_t>& bc = c->bc;
     auto arith = [&](int op, Instruction* a, Instruction* b, int call, int fb) {
         Opcode o = Opcode::Add;
-        binaryOpcode(ArithOp(op), &o);
+        opcodeOf(ArithOp(op), &o);
         return binop(o, a, b, c->poolAt(call), c->feedback[fb].types, 0, nullptr, -1, nullptr, cp);
     };
     for (size_t pc = 0; pc < bc.size();) {

@@ -13,14 +13,44 @@ namespace pir {
 namespace {
 
 const InsnInfo kInfo[] = {
-#define PIR_INFO(name, ops, result, succ, reads, writes, flags, doc) \
-    {#name, ops, Rule::result, succ, uint8_t(reads), uint8_t(writes), uint16_t(flags), doc},
+#define PIR_INFO(name, ops, result, arith, succ, reads, writes, flags, doc)                     \
+    {#name,           ops, Rule::result, ArithOp::arith, succ, uint8_t(reads), uint8_t(writes), \
+     uint16_t(flags), doc},
     PIR_INSNS(PIR_INFO)
 #undef PIR_INFO
 };
 
 static_assert(sizeof(kInfo) / sizeof(kInfo[0]) == size_t(Opcode::kCount),
               "one table row per opcode");
+
+}  // namespace
+
+bool opcodeOf(ArithOp k, Opcode* out) {
+    for (size_t o = 0; o < size_t(Opcode::kCount); o++)
+        if (kInfo[o].arith == k && k != ArithOp::None) {
+            *out = Opcode(o);
+            return true;
+        }
+    return false;
+}
+
+bool scalarOperatorMayWarn(Opcode op, const PirType& a, const PirType& b) {
+    switch (op) {
+        case Opcode::Add:
+        case Opcode::Sub:
+        case Opcode::Mul:
+            // integers and logicals overflow; a double operand makes it
+            // double arithmetic
+            return !(a.isA(Kind::Real) || b.isA(Kind::Real));
+        case Opcode::Mod:
+        case Opcode::IDiv:
+            return a.mayBe(Kind::Real) || b.mayBe(Kind::Real);
+        default:
+            return false;
+    }
+}
+
+namespace {
 
 // The position of the environment operand (the first 'e'), or -1.
 int envOperand(const InsnInfo& i, size_t nargs) {
@@ -219,11 +249,11 @@ namespace {
 // Builtins that give no warning whatever their arguments (errors aside).
 bool quietBuiltin(SEXP f) {
     static const char* const quiet[] = {
-        "length",       "c",          "list",         "invisible",   "is.null",
-        "is.na",        "is.numeric", "is.character", "is.logical",  "is.integer",
-        "is.double",    "is.list",    "is.function",  "is.environment", "is.object",
-        "is.symbol",    "is.complex", "missing",      "nargs",       "interactive",
-        "abs",          "floor",      "ceiling",      "sign",        "round",
+        "length",    "c",          "list",         "invisible",      "is.null",
+        "is.na",     "is.numeric", "is.character", "is.logical",     "is.integer",
+        "is.double", "is.list",    "is.function",  "is.environment", "is.object",
+        "is.symbol", "is.complex", "missing",      "nargs",          "interactive",
+        "abs",       "floor",      "ceiling",      "sign",           "round",
     };
     const char* name = primRow(f).name;
     for (const char* q : quiet)
@@ -242,30 +272,13 @@ bool Instruction::mayWarn(OperandType typeOf, void* analysis) const {
             if (!type(args[k]).isUnboxable()) return false;
         return true;
     };
-    auto mayBeReal = [&](size_t k) { return type(args[k]).mayBe(Kind::Real); };
+    if (isBinaryOperator(op)) {
+        if (!scalars(0, 2)) return true;
+        // (+ - * proved not to overflow: NoOverflow, a loop's counter)
+        if (plain || (op == Opcode::Add && index == kLoopCounter)) return false;
+        return scalarOperatorMayWarn(op, type(args[0]), type(args[1]));
+    }
     switch (op) {
-        case Opcode::Add:
-        case Opcode::Sub:
-        case Opcode::Mul:
-            if (!scalars(0, 2)) return true;
-            if (plain || (op == Opcode::Add && index == kLoopCounter)) return false;
-            // integers and logicals overflow (NA with a warning); a double
-            // operand makes it double arithmetic
-            return !(type(args[0]).isA(Kind::Real) || type(args[1]).isA(Kind::Real));
-        case Opcode::Mod:
-            // (double %% warns of a probable complete loss of accuracy)
-            return !scalars(0, 2) || mayBeReal(0) || mayBeReal(1);
-        case Opcode::Div:
-        case Opcode::Pow:
-        case Opcode::IDiv:
-        case Opcode::Eq:
-        case Opcode::Neq:
-        case Opcode::Lt:
-        case Opcode::Le:
-        case Opcode::Gt:
-        case Opcode::Ge:
-        case Opcode::And:
-        case Opcode::Or:
         case Opcode::Colon:  // (a vector's first element used; "zz":3 coerced)
             return !scalars(0, 2);
         case Opcode::LglCombine:  // (GNU R 4.2: a longer operand's first element used)

@@ -41,85 +41,22 @@ bool feedbackType(uint32_t bits, PirType* t) {
     }
 }
 
-bool binaryOpcode(ArithOp op, Opcode* out) {
-    switch (op) {
-        case ArithOp::Add:
-            *out = Opcode::Add;
-            return true;
-        case ArithOp::Sub:
-            *out = Opcode::Sub;
-            return true;
-        case ArithOp::Mul:
-            *out = Opcode::Mul;
-            return true;
-        case ArithOp::Div:
-            *out = Opcode::Div;
-            return true;
-        case ArithOp::Pow:
-            *out = Opcode::Pow;
-            return true;
-        case ArithOp::Mod:
-            *out = Opcode::Mod;
-            return true;
-        case ArithOp::IDiv:
-            *out = Opcode::IDiv;
-            return true;
-        case ArithOp::Eq:
-            *out = Opcode::Eq;
-            return true;
-        case ArithOp::Ne:
-            *out = Opcode::Neq;
-            return true;
-        case ArithOp::Lt:
-            *out = Opcode::Lt;
-            return true;
-        case ArithOp::Le:
-            *out = Opcode::Le;
-            return true;
-        case ArithOp::Gt:
-            *out = Opcode::Gt;
-            return true;
-        case ArithOp::Ge:
-            *out = Opcode::Ge;
-            return true;
-        case ArithOp::And:
-            *out = Opcode::And;
-            return true;
-        case ArithOp::Or:
-            *out = Opcode::Or;
-            return true;
-        default:
-            return false;
-    }
-}
-
 // Inlining (Translator::inlineCall). Arithmetic an inlined body may do:
 // the feedback saw plain scalars of one type per operand, and with those
 // types it cannot warn (integer +, -, * overflow; `%%` may lose accuracy).
 bool quietArith(ArithOp k, uint32_t types) {
     PirType ta, tb;
     Opcode o;
-    if (!binaryOpcode(k, &o) || !feedbackType(types & 0xffff, &ta) ||
+    if (!opcodeOf(k, &o) || !isBinaryOperator(o) || !feedbackType(types & 0xffff, &ta) ||
         !feedbackType(types >> kRhsShift, &tb))
         return false;
-    switch (o) {
-        case Opcode::Add:
-        case Opcode::Sub:
-        case Opcode::Mul:
-            return ta.kinds() == uint16_t(Kind::Real) || tb.kinds() == uint16_t(Kind::Real);
-        case Opcode::IDiv:
-        case Opcode::Mod:
-            return false;
-        case Opcode::And:
-        case Opcode::Or: {
-            // (strings and other kinds are errors)
-            constexpr uint16_t ok =
-                uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real);
-            return !(ta.kinds() & ~ok) && !(tb.kinds() & ~ok);
-        }
-        default:
-            return true;
+    if (scalarOperatorMayWarn(o, ta, tb)) return false;
+    if (info(o).result == Rule::Logic) {
+        // (strings and other kinds are errors)
+        constexpr uint16_t ok = uint16_t(Kind::Lgl) | uint16_t(Kind::Int) | uint16_t(Kind::Real);
+        return !(ta.kinds() & ~ok) && !(tb.kinds() & ~ok);
     }
+    return true;
 }
 
 bool dotsName(SEXP sym) {

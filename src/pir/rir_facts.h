@@ -17,8 +17,6 @@ namespace pir {
 // The PIR type type-feedback bits describe, when they describe one plain
 // type (a scalar without attributes of one kind).
 bool feedbackType(uint32_t bits, PirType* t);
-// The PIR opcode of a RIR arithmetic or comparison op (false: none).
-bool binaryOpcode(ArithOp op, Opcode* out);
 // Arithmetic whose feedback (`types`) says it cannot warn.
 bool quietArith(ArithOp k, uint32_t types);
 // `...` or `..1`, `..2`, ...

@@ -95,26 +95,12 @@ bool isOp(const Instruction* i, std::initializer_list<Opcode> ops) {
 bool mayRaise(const Instruction* i) {
     if (!i->has(MayError) && !i->has(NonLocal)) return false;
     auto t = [&](size_t k) { return i->args[k]->type; };
+    // (integer %/% and %% by zero give NA; & and | of scalars may error on
+    // their kinds)
+    if (isArithmetic(i->op) || isComparison(i->op))
+        return !t(0).isUnboxable() || !t(1).isUnboxable();
+    if (isUnaryOperator(i->op)) return !t(0).isUnboxable();
     switch (i->op) {
-        case Opcode::Add:
-        case Opcode::Sub:
-        case Opcode::Mul:
-        case Opcode::Div:
-        case Opcode::Pow:
-        case Opcode::IDiv:
-        case Opcode::Mod:
-        // (integer %/% and %% by zero give NA)
-        case Opcode::Eq:
-        case Opcode::Neq:
-        case Opcode::Lt:
-        case Opcode::Le:
-        case Opcode::Gt:
-        case Opcode::Ge:
-            return !t(0).isUnboxable() || !t(1).isUnboxable();
-        case Opcode::Minus:
-        case Opcode::Plus:
-        case Opcode::Not:
-            return !t(0).isUnboxable();
         case Opcode::AsTest:
             return !t(0).isUnboxable() || t(0).may(Flag::NA);
         case Opcode::Force:
