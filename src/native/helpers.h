@@ -6,10 +6,9 @@
 // Every helper may raise an R error (a longjmp through the native frames,
 // which hold no C++ objects) unless its comment says otherwise.
 #pragma once
-#include "../runtime/export.h"
-
 #include <vector>
 
+#include "../runtime/export.h"
 #include "../runtime/rapi.h"
 
 namespace rir {
@@ -264,11 +263,108 @@ SEXP rirn_deopt_inlined(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tra
 }
 #pragma GCC visibility pop
 
+// Every helper native code calls, once: H(name, effects). The lowering
+// calls them through this table (Lowering::call: the LLVM signature comes
+// from the C++ prototype above), and helpers() lists them for the JIT's
+// symbol table and for debugging. Effects, beyond reading the arguments:
+//   kNoEffect   none: no error, no allocation, no R code
+//   kAllocates  allocates R objects (the collector may run; R's allocation
+//               error may be raised)
+//   kMayRunR    may raise R errors and run R code (promises, active
+//               bindings, methods, condition handlers), which reads and
+//               writes any heap and any frame on the stack
+enum HelperEffects : uint8_t { kNoEffect = 0, kAllocates = 1, kMayRunR = 3 };
+#define RIRN_HELPERS(H)                      \
+    H(rirn_enter, kAllocates)                \
+    H(rirn_leave, kNoEffect)                 \
+    H(rirn_hold, kNoEffect)                  \
+    H(rirn_release, kNoEffect)               \
+    H(rirn_ldarg, kNoEffect)                 \
+    H(rirn_enclos, kNoEffect)                \
+    H(rirn_ldvar, kMayRunR)                  \
+    H(rirn_force, kMayRunR)                  \
+    H(rirn_stvar, kMayRunR)                  \
+    H(rirn_ldvar_cell, kMayRunR)             \
+    H(rirn_stvar_cell, kMayRunR)             \
+    H(rirn_starg_default, kMayRunR)          \
+    H(rirn_mkarg, kAllocates)                \
+    H(rirn_binop, kMayRunR)                  \
+    H(rirn_note_overflow, kNoEffect)         \
+    H(rirn_unop, kMayRunR)                   \
+    H(rirn_astest, kMayRunR)                 \
+    H(rirn_istype, kNoEffect)                \
+    H(rirn_eval, kMayRunR)                   \
+    H(rirn_ldfun, kMayRunR)                  \
+    H(rirn_switch_index, kMayRunR)           \
+    H(rirn_stvar_super, kMayRunR)            \
+    H(rirn_subassign_general, kMayRunR)      \
+    H(rirn_apply_internal, kMayRunR)         \
+    H(rirn_loop_body, kMayRunR)              \
+    H(rirn_ldddvar, kMayRunR)                \
+    H(rirn_env_subassign, kMayRunR)          \
+    H(rirn_start_assign, kMayRunR)           \
+    H(rirn_start_assign_super, kMayRunR)     \
+    H(rirn_getter_call, kMayRunR)            \
+    H(rirn_setter_call, kMayRunR)            \
+    H(rirn_use_method, kMayRunR)             \
+    H(rirn_dollar_assign, kMayRunR)          \
+    H(rirn_still_names, kMayRunR)            \
+    H(rirn_is_callee, kNoEffect)             \
+    H(rirn_lazy_value, kNoEffect)            \
+    H(rirn_still_names_without_r, kNoEffect) \
+    H(rirn_srcref, kNoEffect)                \
+    H(rirn_deopt, kMayRunR)                  \
+    H(rirn_inlined_env, kAllocates)          \
+    H(rirn_push_context, kMayRunR)           \
+    H(rirn_enter_context, kMayRunR)          \
+    H(rirn_pop_context, kMayRunR)            \
+    H(rirn_context_landed, kMayRunR)         \
+    H(rirn_deopt_inlined, kMayRunR)          \
+    H(rirn_backedge, kMayRunR)               \
+    H(rirn_call_site, kMayRunR)              \
+    H(rirn_call_site_eager, kMayRunR)        \
+    H(rirn_static_call, kMayRunR)            \
+    H(rirn_chaos, kNoEffect)                 \
+    H(rirn_forseq, kMayRunR)                 \
+    H(rirn_loop_fits, kNoEffect)             \
+    H(rirn_forlength, kAllocates)            \
+    H(rirn_forelement, kAllocates)           \
+    H(rirn_colon, kMayRunR)                  \
+    H(rirn_forend, kNoEffect)                \
+    H(rirn_call_builtin, kMayRunR)           \
+    H(rirn_count, kNoEffect)                 \
+    H(rirn_dollar, kMayRunR)                 \
+    H(rirn_is_plain_member, kNoEffect)       \
+    H(rirn_dollar_plain, kAllocates)         \
+    H(rirn_plain_member, kNoEffect)          \
+    H(rirn_mkcls, kAllocates)                \
+    H(rirn_lgl_combine, kMayRunR)            \
+    H(rirn_lgl_slow, kMayRunR)               \
+    H(rirn_subset, kMayRunR)                 \
+    H(rirn_subset_obj, kMayRunR)             \
+    H(rirn_ldvar_missok, kMayRunR)           \
+    H(rirn_box_real, kAllocates)             \
+    H(rirn_box_int, kAllocates)              \
+    H(rirn_stvar_real, kMayRunR)             \
+    H(rirn_binding_is, kNoEffect)            \
+    H(rirn_binding_is_real, kNoEffect)       \
+    H(rirn_no_active_bindings, kNoEffect)    \
+    H(rirn_plain_local, kNoEffect)           \
+    H(rirn_subassign, kMayRunR)              \
+    H(rirn_subassign_real, kMayRunR)
+
+enum class HelperId : uint16_t {
+#define RIRN_HELPER_ID(name, effects) name,
+    RIRN_HELPERS(RIRN_HELPER_ID)
+#undef RIRN_HELPER_ID
+};
+
 struct Helper {
     const char* name;
     void* address;
+    HelperEffects effects;
 };
-// Every helper, for listing and checking.
+// Every helper, in the table's order (helpers()[int(HelperId::x)] is x).
 RIR_EXPORT const std::vector<Helper>& helpers();
 
 }  // namespace native

@@ -42,10 +42,9 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
     B.CreateBr(join);
     B.SetInsertPoint(slow);
     llvm::Value* made =
-        callHelper(reinterpret_cast<void*>(&rirn_stvar_real), sexpT,
-                   {sexpT, dT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT},
-                   {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)),
-                    slots, constant(list), i32(n), B.CreateBitCast(dirty, sexpT), holdList(st)});
+        call(HelperId::rirn_stvar_real,
+             {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)), slots,
+              constant(list), i32(n), B.CreateBitCast(dirty, sexpT), holdList(st)});
     llvm::Value* box = mergeAt(join, x, inPlace, made);
     // The box is v's value where this store dominates (rawCandidate: the
     // store every other user of the box comes after); kept in v's slot, so
@@ -70,14 +69,12 @@ llvm::Value* Lowering::boxedValue(pir::Instruction* v) {
         llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
         B.CreateCondBr(B.CreateICmpEQ(e->second, sexp(R_NilValue)), make, join);
         B.SetInsertPoint(make);
-        llvm::Value* made = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
-                                       {llvm::Type::getDoubleTy(C)}, {r->second});
+        llvm::Value* made = call(HelperId::rirn_box_real, {r->second});
         B.CreateStore(made, B.CreateBitCast(slotAddress(slotOf.at(v)), sexpT->getPointerTo()));
         llvm::Value* p = mergeAt(join, e->second, from, made);
         return p;
     }
-    llvm::Value* box = callHelper(reinterpret_cast<void*>(&rirn_box_real), sexpT,
-                                  {llvm::Type::getDoubleTy(C)}, {r->second});
+    llvm::Value* box = call(HelperId::rirn_box_real, {r->second});
     // (in the slot of v, or of the value a CastType v is of: the
     // collector sees it while the others are boxed)
     pir::Instruction* owner = v;
@@ -267,11 +264,9 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
     llvm::Value* arr = entryAlloca(at);
     for (int k = 0; k < nargs; k++)
         B.CreateStore(value(i->args[k]), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-    llvm::Value* r = callHelper(
-        reinterpret_cast<void*>(&rirn_subset), sexpT,
-        {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
-        {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT), i32(nargs - 1),
-         rho(), trampArg, constant(nullptr), slots, constant(nullptr), i32(0)});
+    llvm::Value* r = call(HelperId::rirn_subset,
+                          {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT),
+                           i32(nargs - 1), rho(), trampArg, constant(nullptr)});
     llvm::Value* rScalar =
         B.CreateAnd(headerByteIs(r, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(r));
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
@@ -432,11 +427,10 @@ llvm::Value* Lowering::cachedLoad(pir::Instruction* i) {
                                      B.CreateICmpEQ(x, sexp(R_MissingArg))));
     B.CreateCondBr(bad, slow, join);
     B.SetInsertPoint(slow);
-    llvm::Value* r = callHelper(
-        reinterpret_cast<void*>(&rirn_ldvar_cell), sexpT,
-        {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
-        {sexp(i->symbol), value(i->args[0]), trampArg, i->call ? sexp(i->call) : constant(nullptr),
-         slotP, B.CreateBitCast(dirty, sexpT), slots, holdList(i)});
+    llvm::Value* r =
+        call(HelperId::rirn_ldvar_cell, {sexp(i->symbol), value(i->args[0]), trampArg,
+                                         i->call ? sexp(i->call) : constant(nullptr), slotP,
+                                         B.CreateBitCast(dirty, sexpT), slots, holdList(i)});
     llvm::Value* phi = mergeAt(join, x, check, r);
     return phi;
 }
@@ -454,8 +448,7 @@ llvm::Value* Lowering::inlineForce(llvm::Value* v, SEXP sym, bool effects) {
     // (the values live across the Force count while the promise's code runs)
     int nheld = forceNHeld;
     if (nheld) emitHold(forceHeld, nheld);
-    llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_force), sexpT, {sexpT, sexpT, sexpT},
-                                {v, sym ? sexp(sym) : constant(nullptr), trampArg});
+    llvm::Value* r = call(HelperId::rirn_force, {v, sym ? sexp(sym) : constant(nullptr), trampArg});
     if (nheld) emitRelease(nheld);
     if (effects) setDirty(1);
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
@@ -546,11 +539,10 @@ llvm::Value* Lowering::scratchOrNull(pir::Instruction* i) {
 }
 
 llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, Rep k) {
-    void* alloc = k == Rep::Double ? reinterpret_cast<void*>(&rirn_box_real)
-                                   : reinterpret_cast<void*>(&rirn_box_int);
+    HelperId alloc = k == Rep::Double ? HelperId::rirn_box_real : HelperId::rirn_box_int;
     llvm::Type* t = k == Rep::Double ? llvm::Type::getDoubleTy(C) : i32T;
     llvm::Value *own, *free;
-    if (!scratchTest(i, &own, &free)) return callHelper(alloc, sexpT, {t}, {r});
+    if (!scratchTest(i, &own, &free)) return call(alloc, {r});
     // written into the previous box when it is a plain scalar of the type
     unsigned type = k == Rep::Double ? REALSXP : INTSXP;
     free = B.CreateAnd(
@@ -566,7 +558,7 @@ llvm::Value* Lowering::boxInto(pir::Instruction* i, llvm::Value* r, Rep k) {
     B.CreateStore(r, B.CreateBitCast(data, t->getPointerTo()));
     B.CreateBr(join);
     B.SetInsertPoint(fresh);
-    llvm::Value* made = callHelper(alloc, sexpT, {t}, {r});
+    llvm::Value* made = call(alloc, {r});
     llvm::Value* phi = mergeAt(join, own, reuse, made);
     return phi;
 }
@@ -600,10 +592,9 @@ bool Lowering::inlineMath(pir::Instruction* i) {
     llvm::Value* args = entryAlloca(sexpT);
     B.CreateStore(x, args);
     llvm::Value* r =
-        callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
-                   {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
-                   {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
-                    B.CreateBitCast(args, sexpT), i32(1), i32(0), B.CreateBitCast(dirty, sexpT)});
+        call(HelperId::rirn_call_builtin,
+             {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
+              B.CreateBitCast(args, sexpT), i32(1), i32(0), B.CreateBitCast(dirty, sexpT)});
     llvm::Value* phi = mergeAt(join, boxed, fastEnd, r);
     define(i, phi);
     return true;
@@ -615,14 +606,12 @@ llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
     int keep = (usedAgain(i->args[0], i) ? 1 : 0) | (usedAgain(i->args[1], i) ? 2 : 0);
     int n = 0;
     const int* live = liveSlots(i, i, nullptr, &n);
-    llvm::Value* r = callHelper(
-        reinterpret_cast<void*>(&rirn_binop), sexpT,
-        {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T},
-        {i32(int(op)), a0(i), a1(i), sexp(i->call), rho(), trampArg, i32(keep), scratchOrNull(i),
-         B.CreateBitCast(dirty, sexpT), slots, constant(live), i32(n)});
+    llvm::Value* r =
+        call(HelperId::rirn_binop,
+             {i32(int(op)), a0(i), a1(i), sexp(i->call), rho(), trampArg, i32(keep),
+              scratchOrNull(i), B.CreateBitCast(dirty, sexpT), slots, constant(live), i32(n)});
     if (i->noteOverflow)
-        callHelper(reinterpret_cast<void*>(&rirn_note_overflow), llvm::Type::getVoidTy(C),
-                   {sexpT, sexpT, sexpT, sexpT}, {a0(i), a1(i), r, constant(i->noteOverflow)});
+        call(HelperId::rirn_note_overflow, {a0(i), a1(i), r, constant(i->noteOverflow)});
     return r;
 }
 

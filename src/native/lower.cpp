@@ -155,8 +155,7 @@ std::string Lowering::run(const std::string& name) {
     prologueBlock = prologue;
     dirty = B.CreateAlloca(llvm::Type::getInt8Ty(C));
     B.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), 0), dirty);
-    slots = callHelper(reinterpret_cast<void*>(&rirn_enter), sexpT, {i32T},
-                       {llvm::ConstantInt::get(i32T, nslots)});
+    slots = call(HelperId::rirn_enter, {llvm::ConstantInt::get(i32T, nslots)});
     B.CreateBr(blocks[f.entry]);
     for (pir::BB* b : order) {
         B.SetInsertPoint(blocks[b]);
@@ -241,13 +240,11 @@ bool Lowering::holdsLazily(pir::Instruction* i) {
 }
 
 void Lowering::emitHold(const int* held, int n) {
-    callHelper(reinterpret_cast<void*>(&rirn_hold), llvm::Type::getVoidTy(C),
-               {sexpT, sexpT, i32T, i32T}, {slots, constant(held), i32(n), i32(heldCopies)});
+    call(HelperId::rirn_hold, {slots, constant(held), i32(n), i32(heldCopies)});
 }
 
 void Lowering::emitRelease(int n) {
-    callHelper(reinterpret_cast<void*>(&rirn_release), llvm::Type::getVoidTy(C),
-               {sexpT, i32T, i32T}, {slots, i32(n), i32(heldCopies)});
+    call(HelperId::rirn_release, {slots, i32(n), i32(heldCopies)});
 }
 
 llvm::Value* Lowering::holdList(pir::Instruction* i) {
@@ -348,17 +345,51 @@ llvm::Value* Lowering::constant(const void* p) {
         llvm::ConstantInt::get(i64T, reinterpret_cast<uint64_t>(p)), sexpT);
 }
 
-llvm::Value* Lowering::callHelper(void* address, llvm::Type* result,
-                                  std::vector<llvm::Type*> params, std::vector<llvm::Value*> args) {
-    auto* ft = llvm::FunctionType::get(result, params, false);
+namespace {
+
+// The LLVM type native code passes a helper's C++ parameter or result as:
+// every pointer as sexpT (an opaque pointer), int as i32, and so on.
+template <typename T>
+llvm::Type* llvmTypeOf(llvm::LLVMContext& C, llvm::Type* sexpT) {
+    if constexpr (std::is_void_v<T>)
+        return llvm::Type::getVoidTy(C);
+    else if constexpr (std::is_pointer_v<T>)
+        return sexpT;
+    else if constexpr (std::is_same_v<T, double>)
+        return llvm::Type::getDoubleTy(C);
+    else if constexpr (std::is_integral_v<T> && sizeof(T) == 4)
+        return llvm::Type::getInt32Ty(C);
+    else if constexpr (std::is_integral_v<T> && sizeof(T) == 8)
+        return llvm::Type::getInt64Ty(C);
+    else
+        static_assert(sizeof(T) == 0, "a helper type native code does not pass");
+}
+
+template <typename R, typename... A>
+llvm::FunctionType* signatureOf(R (*)(A...), llvm::LLVMContext& C, llvm::Type* sexpT) {
+    return llvm::FunctionType::get(llvmTypeOf<R>(C, sexpT), {llvmTypeOf<A>(C, sexpT)...}, false);
+}
+
+// Each helper's signature, from its prototype (helpers.h), in the table's order.
+using SignatureFn = llvm::FunctionType* (*)(llvm::LLVMContext&, llvm::Type*);
+const SignatureFn kSignatures[] = {
+#define RIRN_SIGNATURE(name, effects) \
+    [](llvm::LLVMContext& C, llvm::Type* sexpT) { return signatureOf(&name, C, sexpT); },
+    RIRN_HELPERS(RIRN_SIGNATURE)
+#undef RIRN_SIGNATURE
+};
+
+}  // namespace
+
+llvm::Value* Lowering::call(HelperId id, std::vector<llvm::Value*> args) {
+    const Helper& h = helpers()[size_t(id)];
+    llvm::FunctionType* ft = kSignatures[size_t(id)](C, sexpT);
     llvm::Value* callee = B.CreateIntToPtr(
-        llvm::ConstantInt::get(i64T, reinterpret_cast<uint64_t>(address)), ft->getPointerTo());
-    llvm::CallInst* call = B.CreateCall(ft, callee, args);
+        llvm::ConstantInt::get(i64T, reinterpret_cast<uint64_t>(h.address)), ft->getPointerTo());
+    llvm::CallInst* c = B.CreateCall(ft, callee, args);
     // (RIR_DEBUG=native: the IR printed names each helper's result)
-    if (debugFlags.native && !result->isVoidTy())
-        for (const Helper& h : helpers())
-            if (h.address == address) call->setName(h.name);
-    return call;
+    if (debugFlags.native && !ft->getReturnType()->isVoidTy()) c->setName(h.name);
+    return c;
 }
 
 llvm::Value* Lowering::mergeAt(llvm::BasicBlock* join, llvm::Value* a, llvm::BasicBlock* aEnd,
@@ -388,8 +419,7 @@ llvm::Value* Lowering::value(pir::Instruction* i) {
 
 void Lowering::define(pir::Instruction* i, llvm::Value* v) {
     vals[i] = v;
-    if (counted.count(i))
-        callHelper(reinterpret_cast<void*>(&rirn_count), llvm::Type::getVoidTy(C), {sexpT}, {v});
+    if (counted.count(i)) call(HelperId::rirn_count, {v});
     auto s = slotOf.find(i);
     if (s == slotOf.end()) return;
     llvm::Value* addr =
@@ -400,13 +430,13 @@ void Lowering::define(pir::Instruction* i, llvm::Value* v) {
 
 void Lowering::leave() {
     auto* v = llvm::Type::getVoidTy(C);
-    callHelper(reinterpret_cast<void*>(&rirn_leave), v, {sexpT}, {slots});
+    call(HelperId::rirn_leave, {slots});
 }
 
 void Lowering::jumpTo(pir::BB* from, pir::BB* to) {
     if (rpoIndex.at(to) <= rpoIndex.at(from)) {
         auto* v = llvm::Type::getVoidTy(C);
-        callHelper(reinterpret_cast<void*>(&rirn_backedge), v, {}, {});
+        call(HelperId::rirn_backedge, {});
     }
     edgeFrom[{from, to}] = B.GetInsertBlock();
     B.CreateBr(blocks.at(to));
@@ -427,10 +457,9 @@ std::string Lowering::lower(pir::Instruction* i) {
         int keep = usedAgain(i->args[0], i) ? 1 : 0;
         int n = 0;
         const int* live = liveSlots(i, i, nullptr, &n);
-        define(i, callHelper(reinterpret_cast<void*>(&rirn_unop), sexpT,
-                             {i32T, sexpT, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, i32T},
-                             {i32(int(pir::arithOf(i->op))), a(0), sexp(i->call), rho(), trampArg,
-                              i32(keep), slots, constant(live), i32(n)}));
+        define(i,
+               call(HelperId::rirn_unop, {i32(int(pir::arithOf(i->op))), a(0), sexp(i->call), rho(),
+                                          trampArg, i32(keep), slots, constant(live), i32(n)}));
         return "";
     }
     switch (i->op) {
@@ -451,12 +480,11 @@ std::string Lowering::lower(pir::Instruction* i) {
             for (int k = 0; k < i->index && fl != R_NilValue; k++) fl = CDR(fl);
             if (fl == R_NilValue) return "an argument beyond the formals";
             formal = TAG(fl);
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_ldarg), sexpT, {sexpT, sexpT},
-                                 {envArg, sexp(formal)}));
+            define(i, call(HelperId::rirn_ldarg, {envArg, sexp(formal)}));
             return "";
         }
         case Opcode::LdFunctionEnv:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_enclos), sexpT, {sexpT}, {envArg}));
+            define(i, call(HelperId::rirn_enclos, {envArg}));
             return "";
         case Opcode::MkEnv: {
             if (i == ownEnv) {
@@ -469,16 +497,14 @@ std::string Lowering::lower(pir::Instruction* i) {
             llvm::Value* arr = entryAlloca(at);
             for (int k = 0; k < n; k++)
                 B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_inlined_env), sexpT,
-                                 {sexpT, sexpT, i32T},
-                                 {sexp(i->constant), B.CreateBitCast(arr, sexpT), i32(n)}));
+            define(i, call(HelperId::rirn_inlined_env,
+                           {sexp(i->constant), B.CreateBitCast(arr, sexpT), i32(n)}));
             return "";
         }
         case Opcode::PushContext:
             return lowerPushContext(i);
         case Opcode::PopContext:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_pop_context), sexpT,
-                                 {sexpT, sexpT, sexpT}, {contexts.at(i->args[1]), a(0), a(1)}));
+            define(i, call(HelperId::rirn_pop_context, {contexts.at(i->args[1]), a(0), a(1)}));
             return "";
         case Opcode::LdVar:
             if (siteArgs.count(i)) return "";     // `...`: its call site expands it
@@ -487,11 +513,9 @@ std::string Lowering::lower(pir::Instruction* i) {
                 define(i, cachedLoad(i));
                 return "";
             }
-            define(i,
-                   callHelper(reinterpret_cast<void*>(&rirn_ldvar), sexpT,
-                              {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
-                              {sexp(i->symbol), a(0), trampArg,
-                               i->call ? sexp(i->call) : constant(nullptr), slots, holdList(i)}));
+            define(i, call(HelperId::rirn_ldvar,
+                           {sexp(i->symbol), a(0), trampArg,
+                            i->call ? sexp(i->call) : constant(nullptr), slots, holdList(i)}));
             return "";
         case Opcode::StVar:
             if (i->args[1] == ownEnv && rawVals.count(i->args[0])) {
@@ -499,21 +523,17 @@ std::string Lowering::lower(pir::Instruction* i) {
                 return "";
             }
             if (i->args[1] == ownEnv) {
-                callHelper(reinterpret_cast<void*>(&rirn_stvar_cell), llvm::Type::getVoidTy(C),
-                           {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
-                           {sexp(i->symbol), a(0), a(1), slotAddress(cellSlot.at(i->symbol)),
-                            B.CreateBitCast(dirty, sexpT), slots, holdList(i)});
+                call(HelperId::rirn_stvar_cell,
+                     {sexp(i->symbol), a(0), a(1), slotAddress(cellSlot.at(i->symbol)),
+                      B.CreateBitCast(dirty, sexpT), slots, holdList(i)});
                 return "";
             }
             [[fallthrough]];
         case Opcode::StArgDefault: {
             if (i->op == Opcode::StVar)
-                callHelper(reinterpret_cast<void*>(&rirn_stvar), llvm::Type::getVoidTy(C),
-                           {sexpT, sexpT, sexpT, sexpT, sexpT},
-                           {sexp(i->symbol), a(0), a(1), slots, holdList(i)});
+                call(HelperId::rirn_stvar, {sexp(i->symbol), a(0), a(1), slots, holdList(i)});
             else
-                callHelper(reinterpret_cast<void*>(&rirn_starg_default), llvm::Type::getVoidTy(C),
-                           {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), a(1)});
+                call(HelperId::rirn_starg_default, {sexp(i->symbol), a(0), a(1)});
             return "";
         }
         case Opcode::MkArg: {
@@ -524,8 +544,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                      : i->code    ? i->code->poolAt(i->index)
                                   : t->baseline->poolAt(i->index);
             Code* pc = Code::unpack(c);
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_mkarg), sexpT, {sexpT, sexpT},
-                                 {sexp(pc ? pc->trampoline : c), a(1)}));
+            define(i, call(HelperId::rirn_mkarg, {sexp(pc ? pc->trampoline : c), a(1)}));
             return "";
         }
         case Opcode::Force: {
@@ -549,14 +568,12 @@ std::string Lowering::lower(pir::Instruction* i) {
                 llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
                 B.CreateCondBr(B.CreateICmpEQ(x, i32(NA_LOGICAL)), na, join);
                 B.SetInsertPoint(na);
-                llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_astest), i32T,
-                                            {sexpT, sexpT}, {a(0), sexp(i->call)});
+                llvm::Value* r = call(HelperId::rirn_astest, {a(0), sexp(i->call)});
                 llvm::Value* phi = mergeAt(join, x, from, r);
                 vals[i] = B.CreateICmpNE(phi, i32(0));
                 return "";
             }
-            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_astest), i32T, {sexpT, sexpT},
-                                        {a(0), sexp(i->call)});
+            llvm::Value* r = call(HelperId::rirn_astest, {a(0), sexp(i->call)});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
@@ -576,9 +593,8 @@ std::string Lowering::lower(pir::Instruction* i) {
                 vals[i] = t;
                 return "";
             }
-            llvm::Value* r =
-                callHelper(reinterpret_cast<void*>(&rirn_istype), i32T, {sexpT, i32T, i32T},
-                           {a(0), i32(i->carriedType.kinds()), i32(i->carriedType.flags())});
+            llvm::Value* r = call(HelperId::rirn_istype,
+                                  {a(0), i32(i->carriedType.kinds()), i32(i->carriedType.flags())});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
@@ -607,13 +623,11 @@ std::string Lowering::lower(pir::Instruction* i) {
                 }
                 B.SetInsertPoint(slow);
                 llvm::Value* r =
-                    callHelper(reinterpret_cast<void*>(&rirn_subassign_real), sexpT,
-                               {i32T, sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT, sexpT, sexpT,
-                                sexpT, sexpT, sexpT, sexpT, sexpT, i32T, sexpT},
-                               {i32(i->index), sexp(i->symbol), envArg, raw->second, a(2),
-                                two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
-                                trampArg, slotAddress(cellSlot.at(i->symbol)), slots,
-                                constant(live), i32(n), B.CreateBitCast(dirty, sexpT)});
+                    call(HelperId::rirn_subassign_real,
+                         {i32(i->index), sexp(i->symbol), envArg, raw->second, a(2),
+                          two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
+                          trampArg, slotAddress(cellSlot.at(i->symbol)), slots, constant(live),
+                          i32(n), B.CreateBitCast(dirty, sexpT)});
                 llvm::BasicBlock* slowEnd = B.GetInsertBlock();
                 B.CreateBr(done);
                 B.SetInsertPoint(done);
@@ -623,29 +637,26 @@ std::string Lowering::lower(pir::Instruction* i) {
                 define(i, phi);
                 return "";
             }
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_subassign), sexpT,
-                                 {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
-                                  sexpT, sexpT, sexpT, i32T, sexpT},
-                                 {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]),
-                                  a(2), two ? a(3) : constant(nullptr), sexp(i->constant),
-                                  sexp(i->call), trampArg, slotAddress(cellSlot.at(i->symbol)),
-                                  slots, constant(live), i32(n), B.CreateBitCast(dirty, sexpT)}));
+            define(i, call(HelperId::rirn_subassign,
+                           {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]), a(2),
+                            two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
+                            trampArg, slotAddress(cellSlot.at(i->symbol)), slots, constant(live),
+                            i32(n), B.CreateBitCast(dirty, sexpT)}));
             return "";
         }
         case Opcode::IsPlainLocal:
             if (i->args[0] != ownEnv) return "a plain-variable test of another environment";
-            vals[i] = B.CreateICmpNE(
-                callHelper(reinterpret_cast<void*>(&rirn_plain_local), i32T, {sexpT, sexpT, sexpT},
-                           {sexp(i->symbol), envArg, slotAddress(cellSlot.at(i->symbol))}),
-                i32(0));
+            vals[i] =
+                B.CreateICmpNE(call(HelperId::rirn_plain_local,
+                                    {sexp(i->symbol), envArg, slotAddress(cellSlot.at(i->symbol))}),
+                               i32(0));
             return "";
         case Opcode::NoActiveBindings: {
             if (i->args[0] != ownEnv) return "an active-binding test of another environment";
             // only R code that ran (the dirty flag) can have made one
             llvm::BasicBlock* from = B.GetInsertBlock();
             llvm::BasicBlock* join = lookWhenDirty();
-            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_no_active_bindings), i32T,
-                                        {sexpT}, {envArg});
+            llvm::Value* r = call(HelperId::rirn_no_active_bindings, {envArg});
             llvm::Value* none = B.CreateICmpNE(r, i32(0));
             llvm::BasicBlock* lookEnd = B.GetInsertBlock();
             B.CreateBr(join);
@@ -680,13 +691,11 @@ std::string Lowering::lower(pir::Instruction* i) {
                 fastConfirm = B.GetInsertBlock();
                 B.SetInsertPoint(helper);
             }
-            llvm::Value* r = raw != rawVals.end()
-                                 ? callHelper(reinterpret_cast<void*>(&rirn_binding_is_real), i32T,
-                                              {sexpT, sexpT, llvm::Type::getDoubleTy(C), sexpT},
-                                              {sexp(i->symbol), envArg, raw->second, cache})
-                                 : callHelper(reinterpret_cast<void*>(&rirn_binding_is), i32T,
-                                              {sexpT, sexpT, sexpT, sexpT},
-                                              {sexp(i->symbol), envArg, a(1), cache});
+            llvm::Value* r =
+                raw != rawVals.end()
+                    ? call(HelperId::rirn_binding_is_real,
+                           {sexp(i->symbol), envArg, raw->second, cache})
+                    : call(HelperId::rirn_binding_is, {sexp(i->symbol), envArg, a(1), cache});
             llvm::Value* holds = B.CreateICmpNE(r, i32(0));
             llvm::BasicBlock* lookEnd = B.GetInsertBlock();
             B.CreateBr(join);
@@ -701,9 +710,8 @@ std::string Lowering::lower(pir::Instruction* i) {
         }
         case Opcode::IsCallee: {
             // (the closure's environment now: inlined code was made with it)
-            llvm::Value* r =
-                callHelper(reinterpret_cast<void*>(&rirn_is_callee), i32T, {sexpT, sexpT, sexpT},
-                           {a(0), sexp(i->constant), sexp(CLOENV(i->constant))});
+            llvm::Value* r = call(HelperId::rirn_is_callee,
+                                  {a(0), sexp(i->constant), sexp(CLOENV(i->constant))});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
@@ -725,8 +733,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             B.CreateCondBr(B.CreateICmpNE(fieldAt(v, kCarOffset, sexpT), sexp(R_UnboundValue)),
                            join, unevaluated);
             B.SetInsertPoint(unevaluated);
-            llvm::Value* harmless = B.CreateICmpEQ(
-                callHelper(reinterpret_cast<void*>(&rirn_lazy_value), i32T, {sexpT}, {v}), i32(0));
+            llvm::Value* harmless = B.CreateICmpEQ(call(HelperId::rirn_lazy_value, {v}), i32(0));
             B.CreateBr(join);
             B.SetInsertPoint(join);
             llvm::PHINode* phi = B.CreatePHI(llvm::Type::getInt1Ty(C), 3);
@@ -742,18 +749,16 @@ std::string Lowering::lower(pir::Instruction* i) {
                 // bytecode inlined (its guard): the interpreter's test
                 pir::Instruction* ld = i->args[0];
                 if (ld->plain) {
-                    llvm::Value* r = callHelper(
-                        reinterpret_cast<void*>(&rirn_still_names_without_r), i32T,
-                        {sexpT, sexpT, sexpT},
-                        {sexp(ld->symbol), sexp(i->args[1]->constant), value(ld->args[0])});
+                    llvm::Value* r =
+                        call(HelperId::rirn_still_names_without_r,
+                             {sexp(ld->symbol), sexp(i->args[1]->constant), value(ld->args[0])});
                     vals[i] = B.CreateICmpNE(r, i32(0));
                     return "";
                 }
                 llvm::Value* r =
-                    callHelper(reinterpret_cast<void*>(&rirn_still_names), i32T,
-                               {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
-                               {sexp(ld->symbol), sexp(i->args[1]->constant), value(ld->args[0]),
-                                sexp(ld->call), trampArg, B.CreateBitCast(dirty, sexpT)});
+                    call(HelperId::rirn_still_names,
+                         {sexp(ld->symbol), sexp(i->args[1]->constant), value(ld->args[0]),
+                          sexp(ld->call), trampArg, B.CreateBitCast(dirty, sexpT)});
                 vals[i] = B.CreateICmpNE(r, i32(0));
                 return "";
             }
@@ -765,8 +770,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (a(0)) vals[i] = a(0);
             return "";
         case Opcode::EvalAst:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_eval), sexpT, {sexpT, sexpT},
-                                 {sexp(i->constant), a(0)}));
+            define(i, call(HelperId::rirn_eval, {sexp(i->constant), a(0)}));
             return "";
         case Opcode::Call:
         case Opcode::StaticCall: {
@@ -793,22 +797,18 @@ std::string Lowering::lower(pir::Instruction* i) {
                 eagerArr = B.CreateBitCast(arr, sexpT);
             }
             if (i->op == Opcode::StaticCall) {
-                define(i, callHelper(reinterpret_cast<void*>(&rirn_static_call), sexpT,
-                                     {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i64T},
-                                     {constant(i->code), i32(i->index), a(1), rho(), trampArg,
-                                      eagerArr, llvm::ConstantInt::get(i64T, i->context)}));
+                define(i, call(HelperId::rirn_static_call,
+                               {constant(i->code), i32(i->index), a(1), rho(), trampArg, eagerArr,
+                                llvm::ConstantInt::get(i64T, i->context)}));
                 return "";
             }
             if (!anyEager) {
-                define(i, callHelper(reinterpret_cast<void*>(&rirn_call_site), sexpT,
-                                     {sexpT, i32T, sexpT, sexpT, sexpT},
-                                     {constant(i->code), i32(i->index), a(1), rho(), trampArg}));
+                define(i, call(HelperId::rirn_call_site,
+                               {constant(i->code), i32(i->index), a(1), rho(), trampArg}));
                 return "";
             }
-            define(i,
-                   callHelper(reinterpret_cast<void*>(&rirn_call_site_eager), sexpT,
-                              {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
-                              {constant(i->code), i32(i->index), a(1), rho(), trampArg, eagerArr}));
+            define(i, call(HelperId::rirn_call_site_eager,
+                           {constant(i->code), i32(i->index), a(1), rho(), trampArg, eagerArr}));
             return "";
         }
         case Opcode::CallBuiltin: {
@@ -826,11 +826,9 @@ std::string Lowering::lower(pir::Instruction* i) {
                 args = B.CreateBitCast(arr, sexpT);
             }
             // (sets the dirty flag when R code may run)
-            define(i,
-                   callHelper(reinterpret_cast<void*>(&rirn_call_builtin), sexpT,
-                              {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, i32T, i32T, sexpT},
-                              {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
-                               args, i32(n), i32(mask), B.CreateBitCast(dirty, sexpT)}));
+            define(i, call(HelperId::rirn_call_builtin,
+                           {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
+                            args, i32(n), i32(mask), B.CreateBitCast(dirty, sexpT)}));
             return "";
         }
         case Opcode::Dollar:
@@ -841,14 +839,11 @@ std::string Lowering::lower(pir::Instruction* i) {
                 return "";
             }
             if (i->plain) {
-                define(i, callHelper(reinterpret_cast<void*>(&rirn_dollar_plain), sexpT,
-                                     {sexpT, sexpT, sexpT},
-                                     {a(0), sexp(i->constant), sexp(i->symbol)}));
+                define(i, call(HelperId::rirn_dollar_plain,
+                               {a(0), sexp(i->constant), sexp(i->symbol)}));
                 return "";
             }
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_dollar), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT},
-                                 {a(0), sexp(i->symbol), sexp(i->call), rho()}));
+            define(i, call(HelperId::rirn_dollar, {a(0), sexp(i->symbol), sexp(i->call), rho()}));
             return "";
         case Opcode::IsPlainMember: {
             // x$name right after the Assume of this test: its value is the
@@ -862,31 +857,27 @@ std::string Lowering::lower(pir::Instruction* i) {
                 d = at[2];
             if (d) {
                 llvm::Value* v =
-                    callHelper(reinterpret_cast<void*>(&rirn_plain_member), sexpT,
-                               {sexpT, sexpT, sexpT}, {a(0), sexp(i->constant), sexp(i->symbol)});
+                    call(HelperId::rirn_plain_member, {a(0), sexp(i->constant), sexp(i->symbol)});
                 memberVals[d] = v;
                 vals[i] = B.CreateICmpNE(v, constant(nullptr));
                 return "";
             }
             vals[i] = B.CreateICmpNE(
-                callHelper(reinterpret_cast<void*>(&rirn_is_plain_member), i32T,
-                           {sexpT, sexpT, sexpT}, {a(0), sexp(i->constant), sexp(i->symbol)}),
+                call(HelperId::rirn_is_plain_member, {a(0), sexp(i->constant), sexp(i->symbol)}),
                 i32(0));
             return "";
         }
         case Opcode::MkCls:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_mkcls), sexpT, {sexpT, sexpT},
-                                 {sexp(i->constant), a(0)}));
+            define(i, call(HelperId::rirn_mkcls, {sexp(i->constant), a(0)}));
             return "";
         case Opcode::ForceOrMissing:
             if (i->args[0]->op == Opcode::LdArg) {  // (see findMissokLoads)
                 define(i, inlineForce(a(0), nullptr, writesEnv(i)));
                 return "";
             }
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_ldvar_missok), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT},
-                                 {sexp(i->args[0]->symbol), value(i->args[0]->args[0]), trampArg,
-                                  B.CreateBitCast(dirty, sexpT), slots, holdList(i)}));
+            define(i, call(HelperId::rirn_ldvar_missok,
+                           {sexp(i->args[0]->symbol), value(i->args[0]->args[0]), trampArg,
+                            B.CreateBitCast(dirty, sexpT), slots, holdList(i)}));
             return "";
         case Opcode::LglIs: {
             // (the operand is a plain logical scalar: IsType checked it)
@@ -932,14 +923,12 @@ std::string Lowering::lower(pir::Instruction* i) {
                 define(i, box);
                 return "";
             }
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_lgl_combine), sexpT,
-                                 {i32T, sexpT, sexpT, sexpT, sexpT, sexpT},
-                                 {i32(i->index), a(0), a(1), sexp(i->constant), rho(), trampArg}));
+            define(i, call(HelperId::rirn_lgl_combine,
+                           {i32(i->index), a(0), a(1), sexp(i->constant), rho(), trampArg}));
             return "";
         case Opcode::LglSlow:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_lgl_slow), sexpT,
-                                 {i32T, sexpT, sexpT, sexpT, sexpT},
-                                 {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
+            define(i, call(HelperId::rirn_lgl_slow,
+                           {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
             return "";
         case Opcode::Extract1_1D:
         case Opcode::Extract2_1D:
@@ -959,49 +948,40 @@ std::string Lowering::lower(pir::Instruction* i) {
             llvm::Value* arr = entryAlloca(at);
             for (int k = 0; k < n; k++)
                 B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-            define(i, callHelper(
-                          reinterpret_cast<void*>(&rirn_subset), sexpT,
-                          {sexpT, i32T, i32T, sexpT, i32T, sexpT, sexpT, sexpT},
-                          {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT),
-                           i32(n - 1), rho(), trampArg, scratchOrNull(i)}));
+            define(i, call(HelperId::rirn_subset, {constant(i->code), i32(i->index), i32(kind),
+                                                   B.CreateBitCast(arr, sexpT), i32(n - 1), rho(),
+                                                   trampArg, scratchOrNull(i)}));
             return "";
         }
         case Opcode::ExtractDispatch:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_subset_obj), sexpT,
-                                 {i32T, sexpT, sexpT, sexpT, sexpT},
-                                 {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
+            define(i, call(HelperId::rirn_subset_obj,
+                           {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
             return "";
         case Opcode::LoopFits: {
             llvm::Value* b = i->args.size() > 1 ? a(1) : constant(nullptr);
-            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_loop_fits), i32T,
-                                        {sexpT, sexpT}, {a(0), b});
+            llvm::Value* r = call(HelperId::rirn_loop_fits, {a(0), b});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
         case Opcode::ForSeq:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_forseq), sexpT, {sexpT, sexpT},
-                                 {a(0), sexp(i->constant)}));
+            define(i, call(HelperId::rirn_forseq, {a(0), sexp(i->constant)}));
             return "";
         case Opcode::ForLength:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_forlength), sexpT, {sexpT}, {a(0)}));
+            define(i, call(HelperId::rirn_forlength, {a(0)}));
             return "";
         case Opcode::ForElement:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_forelement), sexpT, {sexpT, sexpT},
-                                 {a(0), a(1)}));
+            define(i, call(HelperId::rirn_forelement, {a(0), a(1)}));
             return "";
         case Opcode::ForEnd:
-            callHelper(reinterpret_cast<void*>(&rirn_forend), llvm::Type::getVoidTy(C), {sexpT},
-                       {a(0)});
+            call(HelperId::rirn_forend, {a(0)});
             return "";
         case Opcode::DollarAssignVar: {
             // (any list the variable may hold: every live boxed value)
             int n;
             const int* live = liveSlots(i, nullptr, nullptr, &n);
-            llvm::Value* r =
-                callHelper(reinterpret_cast<void*>(&rirn_dollar_assign), i32T,
-                           {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, i32T, i32T},
-                           {constant(i->code), i32(i->index), a(1), a(0), trampArg, slots,
-                            constant(live), i32(n), i32(i->plain)});
+            llvm::Value* r = call(HelperId::rirn_dollar_assign,
+                                  {constant(i->code), i32(i->index), a(1), a(0), trampArg, slots,
+                                   constant(live), i32(n), i32(i->plain)});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
@@ -1013,60 +993,50 @@ std::string Lowering::lower(pir::Instruction* i) {
             // (the live boxed values after it: its operands are consumed)
             int n;
             const int* live = liveSlots(i, nullptr, nullptr, &n);
-            callHelper(
-                reinterpret_cast<void*>(&rirn_subassign_general), llvm::Type::getVoidTy(C),
-                {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
-                 i32T},
-                {i32(i->index), sexp(i->symbol), a(0), boxedValue(i->args[1]),
-                 pushed ? boxedValue(i->args[2]) : constant(nullptr), boxedValue(i->args[first]),
-                 nidx == 2 ? boxedValue(i->args[first + 1]) : constant(nullptr), sexp(i->constant),
-                 sexp(i->call), trampArg, slots, constant(live), i32(n)});
+            call(HelperId::rirn_subassign_general,
+                 {i32(i->index), sexp(i->symbol), a(0), boxedValue(i->args[1]),
+                  pushed ? boxedValue(i->args[2]) : constant(nullptr), boxedValue(i->args[first]),
+                  nidx == 2 ? boxedValue(i->args[first + 1]) : constant(nullptr), sexp(i->constant),
+                  sexp(i->call), trampArg, slots, constant(live), i32(n)});
             return "";
         }
         case Opcode::ApplyInternal:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_apply_internal), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT},
-                                 {sexp(i->constant), sexp(i->call), a(0), trampArg}));
+            define(i, call(HelperId::rirn_apply_internal,
+                           {sexp(i->constant), sexp(i->call), a(0), trampArg}));
             return "";
         case Opcode::LoopBody: {
             if (i->args[0] != ownEnv) return "a loop body in another environment";
-            llvm::Value* r = callHelper(reinterpret_cast<void*>(&rirn_loop_body), i32T,
-                                        {sexpT, sexpT, sexpT}, {sexp(i->constant), a(0), trampArg});
+            llvm::Value* r = call(HelperId::rirn_loop_body, {sexp(i->constant), a(0), trampArg});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
         case Opcode::LdDotsElement:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_ldddvar), sexpT,
-                                 {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), trampArg}));
+            define(i, call(HelperId::rirn_ldddvar, {sexp(i->symbol), a(0), trampArg}));
             return "";
         case Opcode::EnvSubassign: {
             if (i->args[0] != ownEnv) return "a subassign in another environment";
             int n;
             const int* live = liveSlots(i, nullptr, nullptr, &n);
-            callHelper(reinterpret_cast<void*>(&rirn_env_subassign), llvm::Type::getVoidTy(C),
-                       {i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
-                       {i32(i->index), sexp(i->symbol), sexp(i->constant), sexp(i->call),
-                        boxedValue(i->args[1]), boxedValue(i->args[2]), a(0), trampArg, slots,
-                        constant(live), i32(n)});
+            call(HelperId::rirn_env_subassign,
+                 {i32(i->index), sexp(i->symbol), sexp(i->constant), sexp(i->call),
+                  boxedValue(i->args[1]), boxedValue(i->args[2]), a(0), trampArg, slots,
+                  constant(live), i32(n)});
             return "";
         }
         case Opcode::StartAssign:
         case Opcode::StartAssignSuper: {
             if (i->args[0] != ownEnv) return "a complex assignment in another environment";
-            void* h = i->op == Opcode::StartAssign
-                          ? reinterpret_cast<void*>(&rirn_start_assign)
-                          : reinterpret_cast<void*>(&rirn_start_assign_super);
-            define(i, callHelper(h, sexpT, {sexpT, sexpT, sexpT, sexpT},
-                                 {sexp(i->symbol), sexp(i->call), a(0), trampArg}));
+            HelperId h = i->op == Opcode::StartAssign ? HelperId::rirn_start_assign
+                                                      : HelperId::rirn_start_assign_super;
+            define(i, call(h, {sexp(i->symbol), sexp(i->call), a(0), trampArg}));
             return "";
         }
         case Opcode::GetterCall:
             if (i->code != t->baseline || i->args[0] != ownEnv)
                 return "a complex assignment of inlined code";
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_getter_call), sexpT,
-                                 {sexpT, i32T, sexpT, sexpT, sexpT, sexpT},
-                                 {constant(i->code), i32(i->index), boxedValue(i->args[1]),
-                                  boxedValue(i->args[2]), a(0), trampArg}));
+            define(i, call(HelperId::rirn_getter_call,
+                           {constant(i->code), i32(i->index), boxedValue(i->args[1]),
+                            boxedValue(i->args[2]), a(0), trampArg}));
             return "";
         case Opcode::SetterCall: {
             if (i->code != t->baseline || i->args[0] != ownEnv)
@@ -1075,44 +1045,34 @@ std::string Lowering::lower(pir::Instruction* i) {
             // slot still holds the previous one's)
             int n;
             const int* live = liveSlots(i, i, nullptr, &n);
-            define(i, callHelper(
-                          reinterpret_cast<void*>(&rirn_setter_call), sexpT,
-                          {sexpT, i32T, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, sexpT,
-                           i32T, i32T},
-                          {constant(i->code), i32(i->index), sexp(i->constant),
-                           boxedValue(i->args[1]), boxedValue(i->args[2]), boxedValue(i->args[3]),
-                           a(0), trampArg, slots, constant(live), i32(n), i32(i->plain)}));
+            define(i, call(HelperId::rirn_setter_call,
+                           {constant(i->code), i32(i->index), sexp(i->constant),
+                            boxedValue(i->args[1]), boxedValue(i->args[2]), boxedValue(i->args[3]),
+                            a(0), trampArg, slots, constant(live), i32(n), i32(i->plain)}));
             return "";
         }
         case Opcode::UseMethod:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_use_method), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT, sexpT},
-                                 {sexp(i->constant), sexp(i->call),
-                                  i->args.size() > 1 ? a(1) : constant(nullptr), a(0), trampArg}));
+            define(i, call(HelperId::rirn_use_method,
+                           {sexp(i->constant), sexp(i->call),
+                            i->args.size() > 1 ? a(1) : constant(nullptr), a(0), trampArg}));
             return "";
         case Opcode::StVarSuper:
             // (sets the dirty flag after it: it may run R code)
-            callHelper(reinterpret_cast<void*>(&rirn_stvar_super), llvm::Type::getVoidTy(C),
-                       {sexpT, sexpT, sexpT}, {sexp(i->symbol), a(0), a(1)});
+            call(HelperId::rirn_stvar_super, {sexp(i->symbol), a(0), a(1)});
             return "";
         case Opcode::SwitchIndex:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_switch_index), sexpT,
-                                 {sexpT, i32T, sexpT, sexpT},
-                                 {constant(i->code), i32(i->index), a(0), trampArg}));
+            define(i, call(HelperId::rirn_switch_index,
+                           {constant(i->code), i32(i->index), a(0), trampArg}));
             return "";
         case Opcode::Colon:
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_colon), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT, sexpT},
-                                 {a(0), a(1), sexp(i->constant), rho(), trampArg}));
+            define(i, call(HelperId::rirn_colon, {a(0), a(1), sexp(i->constant), rho(), trampArg}));
             return "";
         case Opcode::LdFun:
             if (guardLoads.count(i)) return "";  // its Identical tests it
             if (i->plain) return "a guard's function lookup used elsewhere";
             // (sets the dirty flag when it evaluates a promise)
-            define(i, callHelper(reinterpret_cast<void*>(&rirn_ldfun), sexpT,
-                                 {sexpT, sexpT, sexpT, sexpT, sexpT},
-                                 {sexp(i->symbol), a(0), sexp(i->call), trampArg,
-                                  B.CreateBitCast(dirty, sexpT)}));
+            define(i, call(HelperId::rirn_ldfun, {sexp(i->symbol), a(0), sexp(i->call), trampArg,
+                                                  B.CreateBitCast(dirty, sexpT)}));
             return "";
         case Opcode::Visible:
         case Opcode::Invisible:
@@ -1120,8 +1080,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                           B.CreateBitCast(constant(&R_Visible), i32T->getPointerTo()));
             return "";
         case Opcode::SetSrcref:
-            callHelper(reinterpret_cast<void*>(&rirn_srcref), llvm::Type::getVoidTy(C), {sexpT},
-                       {sexp(i->constant)});
+            call(HelperId::rirn_srcref, {sexp(i->constant)});
             return "";
         case Opcode::Phi: {
             llvm::PHINode* phi = B.CreatePHI(sexpT, unsigned(i->args.size()));
@@ -1170,7 +1129,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                                      : a(0);
             if (tiering.chaos > 0) {
                 // RIR_DEOPT_CHAOS: fails now and then even when it holds
-                llvm::Value* fail = callHelper(reinterpret_cast<void*>(&rirn_chaos), i32T, {}, {});
+                llvm::Value* fail = call(HelperId::rirn_chaos, {});
                 holds = B.CreateAnd(holds, B.CreateICmpEQ(fail, i32(0)));
             }
             B.CreateCondBr(holds, cont, blocks.at(cp->bb->succ[1]));
@@ -1220,24 +1179,20 @@ std::string Lowering::lowerDeopt(pir::Instruction* i) {
     llvm::Value* stack = stackArray(fs, inlined ? 2 : 1, 0, &n);
     llvm::Value* r;
     if (!inlined) {
-        r = callHelper(reinterpret_cast<void*>(&rirn_deopt), sexpT,
-                       {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
-                       {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]),
-                        trampArg, stack, i32(n), constant(slotKinds.at(fs))});
+        r = call(HelperId::rirn_deopt,
+                 {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]), trampArg,
+                  stack, i32(n), constant(slotKinds.at(fs))});
     } else {
         pir::Instruction* outer = fs->args[1];
         auto known = afterStacks.find(outer);
         if (known == afterStacks.end()) return "a frame state after a call not inlined here";
         llvm::Value* outerStack = known->second.first;
         int outerN = known->second.second;
-        r = callHelper(
-            reinterpret_cast<void*>(&rirn_deopt_inlined), sexpT,
-            {sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT, sexpT,
-             i32T, sexpT},
-            {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]), trampArg, stack,
-             i32(n), constant(slotKinds.at(fs)), contexts.at(fs->args[0]), constant(outer->code),
-             i32(outer->index), value(outer->args[0]), outerStack, i32(outerN),
-             constant(slotKinds.at(outer))});
+        r = call(HelperId::rirn_deopt_inlined,
+                 {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]), trampArg,
+                  stack, i32(n), constant(slotKinds.at(fs)), contexts.at(fs->args[0]),
+                  constant(outer->code), i32(outer->index), value(outer->args[0]), outerStack,
+                  i32(outerN), constant(slotKinds.at(outer))});
     }
     leave();
     B.CreateRet(r);
@@ -1264,10 +1219,8 @@ std::string Lowering::lowerPushContext(pir::Instruction* i) {
         args = B.CreateBitCast(arr, sexpT);
     }
     auto* v = llvm::Type::getVoidTy(C);
-    callHelper(reinterpret_cast<void*>(&rirn_push_context), v,
-               {sexpT, sexpT, sexpT, sexpT, sexpT, sexpT, i32T},
-               {ctx, sexp(i->constant), value(i->args[2]), value(calleeEnv), value(i->args[0]),
-                args, i32(n)});
+    call(HelperId::rirn_push_context, {ctx, sexp(i->constant), value(i->args[2]), value(calleeEnv),
+                                       value(i->args[0]), args, i32(n)});
     // (the frame state's values are boxed before: the landing reads them)
     int outerN;
     llvm::Value* outerStack = stackArray(after, 1, 1, &outerN);
@@ -1284,15 +1237,14 @@ std::string Lowering::lowerPushContext(pir::Instruction* i) {
     llvm::BasicBlock* go = llvm::BasicBlock::Create(C, "", fn);
     B.CreateCondBr(B.CreateICmpNE(r, i32(0)), landed, go);
     B.SetInsertPoint(landed);
-    llvm::Value* res = callHelper(
-        reinterpret_cast<void*>(&rirn_context_landed), sexpT,
-        {sexpT, sexpT, sexpT, i32T, sexpT, sexpT, sexpT, i32T, sexpT},
+    llvm::Value* res = call(
+        HelperId::rirn_context_landed,
         {ctx, value(calleeEnv), constant(after->code), i32(after->index), value(after->args[0]),
          trampArg, outerStack, i32(outerN), constant(slotKinds.at(after))});
     leave();
     B.CreateRet(res);
     B.SetInsertPoint(go);
-    callHelper(reinterpret_cast<void*>(&rirn_enter_context), v, {sexpT}, {ctx});
+    call(HelperId::rirn_enter_context, {ctx});
     return "";
 }
 

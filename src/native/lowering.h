@@ -171,8 +171,9 @@ class Lowering {
     llvm::Value* sexp(SEXP x) { return constant(x ? x : R_NilValue); }
     llvm::Value* i32(int v) { return llvm::ConstantInt::get(i32T, v); }
 
-    llvm::Value* callHelper(void* address, llvm::Type* result, std::vector<llvm::Type*> params,
-                            std::vector<llvm::Value*> args);
+    // A call of helper `id` (helpers.h's table: its signature from its
+    // prototype) with `args`.
+    llvm::Value* call(HelperId id, std::vector<llvm::Value*> args);
 
     // Ends the current block (where b was computed) with a branch to join
     // and continues there with the Phi of a (from aEnd, which branched to

@@ -2,8 +2,9 @@
 // its invocations past RIR_OPT_THRESHOLD (0: the first), its baseline RIR
 // code is translated to PIR, optimized and lowered (native.h). A function
 // the tier cannot handle yet keeps running in RIR, with the reason in
-// status(); one whose native code keeps deoptimizing loses it
-// (helpers.cpp) and is not optimized again.
+// status(); one whose native code keeps deoptimizing loses it and is
+// optimized again with the feedback gathered since, at most twice
+// (DispatchTable::noteDeopt).
 //
 //   f <- function(n) { s <- 0; i <- 0; while (i < n) { s <- s + i; i <- i + 1 }; s }
 //   call 1..threshold   RIR interpreter (collecting type feedback)

@@ -632,7 +632,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         case Op::binop: {
             const insn::binop d(imm);
             Opcode o;
-            if (!opcodeOf(ArithOp(d.op), &o)) return "vectorized & and | not translated yet";
+            if (!opcodeOf(ArithOp(d.op), &o)) return "a binop whose operator is not binary";
             // the state before the binop: its operands on the stack
             std::vector<Instruction*> before = stack;
             Instruction* b = pop(stack);
@@ -644,7 +644,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         case Op::ld2_binop: {
             const insn::ld2_binop d(imm);
             Opcode o;
-            if (!opcodeOf(ArithOp(d.op), &o)) return "vectorized & and | not translated yet";
+            if (!opcodeOf(ArithOp(d.op), &o)) return "a binop whose operator is not binary";
             // when no load runs, leaving resumes at the binop (its state
             // has the stack operands on it), else after it
             std::vector<Instruction*> before = stack;
@@ -673,9 +673,11 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             stack.push_back(u);
             return "";
         }
-        default:
-            return std::string("RIR instruction ") + rir::info(op).name + " not translated yet";
+        case Op::num_ops:
+            break;
     }
+    // (every instruction of the table has its case: -Wswitch says which not)
+    return "an opcode outside the instruction table";
 }
 
 }  // namespace pir

@@ -1,8 +1,8 @@
 // forced_values.cpp — forcing a value that is not lazy (not an unforced
 // promise, not a promise object, not the missing marker) gives the value
 // itself: such a Force (or ForceOrMissing) goes and its uses take the
-// operand. (The first part
-// of force dominance; promise inlining comes later.)
+// operand. (A Force whose operand may be lazy stays: forcing may run the
+// promise's code.)
 //
 //   before                          after
 //     %10 = Mul %7, %9                %10 = Mul %7, %9
