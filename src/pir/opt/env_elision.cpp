@@ -57,6 +57,7 @@
 #include <set>
 
 #include "../../runtime/rapi.h"
+#include "../analysis/phi_placement.h"
 #include "pass.h"
 
 namespace rir {
@@ -138,7 +139,7 @@ struct Elider {
     // variables written at the end of a block (pending there, of unknown
     // value at a successor)
     std::vector<std::set<SEXP>> syncAtEnd;
-    std::map<std::pair<BB*, SEXP>, Instruction*> phis;
+    PhiPlacement<SEXP> phis;
     bool changed = false;
 
     Elider(Function& f, Instruction* env)
@@ -408,21 +409,10 @@ struct Elider {
 
     Instruction* value(const Val& v, SEXP sym) {
         if (v.v) return v.v;
-        auto key = std::make_pair(v.phiAt, sym);
-        auto made = phis.find(key);
-        if (made != phis.end()) return made->second;
-        BB* b = v.phiAt;
-        Instruction* phi = f.newInsn(Opcode::Phi);
-        phi->bb = b;
-        size_t at = 0;
-        while (at < b->insns.size() && b->insns[at]->op == Opcode::Phi) at++;
-        b->insns.insert(b->insns.begin() + at, phi);
-        phis[key] = phi;  // (before the operands: a loop's Phi is its own)
-        for (BB* p : b->preds) {
-            if (out[p->id].top) continue;
-            phi->phiFrom.push_back(p);
-            phi->args.push_back(value(out[p->id].known.at(sym), sym));
-        }
+        if (Instruction* made = phis.find(v.phiAt, sym)) return made;
+        Instruction* phi = phis.at(
+            f, v.phiAt, sym, [&](BB* p) { return out[p->id].top; },  // (unreachable)
+            [&](BB* p) { return value(out[p->id].known.at(sym), sym); });
         phi->type = PirType::bottom();  // the pipeline infers it
         return phi;
     }
@@ -498,7 +488,7 @@ bool envElision(Function& f) {
     // a Phi made here that scope resolution made already (a loop's
     // variable its loads read) is that one
     std::vector<Instruction*> made;
-    for (auto& m : e.phis) made.push_back(m.second);
+    e.phis.forEach([&](Instruction* phi) { made.push_back(phi); });
     dropDuplicatePhis(f, made, dead);
     removeAll(f, dead);
     return true;

@@ -77,6 +77,7 @@
 #include <set>
 
 #include "../../bc/subassign.h"
+#include "../analysis/phi_placement.h"
 #include "pass.h"
 
 namespace rir {
@@ -181,7 +182,7 @@ struct Resolver {
     Instruction* env;
     std::vector<State> in, out;
     // Phis made, and the ones that could not be (an operand may be missing)
-    std::map<std::pair<BB*, SEXP>, Instruction*> phis;
+    PhiPlacement<SEXP> phis;
     std::set<std::pair<BB*, SEXP>> refused;
     // loads already replaced (the states computed before still name them)
     std::map<Instruction*, Instruction*> replaced;
@@ -548,26 +549,16 @@ struct Resolver {
             return i->type.may(Flag::Missing) && !present ? nullptr : i;
         }
         auto key = std::make_pair(v.phiAt, sym);
-        auto made = phis.find(key);
-        if (made != phis.end()) return made->second;
+        if (Instruction* made = phis.find(v.phiAt, sym)) return made;
         if (refused.count(key)) return nullptr;
         std::set<BB*> seen;
         if (mayBeMissing(v, sym, seen)) {
             refused.insert(key);
             return nullptr;
         }
-        BB* b = v.phiAt;
-        Instruction* phi = f.newInsn(Opcode::Phi);
-        phi->bb = b;
-        size_t at = 0;
-        while (at < b->insns.size() && b->insns[at]->op == Opcode::Phi) at++;
-        b->insns.insert(b->insns.begin() + at, phi);
-        phis[key] = phi;  // before the operands: a loop's Phi is its own operand
-        for (BB* p : b->preds) {
-            Instruction* a = value(out[p->id].known.at(sym), sym);
-            phi->phiFrom.push_back(p);
-            phi->args.push_back(a);
-        }
+        Instruction* phi = phis.at(
+            f, v.phiAt, sym, [](BB*) { return false; },
+            [&](BB* p) { return value(out[p->id].known.at(sym), sym); });
         phi->type = PirType::bottom();  // the pipeline infers it
         return phi;
     }
@@ -612,7 +603,7 @@ bool resolveOnce(Function& f) {
         if (!r.in[b->id].top) r.run(b, true, &dead);
     // a Phi made again (by a later round) is the one made before
     std::vector<Instruction*> made;
-    for (auto& m : r.phis) made.push_back(m.second);
+    r.phis.forEach([&](Instruction* phi) { made.push_back(phi); });
     dropDuplicatePhis(f, made, dead);
     return removeAll(f, dead) || !r.phis.empty();
 }
