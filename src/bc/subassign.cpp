@@ -410,7 +410,9 @@ SEXP startAssign(SEXP xsym, SEXP env, SEXP tramp) {
         PROTECT(x);
         SEXP v = PROTECT(forcePromise(x, tramp));
         if (frefcnt(v) > 1 && fcar(cell) == x && !(hdr(cell)->gp & kBindingLock)) {
-            v = Rf_shallow_duplicate(v);
+            // (as EnsureLocal: a wrapper whose data are copied when first
+            // written, so that [<-'s checks and warnings come first)
+            v = R_shallow_duplicate_attr(v);
             SETCAR(cell, v);
             hdr(cell)->gp &= ~kMissingMask;
         }

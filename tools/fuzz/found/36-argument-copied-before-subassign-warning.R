@@ -1,0 +1,18 @@
+## seed 36028835 (class 36, fixed), hand-reduced: x[i] <- v on an argument
+## whose value is also referenced elsewhere copies it first; GNU R's
+## EnsureLocal makes a wrapper whose data are copied when first written, so
+## [<-'s warning (and its errors) come before the copy, which here exhausts
+## the vector memory limit
+## defs
+g2 <- function(y) { y[2L] <- c(TRUE, NA, FALSE); 1 }
+g3 <- function(y) { y[[2L]] <- c(TRUE, NA, FALSE); 1 }
+h <- function(y) { z <- y; y[2L] <- 5; length(z) }
+## steps
+old <- mem.maxVSize()
+invisible(mem.maxVSize(4096))
+g2(2147483646:3)
+g2(2147483646:3)
+g3(2147483646:3)
+g3(2147483646:3)
+h(2147483646:3)
+invisible(mem.maxVSize(old))
