@@ -601,8 +601,7 @@ bool Lowering::inlineMath(pir::Instruction* i) {
 }
 
 llvm::Value* Lowering::genericBinopValue(pir::Instruction* i) {
-    ArithOp op;
-    arithOp(i->op, &op);
+    ArithOp op = pir::arithOf(i->op);
     int keep = (usedAgain(i->args[0], i) ? 1 : 0) | (usedAgain(i->args[1], i) ? 2 : 0);
     int n = 0;
     const int* live = liveSlots(i, i, nullptr, &n);

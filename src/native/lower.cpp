@@ -92,11 +92,6 @@ std::string irText;
 
 }  // namespace
 
-bool arithOp(pir::Opcode op, ArithOp* out) {
-    *out = pir::arithOf(op);
-    return *out != ArithOp::None;
-}
-
 std::string Lowering::run(const std::string& name) {
     for (auto& b : f.blocks)
         for (pir::Instruction* i : b->insns)

@@ -33,10 +33,6 @@ namespace native {
 const unsigned kScalarTypeMask = kHeaderTypeMask | kHeaderScalarBit | kHeaderAltBit;
 const unsigned kPlainTypeMask = kHeaderTypeMask | kHeaderObjectBit | kHeaderAltBit;
 
-// The runtime's arithmetic operation for a PIR arithmetic, comparison or
-// unary instruction; false for other instructions.
-bool arithOp(pir::Opcode op, ArithOp* out);
-
 // How native code holds a value: boxed (a SEXP), or unboxed in a machine
 // register as an int or a double.
 enum class Rep : uint8_t { Boxed, Int, Double };
