@@ -430,9 +430,15 @@ void Compiler::expr(SEXP e) {
             else
                 emit(Op::ldvar, {sym(e), cache(e)});
             return;
-        case LANGSXP:
+        case LANGSXP: {
+            // only the inlined call's own symbol arguments name it in
+            // errors (GNU R compiles a call argument with its own location)
+            SEXP outer = curCall_;
+            curCall_ = R_NilValue;
             call(e);
+            curCall_ = outer;
             return;
+        }
         default:
             if (selfEvaluating(e)) {
                 emit(Op::push, {constant(e)});  // push makes the result visible
