@@ -35,12 +35,6 @@ bool any(const pir::Function& fn, std::function<bool(const pir::Instruction*)> g
     return !none(fn, good);
 }
 
-bool isOp(const pir::Instruction* i, std::initializer_list<Opcode> ops) {
-    for (Opcode o : ops)
-        if (i->op == o) return true;
-    return false;
-}
-
 // arithmetic, a comparison or a unary operator (not & and |)
 bool isArithmetic(const pir::Instruction* i) {
     return pir::isArithmetic(i->op) || pir::isComparison(i->op) || pir::isUnaryOperator(i->op);
@@ -86,7 +80,7 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
                      if (i->op != Opcode::FrameState && !onDeoptPath(i))
                          for (const pir::Instruction* a : i->args) used[a] = true;
              return none(fn, [&](const pir::Instruction* i) {
-                 return isOp(i, {Opcode::MkEnv, Opcode::MaterializeEnv}) && used[i];
+                 return pir::isOp(i, {Opcode::MkEnv, Opcode::MaterializeEnv}) && used[i];
              });
          }},
         {"NoPromise",
@@ -96,27 +90,27 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
         {"NoForce",
          [](const pir::Function& fn) {
              return none(fn, [](const pir::Instruction* i) {
-                 return isOp(i, {Opcode::Force, Opcode::ForceOrMissing});
+                 return i->is(Opcode::Force) || i->op == Opcode::ForceOrMissing;
              });
          }},
         {"NoLoad",
          [](const pir::Function& fn) {
              return none(fn, [](const pir::Instruction* i) {
-                 return isOp(i, {Opcode::LdVar, Opcode::LdVarSuper});
+                 return i->is(Opcode::LdVar) || i->op == Opcode::LdVarSuper;
              });
          }},
         {"NoStore",
          [](const pir::Function& fn) {
              return none(fn, [](const pir::Instruction* i) {
-                 return isOp(i, {Opcode::StVar, Opcode::StVarSuper, Opcode::StArgDefault,
-                                 Opcode::SubassignVar}) &&
+                 return (pir::isOp(i, {Opcode::StVar, Opcode::StVarSuper, Opcode::StArgDefault}) ||
+                         i->is(Opcode::SubassignVar)) &&
                         !onDeoptPath(i);
              });
          }},
         {"NoClosureCall",
          [](const pir::Function& fn) {
              return none(fn, [](const pir::Instruction* i) {
-                 return isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst});
+                 return pir::isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst});
              });
          }},
         {"NoInlinedContext",
@@ -138,8 +132,8 @@ const std::map<std::string, std::function<bool(const pir::Function&)>>& checks()
         {"NoExternalCall",
          [](const pir::Function& fn) {
              return none(fn, [](const pir::Instruction* i) {
-                 return isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst,
-                                 Opcode::CallBuiltin, Opcode::CallSafeBuiltin});
+                 return pir::isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::EvalAst,
+                                      Opcode::CallBuiltin, Opcode::CallSafeBuiltin});
              });
          }},
         {"NoAssume",

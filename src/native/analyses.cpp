@@ -41,7 +41,7 @@ bool Lowering::matchesSite(const pir::Instruction* i) {
                 if (a->op != pir::Opcode::MkArg || a->index != ca.pool) return false;
                 break;
             case ArgKind::Dots:
-                if (a->op != pir::Opcode::LdVar || a->symbol != R_DotsSymbol) return false;
+                if (!a->is(pir::Opcode::LdVar) || a->symbol != R_DotsSymbol) return false;
                 break;
             default:
                 return false;
@@ -108,7 +108,7 @@ std::string Lowering::findMissokLoads() {
             // (an argument assumed evaluated at the entry, known not missing:
             // forcing it is its value)
             if (v->op == pir::Opcode::LdArg && !v->type.may(pir::Flag::Missing)) continue;
-            if (v->op != pir::Opcode::LdVar || useCount(v) != 1)
+            if (!v->is(pir::Opcode::LdVar) || useCount(v) != 1)
                 return "an index value that is not a variable's";
             missokLoads.insert(v);
         }
@@ -118,7 +118,7 @@ std::string Lowering::findMissokLoads() {
 void Lowering::findGuardLoads() {
     for (auto& b : f.blocks)
         for (pir::Instruction* i : b->insns)
-            if (i->op == pir::Opcode::LdFun && useCount(i) == 1 &&
+            if (i->is(pir::Opcode::LdFun) && useCount(i) == 1 &&
                 users[i][0]->op == pir::Opcode::Identical && users[i][0]->args[0] == i &&
                 users[i][0]->args[1]->op == pir::Opcode::LdConst)
                 guardLoads.insert(i);
@@ -134,7 +134,7 @@ void Lowering::findSiteCalls() {
         for (size_t k = 2; k < c->args.size(); k++) {
             pir::Instruction* a = c->args[k];
             if ((a->op == pir::Opcode::MkArg ||
-                 (a->op == pir::Opcode::LdVar && a->symbol == R_DotsSymbol)) &&
+                 (a->is(pir::Opcode::LdVar) && a->symbol == R_DotsSymbol)) &&
                 allUsers(a, [&](pir::Instruction* u) { return siteCalls.count(u) != 0; }))
                 siteArgs.insert(a);
         }
@@ -261,7 +261,7 @@ bool Lowering::rawCandidate(pir::Instruction* i) {
             continue;
         }
         // (the value an element store stores: its helper takes the double)
-        bool storedValue = u->op == pir::Opcode::SubassignVar && u->args[1] == i &&
+        bool storedValue = u->is(pir::Opcode::SubassignVar) && u->args[1] == i &&
                            u->args[2] != i && (u->args.size() < 4 || u->args[3] != i);
         if (!storedValue && !rawUse(u, 0)) boxedUsers.push_back(u);
     }

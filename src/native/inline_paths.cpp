@@ -357,7 +357,7 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
             define(i, boxInto(i, r, Rep::Double));
         return true;
     }
-    if (i->plain) {
+    if (i->noOverflow) {
         // (a NoOverflow of the operands was assumed: the result fits)
         llvm::Value* r = i->op == Opcode::Add   ? B.CreateNSWAdd(x, y)
                          : i->op == Opcode::Sub ? B.CreateNSWSub(x, y)

@@ -125,12 +125,12 @@ std::string Lowering::run(const std::string& name) {
     // loaded or stored
     for (pir::BB* b : order)
         for (pir::Instruction* i : b->insns) {
-            pir::Instruction* env =
-                i->op == pir::Opcode::LdVar || i->op == pir::Opcode::BindingIs ||
-                        i->op == pir::Opcode::IsPlainLocal || i->op == pir::Opcode::SubassignVar
-                    ? i->args[0]
-                : i->op == pir::Opcode::StVar ? i->args[1]
-                                              : nullptr;
+            pir::Instruction* env = i->is(pir::Opcode::LdVar) || i->op == pir::Opcode::BindingIs ||
+                                            i->op == pir::Opcode::IsPlainLocal ||
+                                            i->is(pir::Opcode::SubassignVar)
+                                        ? i->args[0]
+                                    : i->op == pir::Opcode::StVar ? i->args[1]
+                                                                  : nullptr;
             if (env && env == ownEnv && !cellSlot.count(i->symbol)) cellSlot[i->symbol] = nslots++;
         }
     // the held values' copies (rirn_hold): as many slots as the most values
@@ -180,9 +180,9 @@ std::string Lowering::run(const std::string& name) {
             if (!problem.empty()) return problem;
             if (nheld && !B.GetInsertBlock()->getTerminator()) emitRelease(nheld);
             // (those whose helpers set the flag when R code may have run)
-            if (writesEnv(i) && i->op != pir::Opcode::Force &&
-                i->op != pir::Opcode::ForceOrMissing && i->op != pir::Opcode::SubassignVar &&
-                i->op != pir::Opcode::LdFun && i->op != pir::Opcode::CallBuiltin &&
+            if (writesEnv(i) && !i->is(pir::Opcode::Force) &&
+                i->op != pir::Opcode::ForceOrMissing && !i->is(pir::Opcode::SubassignVar) &&
+                !i->is(pir::Opcode::LdFun) && i->op != pir::Opcode::CallBuiltin &&
                 !pir::isBinaryOperator(i->op) && !i->isTerminator())
                 setDirty(1);
         }
@@ -225,12 +225,12 @@ bool Lowering::holdsAround(pir::Instruction* i) {
 }
 
 bool Lowering::forcesInline(pir::Instruction* i) {
-    return i->op == pir::Opcode::Force ||
+    return i->is(pir::Opcode::Force) ||
            (i->op == pir::Opcode::ForceOrMissing && i->args[0]->op == pir::Opcode::LdArg);
 }
 
 bool Lowering::holdsLazily(pir::Instruction* i) {
-    return i->op == pir::Opcode::LdVar || i->op == pir::Opcode::StVar ||
+    return i->is(pir::Opcode::LdVar) || i->op == pir::Opcode::StVar ||
            i->op == pir::Opcode::ForceOrMissing;
 }
 
@@ -302,7 +302,7 @@ bool Lowering::usedAgain(pir::Instruction* v, pir::Instruction* at) {
         back.pop_back();
         if (!seen.insert(x).second) continue;
         work.push_back(x);
-        if (x->op == pir::Opcode::CastType || x->op == pir::Opcode::Force ||
+        if (x->op == pir::Opcode::CastType || x->is(pir::Opcode::Force) ||
             x->op == pir::Opcode::Phi)
             for (pir::Instruction* a : x->args) back.push_back(a);
     }
@@ -502,6 +502,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, call(HelperId::rirn_pop_context, {contexts.at(i->args[1]), a(0), a(1)}));
             return "";
         case Opcode::LdVar:
+        case Opcode::LdVarBound:
             if (siteArgs.count(i)) return "";     // `...`: its call site expands it
             if (missokLoads.count(i)) return "";  // its ForceOrMissing loads it
             if (i->args[0] == ownEnv) {
@@ -542,9 +543,10 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, call(HelperId::rirn_mkarg, {sexp(pc ? pc->trampoline : c), a(1)}));
             return "";
         }
-        case Opcode::Force: {
+        case Opcode::Force:
+        case Opcode::ForceForced: {
             pir::Instruction* from = i->args[0];
-            SEXP sym = from->op != Opcode::LdVar ? nullptr : from->call ? from->call : from->symbol;
+            SEXP sym = !from->is(Opcode::LdVar) ? nullptr : from->call ? from->call : from->symbol;
             define(i, inlineForce(a(0), sym, writesEnv(i)));
             return "";
         }
@@ -593,7 +595,8 @@ std::string Lowering::lower(pir::Instruction* i) {
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
-        case Opcode::SubassignVar: {
+        case Opcode::SubassignVar:
+        case Opcode::SubassignVarLocal: {
             if (i->args[0] != ownEnv) return "a subassign in another environment";
             for (size_t k = 2; k < i->args.size(); k++)
                 if (!value(i->args[k])) return "an element store's index kept unboxed";
@@ -743,7 +746,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                 // a function lookup only compared with the function the
                 // bytecode inlined (its guard): the interpreter's test
                 pir::Instruction* ld = i->args[0];
-                if (ld->plain) {
+                if (ld->op == Opcode::LdFunGuard) {
                     llvm::Value* r =
                         call(HelperId::rirn_still_names_without_r,
                              {sexp(ld->symbol), sexp(i->args[1]->constant), value(ld->args[0])});
@@ -827,13 +830,14 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         }
         case Opcode::Dollar:
+        case Opcode::DollarPlain:
             if (memberVals.count(i)) {
                 // (the result of x$name is visible)
                 setVisible();
                 define(i, memberVals.at(i));
                 return "";
             }
-            if (i->plain) {
+            if (i->op == Opcode::DollarPlain) {
                 define(i, call(HelperId::rirn_dollar_plain,
                                {a(0), sexp(i->constant), sexp(i->symbol)}));
                 return "";
@@ -847,7 +851,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             auto at = std::find(in.begin(), in.end(), i);
             pir::Instruction* d = nullptr;
             if (at + 2 < in.end() && at[1]->op == Opcode::Assume && at[1]->args[0] == i &&
-                at[2]->op == Opcode::Dollar && at[2]->plain && at[2]->args[0] == i->args[0] &&
+                at[2]->op == Opcode::DollarPlain && at[2]->args[0] == i->args[0] &&
                 at[2]->symbol == i->symbol && at[2]->constant == i->constant)
                 d = at[2];
             if (d) {
@@ -970,13 +974,15 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::ForEnd:
             call(HelperId::rirn_forend, {a(0)});
             return "";
-        case Opcode::DollarAssignVar: {
+        case Opcode::DollarAssignVar:
+        case Opcode::DollarAssignVarPlain: {
             // (any list the variable may hold: every live boxed value)
             int n;
             const int* live = liveSlots(i, nullptr, nullptr, &n);
-            llvm::Value* r = call(HelperId::rirn_dollar_assign,
-                                  {constant(i->code), i32(i->index), a(1), a(0), trampArg, slots,
-                                   constant(live), i32(n), i32(i->plain)});
+            llvm::Value* r =
+                call(HelperId::rirn_dollar_assign,
+                     {constant(i->code), i32(i->index), a(1), a(0), trampArg, slots, constant(live),
+                      i32(n), i32(i->op == Opcode::DollarAssignVarPlain)});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
@@ -1043,7 +1049,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, call(HelperId::rirn_setter_call,
                            {constant(i->code), i32(i->index), sexp(i->constant),
                             boxedValue(i->args[1]), boxedValue(i->args[2]), boxedValue(i->args[3]),
-                            a(0), trampArg, slots, constant(live), i32(n), i32(i->plain)}));
+                            a(0), trampArg, slots, constant(live), i32(n), i32(i->ownFrame)}));
             return "";
         }
         case Opcode::UseMethod:
@@ -1063,8 +1069,9 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, call(HelperId::rirn_colon, {a(0), a(1), sexp(i->constant), rho(), trampArg}));
             return "";
         case Opcode::LdFun:
+        case Opcode::LdFunGuard:
             if (guardLoads.count(i)) return "";  // its Identical tests it
-            if (i->plain) return "a guard's function lookup used elsewhere";
+            if (i->op == Opcode::LdFunGuard) return "a guard's function lookup used elsewhere";
             // (sets the dirty flag when it evaluates a promise)
             define(i, call(HelperId::rirn_ldfun, {sexp(i->symbol), a(0), sexp(i->call), trampArg,
                                                   B.CreateBitCast(dirty, sexpT)}));

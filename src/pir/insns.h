@@ -358,9 +358,42 @@ enum class Rule : uint8_t {
     X(SetSrcref, "", Void, None, 0, 0, Global, HasConstant,                                        \
       "make the carried srcref current (R_Srcref)")
 
+// Proven variants: an instruction of the general opcode (second column) of
+// which a test right before it, or an analysis, proved that it does not do
+// part of what the general one may. A variant has the general one's
+// operands, result rule and carried data, and its own effects and flags
+// (reads, writes, flags, description as in PIR_INSNS). A pass that asks
+// "is this a load" asks Instruction::is(Opcode::LdVar), which holds for
+// the variants too; the lowering of a variant is the general one's fast
+// path without its checks.
+//
+// V(Name, General, reads, writes, flags, description)
+#define PIR_VARIANTS(V)                                                                           \
+    V(ForceForced, Force, 0, 0, NoFlags,                                                          \
+      "Force of a value found forced right before (IsForced, an eager argument): runs no R "      \
+      "code, cannot fail")                                                                        \
+    V(LdVarBound, LdVar, Env, 0, HasSymbol | HasCall,                                             \
+      "LdVar of a binding scope resolution knows holds a value, not the missing marker: cannot "  \
+      "fail (a load kept for a builtin's argument)")                                              \
+    V(LdFunGuard, LdFun, Env | OtherEnv, 0, HasSymbol | HasCall,                                  \
+      "a guard's LdFun: where the lookup would run R code (force a promise, call an active "      \
+      "binding) it gives no function, and the guard's Assume fails")                              \
+    V(DollarPlain, Dollar, Vectors | Attributes | OtherEnv, 0, HasSymbol | HasCall | HasConstant, \
+      "x$name where x was found plain right before (IsPlainMember): no R code, no error, no "     \
+      "warning")                                                                                  \
+    V(DollarAssignVarPlain, DollarAssignVar, Vectors | Attributes | OwnEnv | OtherEnv,            \
+      Vectors | Attributes | OtherEnv, MayError | HasSymbol | HasIndex | HasCall,                 \
+      "DollarAssignVar that takes only its plain fast path (a local list or environment "         \
+      "binding, as its feedback has always seen): no R code, x's value changed, no other "        \
+      "binding of the function's environment")                                                    \
+    V(SubassignVarLocal, SubassignVar, Vectors | Attributes | OwnEnv,                             \
+      Vectors | Attributes | OwnEnv, MayError | HasSymbol | HasConstant | HasIndex | HasCall,     \
+      "SubassignVar of a variable found a plain local vector right before (IsPlainLocal): no R "  \
+      "code; only x's binding and vectors change")
+
 enum class Opcode : uint8_t {
 #define PIR_OPCODE(name, ...) name,
-    PIR_INSNS(PIR_OPCODE)
+    PIR_INSNS(PIR_OPCODE) PIR_VARIANTS(PIR_OPCODE)
 #undef PIR_OPCODE
         kCount
 };
@@ -376,9 +409,13 @@ struct InsnInfo {
     uint8_t writes;
     uint16_t flags;
     const char* description;
+    Opcode general;  // itself, or the opcode a proven variant specializes
 };
 
 RIR_EXPORT const InsnInfo& info(Opcode op);
+inline Opcode generalOf(Opcode op) {
+    return info(op).general;
+}
 
 // R's operators, from the table: the operator an instruction computes
 // (ArithOp::None: not one), the instruction computing one, and the classes

@@ -12,13 +12,29 @@ namespace pir {
 
 namespace {
 
-const InsnInfo kInfo[] = {
 #define PIR_INFO(name, ops, result, arith, succ, reads, writes, flags, doc)                     \
     {#name,           ops, Rule::result, ArithOp::arith, succ, uint8_t(reads), uint8_t(writes), \
-     uint16_t(flags), doc},
-    PIR_INSNS(PIR_INFO)
-#undef PIR_INFO
+     uint16_t(flags), doc, Opcode::name},
+constexpr InsnInfo kGeneral[] = {PIR_INSNS(PIR_INFO)};
+
+constexpr InsnInfo variant(const char* name, Opcode general, uint8_t reads, uint8_t writes,
+                           uint16_t flags, const char* doc) {
+    InsnInfo i = kGeneral[size_t(general)];
+    i.name = name;
+    i.reads = reads;
+    i.writes = writes;
+    i.flags = flags;
+    i.description = doc;
+    return i;
+}
+
+const InsnInfo kInfo[] = {PIR_INSNS(PIR_INFO)
+#define PIR_VARIANT_INFO(name, general, reads, writes, flags, doc) \
+    variant(#name, Opcode::general, uint8_t(reads), uint8_t(writes), uint16_t(flags), doc),
+                              PIR_VARIANTS(PIR_VARIANT_INFO)
+#undef PIR_VARIANT_INFO
 };
+#undef PIR_INFO
 
 static_assert(sizeof(kInfo) / sizeof(kInfo[0]) == size_t(Opcode::kCount),
               "one table row per opcode");
@@ -159,8 +175,6 @@ const InsnInfo& info(Opcode op) {
 }
 
 uint8_t Instruction::reads() const {
-    if (op == Opcode::SubassignVar && plain) return Vectors | Attributes | OwnEnv;
-    if (op == Opcode::DollarAssignVar && plain) return Vectors | Attributes | OwnEnv | OtherEnv;
     uint8_t r = info().reads;
     if (r & Env) {
         r &= ~Env;
@@ -179,8 +193,6 @@ uint8_t Instruction::writes() const {
 }
 
 uint8_t Instruction::writes(OperandType typeOf, void* analysis) const {
-    if (op == Opcode::SubassignVar && plain) return Vectors | Attributes | OwnEnv;
-    if (op == Opcode::DollarAssignVar && plain) return Vectors | Attributes | OtherEnv;
     // (no R code: at most warnings, and the builtin's own effects on
     // vectors, attributes and global state)
     if (op == Opcode::CallBuiltin && !mayCallR(typeOf, analysis))
@@ -220,14 +232,8 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             if (object(type(args[k]))) return true;
         return mayWarn(typeOf, analysis);
     }
-    if (has(CallsR)) {
-        bool quiet =
-            (op == Opcode::SubassignVar || op == Opcode::LdFun || op == Opcode::DollarAssignVar) &&
-            plain;
-        return !quiet || mayWarn(typeOf, analysis);
-    }
-    if (op == Opcode::Dollar && plain) return false;
-    if (has(Forces) && any(lazy)) return !((op == Opcode::Force || op == Opcode::LdFun) && plain);
+    if (has(CallsR)) return true;
+    if (has(Forces) && any(lazy)) return true;
     if (has(Dispatches)) {
         // subsetting, `$`, length() and as.logical() dispatch on their
         // first operand only (an object index is GNU R's default code's)
@@ -275,7 +281,7 @@ bool Instruction::mayWarn(OperandType typeOf, void* analysis) const {
     if (isBinaryOperator(op)) {
         if (!scalars(0, 2)) return true;
         // (+ - * proved not to overflow: NoOverflow, a loop's counter)
-        if (plain || (op == Opcode::Add && index == kLoopCounter)) return false;
+        if (noOverflow || loopCounter) return false;
         return scalarOperatorMayWarn(op, type(args[0]), type(args[1]));
     }
     switch (op) {
@@ -289,10 +295,10 @@ bool Instruction::mayWarn(OperandType typeOf, void* analysis) const {
         case Opcode::Subassign1_2D:
         case Opcode::Subassign2_2D:
             return !scalars(3, 4);
-        case Opcode::SubassignVar:  // (its plain path: the value's length)
+        case Opcode::SubassignVarLocal:  // (the value's length)
             return !scalars(1, 2);
-        case Opcode::Dollar:  // (options(warnPartialMatchDollar = TRUE))
-            return !plain;
+        case Opcode::SubassignVar:
+        case Opcode::Dollar:        // (options(warnPartialMatchDollar = TRUE))
         case Opcode::DollarAssign:  // (a vector x is coerced to a list)
         case Opcode::SwitchIndex:   // (a factor EXPR; no alternatives)
             return true;
@@ -333,10 +339,9 @@ PirType Instruction::ruleType() const {
             return arg(0).forced() | PirType(0, uint8_t(Flag::Missing));
         case Rule::Arith: {
             PirType t = PirType::arith(arg(0), arg(1), false);
-            // a for loop's counter (index kLoopCounter): it stays below the
-            // sequence's length, never NA
-            if (op == Opcode::Add && index == kLoopCounter && !t.isBottom() &&
-                !arg(0).may(Flag::NA) && !arg(1).may(Flag::NA))
+            // a for loop's counter: it stays below the sequence's length,
+            // never NA
+            if (loopCounter && !t.isBottom() && !arg(0).may(Flag::NA) && !arg(1).may(Flag::NA))
                 t = t.without(Flag::NA);
             return t;
         }

@@ -12,14 +12,14 @@
 // Nothing here calls the R API (no R error can unwind through these C++
 // objects).
 #pragma once
-#include "../runtime/export.h"
-
 #include <Rinternals.h>
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "../runtime/export.h"
 #include "insns.h"
 #include "type.h"
 
@@ -43,29 +43,21 @@ struct Instruction {
     SEXP constant = nullptr;  // HasConstant: value, callee, builtin, call
     SEXP call = nullptr;      // HasCall: the call errors name (may be absent)
     PirType carriedType;      // HasType
-    int index = 0;            // HasIndex: argument index, pc, promise code; Call: call site;
-                              // Add: kLoopCounter for a for loop's counter
+    int index = 0;            // HasIndex: argument index, pc, promise code; Call: call site
     // FrameState: the RIR code resumed; Call, CallBuiltin, Extract*: the code
     // of their RIR call site (`index`)
     const Code* code = nullptr;
     std::vector<SEXP> names;  // MkEnv: the names of its bindings; calls: argument names
     bool stub = false;        // MkEnv: a stub environment
-    // SubassignVar: x was found a plain local vector (IsPlainLocal) right
-    // before, so it runs no R code and changes only x's binding and vectors;
-    // Force: its operand was found forced (IsForced) right before, so it
-    // runs no R code; LdFun: a guard's lookup, which gives no function
-    // rather than run R code (force a promise, call an active binding);
-    // LdVar: a load left in place (kept) of a binding scope resolution
-    // knows holds a value, not the missing marker, so it cannot fail;
-    // Dollar: x$name was found plain (IsPlainMember) right before, so it
-    // runs no R code and raises no error; DollarAssignVar: the assignment
-    // takes only its plain fast path (dollarAssignPlain: no R code, x's
-    // value changed, no other binding of the function's environment);
+    // Add, Sub, Mul: the integer result fits (a NoOverflow of the same
+    // operands was assumed right before): no overflow warning
+    bool noOverflow = false;
+    // Add: advances a for loop's counter (below the sequence's length, it
+    // is never NA, and it does not overflow)
+    bool loopCounter = false;
     // SetterCall: the target is a binding of the function's own frame
-    // (x <- v, not x <<- v); Add, Sub, Mul: a NoOverflow of the same
-    // operands was assumed right before, so the integer result fits and
-    // no warning is given
-    bool plain = false;
+    // (x <- v, not x <<- v)
+    bool ownFrame = false;
     // LdVar: a builtin's argument before others, whose uses scope
     // resolution leaves to the load (native code counts that value as
     // referenced from the load to the call)
@@ -95,6 +87,8 @@ struct Instruction {
     std::vector<BB*> phiFrom;  // Phi: the predecessor each operand comes from
 
     const InsnInfo& info() const { return pir::info(op); }
+    // op is g or a proven variant of it (insns.h)
+    bool is(Opcode g) const { return generalOf(op) == g; }
     bool isTerminator() const { return info().flags & Terminator; }
     bool has(uint16_t flag) const { return info().flags & flag; }
     // The heaps read and written, with `Env` resolved from the environment
@@ -115,10 +109,6 @@ struct Instruction {
     // The result type the table's rule gives for the current operands.
     PirType ruleType() const;
 };
-
-// Instruction::index of the addition that advances a for loop's counter
-// (rir2pir): below the sequence's length, it is never NA.
-const int kLoopCounter = 1;
 
 struct BB {
     unsigned id = 0;
@@ -151,6 +141,14 @@ struct Function {
     // Phis start from nothing and grow).
     void inferTypes();
 };
+
+// Is i's opcode one of these (exactly: a proven variant is not its general
+// opcode here, see Instruction::is)?
+inline bool isOp(const Instruction* i, std::initializer_list<Opcode> ops) {
+    for (Opcode o : ops)
+        if (i->op == o) return true;
+    return false;
+}
 
 // The type of an R value (reads only: no R call can fail here).
 PirType constantType(SEXP x);

@@ -139,7 +139,9 @@ std::string operands(const Instruction* i) {
         s += "(" + i->carriedType.str() + ")";
     }
     if (i->op == Opcode::StaticCall) s += " " + Context(i->context).str();
-    if (i->plain) s += " (plain)";
+    if (i->noOverflow) s += " (no overflow)";
+    if (i->loopCounter) s += " (loop counter)";
+    if (i->ownFrame) s += " (own frame)";
     if (i->inlinedFrom) s += " (inlined)";
     if (i->eagerFor) s += " (eager)";
     if (i->afterCall) s += " (after the call)";

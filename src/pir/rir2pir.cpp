@@ -172,8 +172,7 @@ std::string Translator::run() {
             if (!(eagerArgs_ & (1u << k))) continue;
             if (!inContext(k))
                 b_.withType(Opcode::Assume, PirType::val(), {b_(Opcode::IsForced, {args[k]}), cp});
-            Instruction* v = b_(Opcode::Force, {args[k]});
-            v->plain = true;
+            Instruction* v = b_(Opcode::ForceForced, {args[k]});
             // (what the context says of the value: the uses this Force
             // dominates take the cast, see known types)
             if (inContext(k)) {
@@ -197,7 +196,7 @@ std::string Translator::run() {
         for (size_t k = 1; k + 1 < c->args.size(); k++) {
             Instruction* v = c->args[k];
             while (v->op == Opcode::Phi && v->args.size() == 1) v = v->args[0];
-            if (v->op == Opcode::Force && v->args[0]->op == Opcode::LdVar) v->args[0]->kept = true;
+            if (v->is(Opcode::Force) && v->args[0]->is(Opcode::LdVar)) v->args[0]->kept = true;
         }
     }
     // (speculation can leave code no path reaches: an object's path)
@@ -274,7 +273,7 @@ std::set<int> unsoundInlines(const Function& fn) {
         for (Instruction* i : b->insns) {
             if (int e = i->eagerFor) {
                 // (no load: the callee may not use the argument at all)
-                if (i->mayCallR() || i->op == Opcode::LdVar || (i->writes() & ~Global) ||
+                if (i->mayCallR() || i->is(Opcode::LdVar) || (i->writes() & ~Global) ||
                     mayFail(i))
                     unsound(i, e - 1);
                 continue;
@@ -286,7 +285,7 @@ std::set<int> unsoundInlines(const Function& fn) {
             // start, and an active binding made there since is ruled out at
             // the checkpoint; arithmetic writes only warnings, and inlined
             // arithmetic is quiet)
-            if (i->mayCallR() || (i->op == Opcode::LdVar && !argumentLoad(i)) ||
+            if (i->mayCallR() || (i->is(Opcode::LdVar) && !argumentLoad(i)) ||
                 (i->writes() & ~Global) || mayFail(i))
                 unsound(i, site - 1);
         }

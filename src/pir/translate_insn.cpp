@@ -161,9 +161,8 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             }
             if (clo) {
                 Instruction* cp = checkpoint(pc, stack);
-                Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(o.sym), {env_});
+                Instruction* fun = b_.withSymbol(Opcode::LdFunGuard, pool(o.sym), {env_});
                 fun->call = pool(o.call);
-                fun->plain = true;
                 Instruction* known = b_.ldConst(clo);
                 b_.withType(Opcode::Assume, fun->type, {b_(Opcode::Identical, {fun, known}), cp});
                 guardedLookups_[known] = cp;
@@ -198,9 +197,8 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* cp = checkpoint(pc, stack);
             // (the lookup runs no R code: where it would have to, the
             // guard fails, and RIR's own lookup runs it)
-            Instruction* fun = b_.withSymbol(Opcode::LdFun, pool(o.sym), {env_});
+            Instruction* fun = b_.withSymbol(Opcode::LdFunGuard, pool(o.sym), {env_});
             fun->call = pool(o.call);
-            fun->plain = true;
             Instruction* t = b_(Opcode::Identical, {fun, b_.ldConst(pool(o.fun))});
             b_.withType(Opcode::Assume, fun->type, {t, cp});
             jumpTo(next, stack, blocks);
@@ -213,13 +211,14 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             // take the fast path (leaving resumes at the instruction,
             // which then takes the general complex assignment)
             Instruction* cp = checkpoint(pc, stack);
-            Instruction* d = b_.add(Opcode::DollarAssignVar, {env_, stack.back()});
+            // (only its plain fast path when so far it always took it: no R code)
+            bool plain = !(code_->feedback[o.fb].types & kDollarNotPlain);
+            Instruction* d = b_.add(plain ? Opcode::DollarAssignVarPlain : Opcode::DollarAssignVar,
+                                    {env_, stack.back()});
             d->symbol = pool(o.xsym);
             d->code = code_;
             d->index = pc;
             d->call = pool(o.call);
-            // (only its plain fast path, as always so far: no R code)
-            d->plain = !(code_->feedback[o.fb].types & kDollarNotPlain);
             b_.withType(Opcode::Assume, stack.back()->type, {d, cp});
             pop(stack);
             return "";
@@ -369,7 +368,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             s->index = o.site;
             s->code = code_;
             s->constant = pool(o.vexpr);
-            s->plain = !(o.below & kSetterSuper);
+            s->ownFrame = !(o.below & kSetterSuper);
             stack.push_back(s);
             return "";
         }
@@ -414,12 +413,11 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             std::vector<Instruction*> ops{env_};
             ops.insert(ops.end(), stack.end() - nidx - 1, stack.end());
             stack.resize(stack.size() - nidx - 1);
-            Instruction* a = b_.add(Opcode::SubassignVar, ops);
+            Instruction* a = b_.add(plain ? Opcode::SubassignVarLocal : Opcode::SubassignVar, ops);
             a->symbol = pool(o.xsym);
             a->index = kind;
             a->call = pool(o.call);
             a->constant = pool(o.setter);
-            a->plain = plain;
             return "";
         }
         case Op::subset: {
@@ -561,7 +559,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* len = stack.back();
             Instruction* seq = stack[stack.size() - 2];
             Instruction* i = b_.add(Opcode::Add, {ctr, b_.ldConst(one_)});
-            i->index = kLoopCounter;
+            i->loopCounter = true;
             i->type = i->ruleType();
             stack.push_back(i);
             Instruction* t = b_(Opcode::AsTest, {b_(Opcode::Lt, {i, len})});
@@ -595,10 +593,10 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 test->constant = pool(o.name);
                 b_(Opcode::Assume, {test, cp});
             }
-            Instruction* d = b_.withSymbol(Opcode::Dollar, pool(o.nameSym), {pop(stack)});
+            Instruction* d = b_.withSymbol(plain ? Opcode::DollarPlain : Opcode::Dollar,
+                                           pool(o.nameSym), {pop(stack)});
             d->call = pool(o.call);
             d->constant = pool(o.name);
-            d->plain = plain;
             stack.push_back(d);
             return "";
         }

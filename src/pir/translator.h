@@ -146,9 +146,7 @@ class Translator {
         Instruction* v = b_.withSymbol(Opcode::LdVar, sym, {env_});
         if (!forced) return b_(Opcode::Force, {v});
         b_.withType(Opcode::Assume, PirType::val(), {b_(Opcode::IsForced, {v}), cp});
-        Instruction* f = b_(Opcode::Force, {v});
-        f->plain = true;
-        return f;
+        return b_(Opcode::ForceForced, {v});
     }
     bool isFormal(SEXP sym) const {
         for (SEXP a = formals_; a != R_NilValue; a = CDR(a))
@@ -238,7 +236,7 @@ class Translator {
                 b_(Opcode::Assume, {t, cp});
                 Instruction* r = b_(op, {a, b});
                 r->call = call;
-                r->plain = true;
+                r->noOverflow = true;
                 return r;
             }
         }
@@ -326,9 +324,7 @@ class Translator {
     std::function<Instruction*(SEXP)> forcedInOrder(const std::vector<Instruction*>& loaded,
                                                     size_t& next) {
         return [this, &loaded, &next](SEXP) {
-            Instruction* forced = b_(Opcode::Force, {loaded[next++]});
-            forced->plain = true;
-            return forced;
+            return b_(Opcode::ForceForced, {loaded[next++]});
         };
     }
 

@@ -151,6 +151,12 @@ std::string checkOperands(const Instruction* i) {
         }
         return "";
     }
+    if (i->noOverflow && !isOp(i, {Opcode::Add, Opcode::Sub, Opcode::Mul}))
+        return "noOverflow on an instruction other than Add, Sub, Mul " + where(i);
+    if (i->loopCounter && i->op != Opcode::Add)
+        return "loopCounter on an instruction other than Add " + where(i);
+    if (i->ownFrame && i->op != Opcode::SetterCall)
+        return "ownFrame on an instruction other than SetterCall " + where(i);
     if (i->op == Opcode::StaticCall && (i->args.size() < 2 || i->args[1]->op != Opcode::LdConst ||
                                         TYPEOF(i->args[1]->constant) != CLOSXP))
         return "StaticCall of a function that is not a closure constant " + where(i);

@@ -269,7 +269,10 @@ test_that("for loops: the sequence, its length and the counter are SSA values", 
   expect_match(r$printed, "int\\$'-\\s+%[0-9]+ = ForLength %")
   # the step: counter + 1 (never NA: it stays below the length) compared
   # with the length; the element bound in the body's own block
-  expect_match(r$printed, "int\\$'-\\s+%[0-9]+ = Add %[0-9]+, %[0-9]+\n\\s+lgl\\$'-\\s+%[0-9]+ = Lt")
+  expect_match(
+    r$printed,
+    "int\\$'-\\s+%[0-9]+ = Add %[0-9]+, %[0-9]+ \\(loop counter\\)\n\\s+lgl\\$'-\\s+%[0-9]+ = Lt"
+  )
   expect_match(r$printed, "= ForElement %[0-9]+, %[0-9]+\n\\s+%[0-9]+ = StVar i, ")
   expect_match(r$printed, "= ForElement %[0-9]+, %[0-9]+\n\\s+%[0-9]+ = StVar v, ")
 })

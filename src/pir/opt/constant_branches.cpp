@@ -67,7 +67,7 @@ bool forcedBefore(Function& f, const Dominators& dom, const Instruction* i) {
     for (auto& b : f.blocks)
         for (size_t k = 0; k < b->insns.size(); k++) {
             Instruction* x = b->insns[k];
-            if (x->op != Opcode::Force || x->args[0] != a) continue;
+            if (!x->is(Opcode::Force) || x->args[0] != a) continue;
             if (b.get() != i->bb) {
                 if (dom.dominates(b.get(), i->bb)) return true;
                 continue;

@@ -20,9 +20,7 @@ namespace {
 // An instruction that only computes its value.
 bool pure(const Instruction* i) {
     if (i->isTerminator() || i->writes() != 0 || i->mayCallR()) return false;
-    // (a plain `$` raises no error: see Instruction::plain)
-    bool quiet = i->op == Opcode::Dollar && i->plain;
-    if ((i->has(MayError) && !quiet) || i->has(NonLocal) || i->has(MayDeopt)) return false;
+    if (i->has(MayError) || i->has(NonLocal) || i->has(MayDeopt)) return false;
     // frame states and checkpoints are used by Deopt / Assume, never values
     return i->op != Opcode::FrameState && i->op != Opcode::Checkpoint;
 }

@@ -85,12 +85,6 @@ struct State {
     }
 };
 
-bool isOp(const Instruction* i, std::initializer_list<Opcode> ops) {
-    for (Opcode o : ops)
-        if (i->op == o) return true;
-    return false;
-}
-
 // Can i raise an error or leave non-locally, given its operands' types?
 // (Conservative: true unless known quiet. Warnings: Instruction::mayWarn.)
 bool mayRaise(const Instruction* i) {
@@ -106,8 +100,6 @@ bool mayRaise(const Instruction* i) {
             return !t(0).isUnboxable() || t(0).may(Flag::NA);
         case Opcode::Force:
             return t(0).may(Flag::Lazy) || t(0).mayBe(Kind::Prom) || t(0).may(Flag::Missing);
-        case Opcode::Dollar:
-            return !i->plain;
         default:
             return true;
     }
@@ -115,8 +107,8 @@ bool mayRaise(const Instruction* i) {
 
 // Instructions that read the environment operand and nothing else
 bool readsEnvOnly(const Instruction* i) {
-    return isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal}) ||
-           ((i->op == Opcode::LdFun || i->op == Opcode::LdVar) && i->plain);
+    return isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal,
+                    Opcode::LdFunGuard, Opcode::LdVarBound});
 }
 
 // Of those, the ones reading one binding (the symbol's): the others'
@@ -296,14 +288,14 @@ struct Elider {
         }
         if (!observes(i)) return;
         sync(s, i, rewrite);
-        bool plainLocal = i->op == Opcode::SubassignVar && i->plain && i->args[0] == env;
+        bool plainLocal = i->op == Opcode::SubassignVarLocal && i->args[0] == env;
         if (!plainLocal && (i->writes() & OwnEnv)) {
             // (R code may have changed any binding, or made an active one)
             s.known.clear();
             s.clean = false;
         }
-        if (i->op == Opcode::SubassignVar && i->args[0] == env) {
-            if (i->plain)
+        if (i->is(Opcode::SubassignVar) && i->args[0] == env) {
+            if (i->op == Opcode::SubassignVarLocal)
                 s.known[i->symbol] = Val{i, nullptr};
             else
                 s.known.erase(i->symbol);
@@ -428,7 +420,7 @@ bool redirectLookups(Function& f, Instruction* env) {
         for (Instruction* i : b->insns) {
             bool writesBinding =
                 ((i->op == Opcode::StVar || i->op == Opcode::StArgDefault) && i->args[1] == env) ||
-                ((i->op == Opcode::SubassignVar || i->op == Opcode::DollarAssignVar) &&
+                ((i->is(Opcode::SubassignVar) || i->is(Opcode::DollarAssignVar)) &&
                  i->args[0] == env);
             if (writesBinding) bound.insert(i->symbol);
         }
@@ -445,7 +437,7 @@ bool redirectLookups(Function& f, Instruction* env) {
             bool p = true;
             for (BB* pred : b->preds) p = p && out[pred->id];
             for (Instruction* i : b->insns) {
-                if ((i->op == Opcode::LdFun || i->op == Opcode::LdVar) && i->args[0] == env && p &&
+                if ((i->is(Opcode::LdFun) || i->is(Opcode::LdVar)) && i->args[0] == env && p &&
                     !bound.count(i->symbol) && CHAR(PRINTNAME(i->symbol))[0] != '.')
                     redirect.push_back(i);
                 bool store = (i->op == Opcode::StVar && i->args[1] == env) || i == env;

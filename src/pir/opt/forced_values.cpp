@@ -19,7 +19,7 @@ bool forcedValues(Function& f) {
     for (auto& b : f.blocks)
         for (Instruction* i : b->insns) {
             // (ForceOrMissing too: its operand is a value, not missing)
-            if (i->op != Opcode::Force && i->op != Opcode::ForceOrMissing) continue;
+            if (!i->is(Opcode::Force) && i->op != Opcode::ForceOrMissing) continue;
             PirType t = i->args[0]->type;
             if (t.isBottom() || t.may(Flag::Lazy) || t.mayBe(Kind::Prom) || t.may(Flag::Missing))
                 continue;

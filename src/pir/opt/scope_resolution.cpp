@@ -199,7 +199,7 @@ struct Resolver {
     // forced): whether an instruction may dispatch to R code on it.
     static PirType operandType(const Instruction* a, void* self) {
         auto* r = static_cast<Resolver*>(self);
-        bool forced = a->op == Opcode::Force;
+        bool forced = a->is(Opcode::Force);
         const Instruction* l = forced ? a->args[0] : a;
         auto it = r->resolvedLoads.find(l);
         if (it == r->resolvedLoads.end()) return a->type;
@@ -227,7 +227,7 @@ struct Resolver {
         for (auto& b : f.blocks)
             for (Instruction* i : b->insns) {
                 // (`...` is expanded by the calls that load it, never a value)
-                if (i->op == Opcode::LdVar && i->args[0] == env && i->symbol != R_DotsSymbol)
+                if (i->is(Opcode::LdVar) && i->args[0] == env && i->symbol != R_DotsSymbol)
                     loaded.insert(i->symbol);
                 if (i->op == Opcode::ForceOrMissing) indexLoads.insert(i->args[0]);
             }
@@ -269,7 +269,7 @@ struct Resolver {
     // Is the value (a Phi: one of its operands) what a load found?
     bool fromLoad(const Val& v, SEXP sym, std::set<BB*>& seen) {
         return anyValue(
-            v, sym, [](Instruction* i) { return i->op == Opcode::LdVar; }, false, seen);
+            v, sym, [](Instruction* i) { return i->is(Opcode::LdVar); }, false, seen);
     }
 
     // The checkpoint cp confirms what s knows: an Assume per unconfirmed
@@ -359,7 +359,7 @@ struct Resolver {
             }
             return;
         }
-        switch (i->op) {
+        switch (generalOf(i->op)) {
             case Opcode::StVar:
             case Opcode::StArgDefault:
                 if (i->args[1] == env) {
@@ -384,7 +384,7 @@ struct Resolver {
                         // value, not the missing marker: it cannot fail)
                         if (rewrite && i->kept && it->second.v &&
                             (present || !current(it->second.v)->type.may(Flag::Missing)))
-                            i->plain = true;
+                            i->op = Opcode::LdVarBound;
                         // (a load left in place errs on the missing marker;
                         // an index's load does not)
                         if (!v && it->second.v && !indexLoads.count(i)) s.present.insert(i->symbol);
@@ -413,13 +413,13 @@ struct Resolver {
             case Opcode::Force: {
                 Instruction* a = i->args[0];
                 if (eager.count(a) ||
-                    (a->op == Opcode::LdVar && a->args[0] == env && knownEager(s, a->symbol)))
+                    (a->is(Opcode::LdVar) && a->args[0] == env && knownEager(s, a->symbol)))
                     return;
                 // a promise forced before (force dominance): its value
                 if (Instruction* p = promiseForced(a)) {
                     auto done = s.forced.find(p);
                     if (done != s.forced.end()) {
-                        bool kept = a->op == Opcode::LdVar && a->kept;
+                        bool kept = a->is(Opcode::LdVar) && a->kept;
                         if (rewrite && done->second != i && !kept) {
                             replaceUses(f, i, done->second);
                             replaced[i] = done->second;
@@ -432,7 +432,7 @@ struct Resolver {
             }
             case Opcode::SubassignVar:
                 // x's new value, known as stored (it ran no R code)
-                if (i->plain && i->args[0] == env) {
+                if (i->op == Opcode::SubassignVarLocal && i->args[0] == env) {
                     s.known[i->symbol] = Val{i, nullptr};
                     s.present.erase(i->symbol);
                     markStored(s, i->symbol);
@@ -475,12 +475,12 @@ struct Resolver {
         // value, unconfirmed (what the binding holds after it runs a
         // replacement function or an active binding is what a checkpoint
         // confirms)
-        if (i->op == Opcode::SubassignVar && i->args[0] == env) {
+        if (i->is(Opcode::SubassignVar) && i->args[0] == env) {
             s.known[i->symbol] = Val{i, nullptr};
             s.present.erase(i->symbol);
             s.unconfirmed.insert(i->symbol);
         }
-        if (i->op == Opcode::Force)
+        if (i->is(Opcode::Force))
             if (Instruction* p = promiseForced(i->args[0])) s.forced[p] = i;
         // x assigned by the interpreter's routines (x[f(i)] <- v, X$a[i] <- v,
         // a complex assignment's start, which may bind a copy): its value
@@ -511,7 +511,7 @@ struct Resolver {
     // The SSA value a Force forces: its operand, or the value a load of the
     // own environment is known to have; nullptr for other loads
     Instruction* promiseForced(Instruction* a) {
-        if (a->op == Opcode::LdVar) {
+        if (a->is(Opcode::LdVar)) {
             auto it = resolvedLoads.find(a);
             // (a load of an unknown value is its own: an SSA value)
             if (it == resolvedLoads.end()) return a->args[0] == env ? a : nullptr;
