@@ -1,6 +1,7 @@
 // calls.cpp — lookup and calls for the RIR interpreter (see calls.h).
 #include "calls.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -389,6 +390,26 @@ std::unordered_set<SEXP> refusedClosures;
 
 }  // namespace
 
+// GNU R's JIT score of an expression (eval.c's JIT_score, whose `if` counts
+// its condition and its consequent): a loop scores kMinJitScore.
+static const int kMinJitScore = 50;
+static int jitScore(SEXP e) {
+    if (TYPEOF(e) != LANGSXP) return 1;
+    static SEXP ifSym = Rf_install("if"), forSym = Rf_install("for"),
+                whileSym = Rf_install("while"), repeatSym = Rf_install("repeat");
+    SEXP fun = CAR(e);
+    if (fun == ifSym) return std::max(jitScore(CADR(e)), jitScore(CADDR(e)));
+    if (fun == forSym || fun == whileSym || fun == repeatSym) return kMinJitScore;
+    int score = 1;
+    for (SEXP a = CDR(e); a != R_NilValue && score < kMinJitScore; a = CDR(a))
+        score += jitScore(CAR(a));
+    return score;
+}
+
+bool gnurJitCompiles(SEXP body, bool topLevel) {
+    return topLevel || jitScore(body) >= kMinJitScore;
+}
+
 bool compileInPlace(SEXP f, const char* name, const char** reason, bool report) {
     SEXP body = BODY(f);
     if (isTrampoline(body)) return true;
@@ -471,11 +492,17 @@ SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, S
         // keeps status() from listing the same refusal at every call.
         const char* reason;
         const char* name = TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
+        // (a closure GNU R's AST interpreter made, which GNU R's JIT never
+        // compiles: NOJIT, or small and not defined at top level)
+        bool ast = TYPEOF(BODY(fun)) != BCODESXP && !isTrampoline(BODY(fun)) &&
+                   (NOJIT(fun) ||
+                    (!MAYBEJIT(fun) && !gnurJitCompiles(BODY(fun), CLOENV(fun) == R_GlobalEnv)));
         rirBody = compileInPlace(fun, name, &reason, !refusedClosures.count(fun));
         if (!rirBody)
             refusedClosures.insert(fun);
         else
             target = trampolineTarget(BODY(fun));
+        if (rirBody && ast) DispatchTable::unpack(target)->astFlavor = true;
     }
     if (rirBody) {
         DispatchTable* t = target ? DispatchTable::unpackFast(target) : nullptr;

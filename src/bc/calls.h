@@ -74,6 +74,11 @@ bool consumeRirCallFlag();
 // Returns false (with a reason) when it stays with GNU R.
 // `report`: list a refusal in status().
 bool compileInPlace(SEXP f, const char* name, const char** reason, bool report = true);
+// Whether GNU R's JIT compiles a closure with this body made by its AST
+// interpreter (at once or at its second call): defined at top level, or a
+// JIT score at least GNU R's minimum (loops). Others it marks NOJIT and
+// always runs in its AST interpreter.
+bool gnurJitCompiles(SEXP body, bool topLevel);
 
 extern bool rirEnabled;
 

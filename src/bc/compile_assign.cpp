@@ -22,8 +22,10 @@ namespace {
 // `[<-`(x, i, value = v)), the first marked as an assignment call. GNU R
 // passes the first to its `[<-` / `[[<-` (errors name it; an unshared
 // `*tmp*` is modified in place); its byte code shows the second as the
-// current expression (errors from error() name it as x[i] <- v).
-SEXP setterCalls(SEXP assign) {
+// current expression (errors from error() name it as x[i] <- v). With
+// astNamed (x[i] <<- v in a closure GNU R runs in its AST interpreter) the
+// second is the assignment itself, which is what that interpreter names.
+SEXP setterCalls(SEXP assign, bool astNamed) {
     static SEXP tmpSym = Rf_install("*tmp*"), valueSym = Rf_install("value");
     SEXP lhs = CADR(assign);
     SEXP fsym = Rf_install((std::string(CHAR(PRINTNAME(CAR(lhs)))) + "<-").c_str());
@@ -37,7 +39,7 @@ SEXP setterCalls(SEXP assign) {
     SEXP tmpCall = Rf_lcons(fsym, Rf_cons(tmpSym, tail));
     SET_VECTOR_ELT(r, 0, tmpCall);
     SETLEVELS(tmpCall, LEVELS(tmpCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
-    SET_VECTOR_ELT(r, 1, Rf_lcons(fsym, Rf_cons(CADR(lhs), tail)));
+    SET_VECTOR_ELT(r, 1, astNamed ? assign : Rf_lcons(fsym, Rf_cons(CADR(lhs), tail)));
     UNPROTECT(2);
     return r;
 }
@@ -166,8 +168,9 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
             // (an arithmetic index may use a scratch result: the store
             // only reads it)
             for (SEXP a = CDDR(lhs); a != R_NilValue; a = CDR(a)) index(CAR(a));
-            emit(Op::subassign, {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0), sym(x),
-                                 cache(x), constant(e), len - 2, constant(setterCalls(e)), fb()});
+            emit(Op::subassign,
+                 {(n[1] == '[' ? 2 : 1) | (super ? 4 : 0) | (pushX ? 8 : 0), sym(x), cache(x),
+                  constant(e), len - 2, constant(setterCalls(e, super && sh_.astFlavor)), fb()});
             assigned(stmt);
             return;
         }
@@ -241,7 +244,9 @@ bool Compiler::complexAssign(SEXP e, bool super, bool stmt, bool rhsPushed) {
         }
         SEXP setCall = PROTECT(Rf_lcons(fsym, Rf_cons(tmpSym, tail)));
         SETLEVELS(setCall, LEVELS(setCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
-        SEXP shown = PROTECT(Rf_lcons(fsym, Rf_cons(CADR(lv), tail)));
+        // (GNU R's AST interpreter names the whole assignment: its
+        // superassignment differs from byte code's inflated setter call)
+        SEXP shown = PROTECT(super && sh_.astFlavor ? e : Rf_lcons(fsym, Rf_cons(CADR(lv), tail)));
         CallSite cs;
         cs.ast = constant(setCall);
         cs.expr = constant(shown);

@@ -398,13 +398,13 @@ bool Compiler::simpleIndex(SEXP e) {
 bool Compiler::simpleOperand(SEXP e, int32_t* spec) {
     if (TYPEOF(e) == SYMSXP) {
         if (e == R_MissingArg || e == R_DotsSymbol || DDVAL(e)) return false;
-        spec[0] = 1;
+        spec[0] = insn::kFromVariable;
         spec[1] = sym(e);
         spec[2] = cache(e);
         return true;
     }
     if (selfEvaluating(e)) {
-        spec[0] = 2;
+        spec[0] = insn::kFromConstant;
         spec[1] = constant(e);
         spec[2] = 0;
         return true;
@@ -582,7 +582,7 @@ bool Compiler::inlineBase(SEXP e, int target, bool stmt, bool operand) {
             bool fuseB = simpleOperand(CADR(args), spec + 3);
             bool fuseA = fuseB && simpleOperand(CAR(args), spec);
             if (!fuseA) {
-                spec[0] = 0;
+                spec[0] = insn::kFromStack;
                 binopOperand_ = true;
                 expr(CAR(args));
             }
@@ -988,6 +988,9 @@ bool Compiler::subset(SEXP e, int kind, bool operand) {
     // one instruction, which falls through to the general sequence below
     // when any operand is not a plain local value or the fast path does
     // not apply
+    auto loadKind = [](bool variable) {
+        return int32_t(variable ? insn::kFromVariable : insn::kFromConstant);
+    };
     auto simpleIdx = [](SEXP idx) {
         return (TYPEOF(idx) == SYMSXP && idx != R_DotsSymbol && idx != R_MissingArg &&
                 !DDVAL(idx)) ||
@@ -999,7 +1002,7 @@ bool Compiler::subset(SEXP e, int kind, bool operand) {
     if (plainX && n == 1 && TAG(CDR(args)) == R_NilValue && simpleIdx(idx)) {
         bool var = TYPEOF(idx) == SYMSXP;
         emitJump(Op::subset_var, lEnd,
-                 {sym(CAR(args)), cache(CAR(args)), var ? 1 : 2, var ? sym(idx) : constant(idx),
+                 {sym(CAR(args)), cache(CAR(args)), loadKind(var), var ? sym(idx) : constant(idx),
                   var ? cache(idx) : 0, kind, csIdx, fbIdx});
         adjust(-1);  // falling through: nothing pushed
     }
@@ -1009,9 +1012,9 @@ bool Compiler::subset(SEXP e, int kind, bool operand) {
         SEXP i = CADR(args), j = CADDR(args);
         bool vi = TYPEOF(i) == SYMSXP, vj = TYPEOF(j) == SYMSXP;
         emitJump(Op::subset_var2, lEnd,
-                 {sym(CAR(args)), cache(CAR(args)), vi ? 1 : 2, vi ? sym(i) : constant(i),
-                  vi ? cache(i) : 0, vj ? 1 : 2, vj ? sym(j) : constant(j), vj ? cache(j) : 0, kind,
-                  csIdx, fbIdx});
+                 {sym(CAR(args)), cache(CAR(args)), loadKind(vi), vi ? sym(i) : constant(i),
+                  vi ? cache(i) : 0, loadKind(vj), vj ? sym(j) : constant(j), vj ? cache(j) : 0,
+                  kind, csIdx, fbIdx});
         adjust(-1);  // falling through: nothing pushed
     }
     if (symX) {
@@ -1079,6 +1082,10 @@ void Compiler::function(SEXP e) {
     }
     SEXP srcref = CDDR(args) != R_NilValue ? CADDR(args) : R_NilValue;
     SEXP tramp = PROTECT(makeFunctionBody(formals, body, "<anonymous>"));
+    // (a closure the AST interpreter makes is one it runs, unless GNU R's
+    // JIT would compile it)
+    if (sh_.astFlavor && !gnurJitCompiles(body, false))
+        DispatchTable::unpack(trampolineTarget(tramp))->astFlavor = true;
     // GNU R compiles a nested function together with the enclosing one:
     // whether a language function it calls is shadowed is decided now
     // (by the enclosing function's locals and this environment), not
@@ -1173,10 +1180,12 @@ int Compiler::promise(SEXP ast) {
     return idx;
 }
 
-static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP outer) {
+static Code* compileWith(CodeKind kind, SEXP formals, SEXP body, SEXP env, SEXP outer,
+                         bool astFlavor = false) {
     double t0 = nowSeconds();
     Shared sh;
     sh.env = env;
+    sh.astFlavor = astFlavor;
     sh.nested = TYPEOF(outer) == VECSXP;
     if (sh.nested)
         for (R_xlen_t i = 0; i < XLENGTH(outer); i++) sh.outer.insert(VECTOR_ELT(outer, i));
@@ -1248,7 +1257,8 @@ CompiledFunctionHook compiledFunctionHook = nullptr;
 
 Code* compileFunction(DispatchTable* t, SEXP cloenv) {
     SEXP env = t->compileEnv() != R_NilValue ? t->compileEnv() : cloenv;
-    Code* code = compileWith(CodeKind::Function, t->formals(), t->body(), env, t->outerLocals());
+    Code* code = compileWith(CodeKind::Function, t->formals(), t->body(), env, t->outerLocals(),
+                             t->astFlavor);
     if (compiledFunctionHook && (debugFlags.verify || debugFlags.pir)) {
         PROTECT(code->container);
         compiledFunctionHook(code, t->formals());

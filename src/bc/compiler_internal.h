@@ -51,6 +51,8 @@ struct Shared {
     // R's evaluator
     bool tooDeep = false;
     std::vector<Loop> loops;
+    // a closure GNU R runs in its AST interpreter (DispatchTable::astFlavor)
+    bool astFlavor = false;
 };
 
 class Compiler {

@@ -22,6 +22,15 @@
 
 #include <cstdint>
 
+// Where an operand an instruction loads itself comes from (ld2_binop's
+// kindA, kindB; subset_var's ikind, jkind): the stack, a variable (a pool
+// symbol and its binding-cache slot) or a constant (a pool index).
+namespace rir {
+namespace insn {
+enum Load : int32_t { kFromStack = 0, kFromVariable = 1, kFromConstant = 2 };
+}
+}  // namespace rir
+
 // binop's operands; ld2_binop has two operand loads before them
 #define RIR_BINOP_OPERANDS O(n, op) O(p, prim) O(c, call) O(K, target) O(n, scratch) O(f, fb)
 #define RIR_LD2_LOADS O(n, kindA) O(n, a) O(n, slotA) O(n, kindB) O(n, b) O(n, slotB)
@@ -53,7 +62,8 @@
     V(binop, RIR_BINOP_OPERANDS, 2, 1,                                                             \
       "arithmetic/comparison op (primitive prim; target: cache slot + 1 of the variable the "      \
       "result is assigned to; scratch: slot + 1 of the reusable result)")                          \
-    V(ld2_binop, RIR_LD2_LOADS RIR_BINOP_OPERANDS, VAR((o.kindA == 0) + (o.kindB == 0)), 1,        \
+    V(ld2_binop, RIR_LD2_LOADS RIR_BINOP_OPERANDS,                                                 \
+      VAR((o.kindA == insn::kFromStack) + (o.kindB == insn::kFromStack)), 1,                       \
       "load up to two operands (kind, a, slot per operand: 0 the stack, 1 variable pool[a] in "    \
       "cache slot, 2 constant pool[a]), then binop")                                               \
     V(unop, O(n, op) O(p, prim) O(c, call) O(f, fb), 1, 1, "unary op on one value")                \
@@ -226,8 +236,8 @@ void forEachVariableLoad(Op op, const int32_t* imm, F use) {
         use(insn::ldvar(imm).sym);
     } else if (op == Op::ld2_binop) {
         const insn::ld2_binop o(imm);
-        if (o.kindA == 1) use(o.a);
-        if (o.kindB == 1) use(o.b);
+        if (o.kindA == insn::kFromVariable) use(o.a);
+        if (o.kindB == insn::kFromVariable) use(o.b);
     }
 }
 

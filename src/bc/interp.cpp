@@ -338,13 +338,13 @@ L_ld2_binop : {
     // below, which does the same with the loads and the binop's checks.
     {
         const int kA = o.kindA, kB = o.kindB;
-        const int nStack = (kA == 0) + (kB == 0);
-        SEXP a = kA == 0   ? sp[-nStack].u.sxpval
-                 : kA == 2 ? POOL(o.a)
-                           : peekLocal(cache, o.slotA, POOL(o.a), env);
-        SEXP b = kB == 0   ? sp[-1].u.sxpval
-                 : kB == 2 ? POOL(o.b)
-                           : peekLocal(cache, o.slotB, POOL(o.b), env);
+        const int nStack = (kA == insn::kFromStack) + (kB == insn::kFromStack);
+        SEXP a = kA == insn::kFromStack      ? sp[-nStack].u.sxpval
+                 : kA == insn::kFromConstant ? POOL(o.a)
+                                             : peekLocal(cache, o.slotA, POOL(o.a), env);
+        SEXP b = kB == insn::kFromStack      ? sp[-1].u.sxpval
+                 : kB == insn::kFromConstant ? POOL(o.b)
+                                             : peekLocal(cache, o.slotB, POOL(o.b), env);
         const unsigned char kInt = INTSXP | kScalarBit, kReal = REALSXP | kScalarBit;
         unsigned char ka, kb;
         if (a && b && ((ka = headerByte(a)) == kInt || ka == kReal) &&
@@ -422,10 +422,11 @@ L_ld2_binop : {
                 sp += nStack;
                 SEXP scr = sc ? scratch[sc - 1].u.sxpval : nullptr;
                 if (scr == nil) scr = nullptr;
-                if (kA == 0) guardOperand(a, userBase, sp - nStack);
-                if (kB == 0) guardOperand(b, userBase, sp - nStack);
+                if (kA == insn::kFromStack) guardOperand(a, userBase, sp - nStack);
+                if (kB == insn::kFromStack) guardOperand(b, userBase, sp - nStack);
                 SYNC();
-                SEXP r = boxScalar(v, kA == 0 ? a : nil, kB == 0 ? b : nil, nullptr, scr);
+                SEXP r = boxScalar(v, kA == insn::kFromStack ? a : nil,
+                                   kB == insn::kFromStack ? b : nil, nullptr, scr);
                 if (sc && r != nullptr) scratch[sc - 1].u.sxpval = r;
                 sp -= nStack;
                 PUSH(r);
@@ -433,14 +434,14 @@ L_ld2_binop : {
             }
         }
     }
-    if (o.kindA == 1) {
+    if (o.kindA == insn::kFromVariable) {
         DO_LDVAR(POOL(o.a), o.slotA);
-    } else if (o.kindA == 2) {
+    } else if (o.kindA == insn::kFromConstant) {
         PUSH(POOL(o.a));
     }
-    if (o.kindB == 1) {
+    if (o.kindB == insn::kFromVariable) {
         DO_LDVAR(POOL(o.b), o.slotB);
-    } else if (o.kindB == 2) {
+    } else if (o.kindB == insn::kFromConstant) {
         PUSH(POOL(o.b));
     }
     pc = binopAt;
@@ -909,7 +910,7 @@ L_subset_var : {
     Feedback& f = c->feedback[o.fb];
     SEXP x = peekLocal(cache, xk, xsym, env);
     if (!x || fobject(x)) NEXT();
-    SEXP i = ikind == 1 ? peekLocal(cache, ik, POOL(ia), env) : POOL(ia);
+    SEXP i = ikind == insn::kFromVariable ? peekLocal(cache, ik, POOL(ia), env) : POOL(ia);
     if (!i) NEXT();
     SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
@@ -955,8 +956,8 @@ L_subset_var2 : {
     SEXP x = peekLocal(cache, xk, xsym, env);
     int nr, nc;
     if (!x || !plainMatrix(x, &nr, &nc)) NEXT();  // (objects excluded)
-    SEXP i = ik == 1 ? peekLocal(cache, islot, POOL(ia), env) : POOL(ia);
-    SEXP j = jk == 1 ? peekLocal(cache, jslot, POOL(ja), env) : POOL(ja);
+    SEXP i = ik == insn::kFromVariable ? peekLocal(cache, islot, POOL(ia), env) : POOL(ia);
+    SEXP j = jk == insn::kFromVariable ? peekLocal(cache, jslot, POOL(ja), env) : POOL(ja);
     if (!i || !j) NEXT();
     R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
     if (ii < 0 || jj < 0) NEXT();

@@ -168,9 +168,9 @@ class Verifier {
         }
         // operands whose meaning depends on another operand
         auto loadOk = [&](int kind, int32_t a, int32_t slot) {
-            if (kind == 0) return true;
-            if (kind == 1) return poolOk(a) && cacheOk(slot);
-            if (kind == 2) return poolOk(a);
+            if (kind == insn::kFromStack) return true;
+            if (kind == insn::kFromVariable) return poolOk(a) && cacheOk(slot);
+            if (kind == insn::kFromConstant) return poolOk(a);
             return false;
         };
         bool ok = true;
@@ -182,13 +182,13 @@ class Verifier {
             }
             case Op::subset_var: {
                 insn::subset_var o(ops);
-                ok = o.ikind != 0 && loadOk(o.ikind, o.i, o.islot);
+                ok = o.ikind != insn::kFromStack && loadOk(o.ikind, o.i, o.islot);
                 break;
             }
             case Op::subset_var2: {
                 insn::subset_var2 o(ops);
-                ok = o.ikind != 0 && o.jkind != 0 && loadOk(o.ikind, o.i, o.islot) &&
-                     loadOk(o.jkind, o.j, o.jslot);
+                ok = o.ikind != insn::kFromStack && o.jkind != insn::kFromStack &&
+                     loadOk(o.ikind, o.i, o.islot) && loadOk(o.jkind, o.j, o.jslot);
                 break;
             }
             case Op::ldvar_missok: {

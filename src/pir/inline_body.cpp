@@ -31,7 +31,9 @@
 #include "../bc/insns.h"
 #include "../bc/ops.h"
 #include "../bc/verifier.h"
+#include "block_states.h"
 #include "rir_facts.h"
+#include "rir_operands.h"
 
 namespace rir {
 namespace pir {
@@ -83,58 +85,40 @@ class BodyTranslator {
             };
             forEachVariableLoad(op, imm, use);
         }
-        BB* entry = b_.bb;
         for (auto& e : blocks) {
             e.second = b_.newBB();
-            b_.setBB(e.second);
-            std::vector<Instruction*>& phis = phis_[e.first];
-            for (size_t k = 0; k < vars_.size() + size_t(shape.height[e.first]); k++)
-                phis.push_back(b_.phi({}));
+            states_.enter(b_, e.first, e.second, vars_.size() + size_t(shape.height[e.first]));
         }
         exit_ = b_.newBB();
-        b_.setBB(entry);
         edge(0, state);
         b_.jump(blocks.at(0));
 
-        for (auto it = blocks.begin(); it != blocks.end(); ++it) {
-            int pc = it->first;
-            auto nextBlock = std::next(it);
-            int end = nextBlock == blocks.end() ? int(bc.size()) : nextBlock->first;
-            if (!incoming_.count(pc)) {
-                skipped_.insert(pc);
-                continue;
-            }
-            b_.setBB(it->second);
-            std::vector<Instruction*> st = phis_[pc];
-            bool open = true;
-            while (pc < end && open) {
-                Op op = Op(bc[pc]);
-                const int32_t* imm = &bc[pc + 1];
-                int next = pc + 1 + rir::info(op).operands;
-                if (!translate(op, imm, next, st, blocks, &open)) {
-                    *why = "an inlined body with an instruction it cannot translate";
-                    return nullptr;
-                }
-                pc = next;
-            }
-            if (open) {
-                edge(end, st);
-                b_.jump(blocks.at(end));
-            }
+        bool ok = states_.translateReached(b_, blocks, int(bc.size()),
+                                           [&](int pc, int end, BlockStates::State& st) {
+                                               bool open = true;
+                                               while (pc < end && open) {
+                                                   Op op = Op(bc[pc]);
+                                                   const int32_t* imm = &bc[pc + 1];
+                                                   int next = pc + 1 + rir::info(op).operands;
+                                                   if (!translate(op, imm, next, st, blocks, &open))
+                                                       return false;
+                                                   pc = next;
+                                               }
+                                               if (open) {
+                                                   edge(end, st);
+                                                   b_.jump(blocks.at(end));
+                                               }
+                                               return true;
+                                           });
+        if (!ok) {
+            *why = "an inlined body with an instruction it cannot translate";
+            return nullptr;
         }
-        if (backToSkipped_) {
+        if (states_.backToSkipped) {
             *why = "an inlined body with a block reached only by a jump back";
             return nullptr;
         }
-        // Phi operands, now that every predecessor is known
-        for (auto& in : incoming_) {
-            std::vector<Instruction*>& phis = phis_[in.first];
-            for (auto& e : in.second)
-                for (size_t k = 0; k < phis.size(); k++) {
-                    phis[k]->phiFrom.push_back(e.first);
-                    phis[k]->args.push_back(e.second[k]);
-                }
-        }
+        states_.fillPhis();
         b_.setBB(exit_);
         if (returns_.empty()) {
             *why = "an inlined body that never returns";
@@ -149,10 +133,7 @@ class BodyTranslator {
     std::vector<SEXP> vars_;  // the formals, then the variables assigned
     const InlineBodyHooks& hooks_;
     size_t formalCount_;
-    std::map<int, std::vector<Instruction*>> phis_;
-    std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
-    std::set<int> skipped_;
-    bool backToSkipped_ = false;
+    BlockStates states_;  // the variables, then the stack, at each block's entry
     BB* exit_ = nullptr;
     std::vector<std::pair<BB*, Instruction*>> returns_;
 
@@ -161,8 +142,7 @@ class BodyTranslator {
     }
     // state: the variables, then the stack
     void edge(int target, const std::vector<Instruction*>& state) {
-        if (skipped_.count(target)) backToSkipped_ = true;
-        incoming_[target].push_back({b_.bb, state});
+        states_.edge(target, b_.bb, state);
     }
 
     bool translate(Op op, const int32_t* imm, int next, std::vector<Instruction*>& st,
@@ -225,19 +205,8 @@ class BodyTranslator {
             }
             case Op::ld2_binop: {
                 const insn::ld2_binop o(imm);
-                // operands: 0 the stack (a below b), 1 a variable, 2 a constant
-                int nStack = (o.kindA == 0) + (o.kindB == 0);
-                std::vector<Instruction*> fromStack(st.end() - nStack, st.end());
-                st.resize(st.size() - nStack);
-                size_t used = 0;
-                auto operand = [&](int kind, int a) -> Instruction* {
-                    if (kind == 0) return fromStack[used++];
-                    if (kind == 2) return b_.ldConst(c_->poolAt(a));
-                    return load(a);
-                };
-                Instruction* a = operand(o.kindA, o.a);
-                Instruction* b = operand(o.kindB, o.b);
-                st.push_back(arith(o.op, a, b, o.call, o.fb));
+                auto ab = ld2Operands(b_, o, st, c_, [&](SEXP sym, int) { return st[var(sym)]; });
+                st.push_back(arith(o.op, ab.first, ab.second, o.call, o.fb));
                 return true;
             }
             case Op::unop: {

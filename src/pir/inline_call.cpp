@@ -214,7 +214,7 @@ Instruction* Translator::straightLine(const Code* c, const std::function<Instruc
             }
             case Op::ld2_binop: {
                 const insn::ld2_binop o(imm);
-                auto ab = ld2Operands(o, st, c, [&](SEXP sym, int) { return load(sym); });
+                auto ab = ld2Operands(b_, o, st, c, [&](SEXP sym, int) { return load(sym); });
                 st.push_back(arith(o.op, ab.first, ab.second, o.call, o.fb));
                 break;
             }

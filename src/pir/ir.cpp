@@ -174,16 +174,18 @@ const InsnInfo& info(Opcode op) {
     return kInfo[size_t(op)];
 }
 
+// The table's heaps with `Env` resolved from the environment operand: the
+// function's own (a MkEnv of this function) or another one.
+uint8_t Instruction::resolveEnv(uint8_t heaps) const {
+    if (!(heaps & Env)) return heaps;
+    int e = envOperand(info(), args.size());
+    bool own =
+        e >= 0 && args[e]->op == Opcode::MkEnv && args[e]->bb && bb && args[e]->bb->fn == bb->fn;
+    return uint8_t((heaps & ~Env) | (own ? OwnEnv : OtherEnv));
+}
+
 uint8_t Instruction::reads() const {
-    uint8_t r = info().reads;
-    if (r & Env) {
-        r &= ~Env;
-        int e = envOperand(info(), args.size());
-        r |=
-            e >= 0 && args[e]->op == Opcode::MkEnv && args[e]->bb && bb && args[e]->bb->fn == bb->fn
-                ? OwnEnv
-                : OtherEnv;
-    }
+    uint8_t r = resolveEnv(info().reads);
     if (mayCallR()) r |= AllHeaps;
     return r;
 }
@@ -197,15 +199,7 @@ uint8_t Instruction::writes(OperandType typeOf, void* analysis) const {
     // vectors, attributes and global state)
     if (op == Opcode::CallBuiltin && !mayCallR(typeOf, analysis))
         return Global | Vectors | Attributes;
-    uint8_t w = info().writes;
-    if (w & Env) {
-        w &= ~Env;
-        int e = envOperand(info(), args.size());
-        w |=
-            e >= 0 && args[e]->op == Opcode::MkEnv && args[e]->bb && bb && args[e]->bb->fn == bb->fn
-                ? OwnEnv
-                : OtherEnv;
-    }
+    uint8_t w = resolveEnv(info().writes);
     if (mayCallR(typeOf, analysis)) w |= AllHeaps;
     return w;
 }

@@ -95,6 +95,7 @@ struct Instruction {
     // operand (own: a MkEnv of this function; else other environments), and
     // everything for Forces instructions with a lazy operand.
     uint8_t reads() const;
+    uint8_t resolveEnv(uint8_t heaps) const;
     RIR_EXPORT uint8_t writes() const;
     RIR_EXPORT bool mayCallR() const;
     // The same, with the operand types an analysis knows better (a load it

@@ -65,48 +65,30 @@ std::string Translator::translateBody(const CodeShape& shape) {
         if (op == Op::br_back) loopHeaders_.insert(insn::br_back(&bc[pc + 1]).target);
         pc = size_t(next);
     }
-    BB* prologue = b_.bb;
     for (auto& entry : blocks) entry.second = b_.newBB();
-    phis_.clear();
-    for (auto& entry : blocks) {
-        b_.setBB(entry.second);
-        std::vector<Instruction*>& phis = phis_[entry.first];
-        for (int k = 0; k < shape.height[entry.first]; k++) phis.push_back(b_.phi({}));
-    }
-    b_.setBB(prologue);
+    states_ = BlockStates();
+    for (auto& entry : blocks)
+        states_.enter(b_, entry.first, entry.second, size_t(shape.height[entry.first]));
     jumpTo(0, {}, blocks);
 
-    for (auto it = blocks.begin(); it != blocks.end(); ++it) {
-        int pc = it->first;
-        auto nextBlock = std::next(it);
-        int end = nextBlock == blocks.end() ? int(bc.size()) : nextBlock->first;
-        if (pc != 0 && !incoming_.count(pc)) {
-            skipped_.insert(pc);
-            continue;
-        }
-        b_.setBB(it->second);
-        std::vector<Instruction*> stack = phis_[pc];
-        bool open = true;  // the block has not ended with a jump
-        while (pc < end && open) {
-            Op op = Op(bc[pc]);
-            const int32_t* imm = &bc[pc + 1];
-            int next = pc + 1 + rir::info(op).operands;
-            std::string problem = translate(op, imm, pc, next, stack, blocks, &open);
-            if (!problem.empty()) return problem;
-            pc = next;
-        }
-        if (open) jumpTo(end, stack, blocks);
-    }
-    if (backToSkipped_) return "a block reached only by a jump back";
-    // Phi operands, now that every predecessor is known
-    for (auto& in : incoming_) {
-        std::vector<Instruction*>& phis = phis_[in.first];
-        for (auto& edge : in.second)
-            for (size_t k = 0; k < phis.size(); k++) {
-                phis[k]->phiFrom.push_back(edge.first);
-                phis[k]->args.push_back(edge.second[k]);
-            }
-    }
+    std::string problem;
+    states_.translateReached(b_, blocks, int(bc.size()),
+                             [&](int pc, int end, BlockStates::State& stack) {
+                                 bool open = true;  // the block has not ended with a jump
+                                 while (pc < end && open) {
+                                     Op op = Op(bc[pc]);
+                                     const int32_t* imm = &bc[pc + 1];
+                                     int next = pc + 1 + rir::info(op).operands;
+                                     problem = translate(op, imm, pc, next, stack, blocks, &open);
+                                     if (!problem.empty()) return false;
+                                     pc = next;
+                                 }
+                                 if (open) jumpTo(end, stack, blocks);
+                                 return true;
+                             });
+    if (!problem.empty()) return problem;
+    if (states_.backToSkipped) return "a block reached only by a jump back";
+    states_.fillPhis();
     return "";
 }
 
@@ -273,8 +255,7 @@ std::set<int> unsoundInlines(const Function& fn) {
         for (Instruction* i : b->insns) {
             if (int e = i->eagerFor) {
                 // (no load: the callee may not use the argument at all)
-                if (i->mayCallR() || i->is(Opcode::LdVar) || (i->writes() & ~Global) ||
-                    mayFail(i))
+                if (i->mayCallR() || i->is(Opcode::LdVar) || (i->writes() & ~Global) || mayFail(i))
                     unsound(i, e - 1);
                 continue;
             }

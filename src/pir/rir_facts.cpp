@@ -110,8 +110,8 @@ bool inlinable(const Code* c, const std::function<bool(SEXP)>& varOk) {
             case Op::ld2_binop: {
                 const insn::ld2_binop o(imm);
                 if (!quietArithInsn(c, op, imm)) return false;
-                if (o.kindA == 1 && !varOk(c->poolAt(o.a))) return false;
-                if (o.kindB == 1 && !varOk(c->poolAt(o.b))) return false;
+                if (o.kindA == insn::kFromVariable && !varOk(c->poolAt(o.a))) return false;
+                if (o.kindB == insn::kFromVariable && !varOk(c->poolAt(o.b))) return false;
                 break;
             }
             case Op::ret:
@@ -347,8 +347,8 @@ uint32_t forcedAtStart(const Code* body, SEXP formals, uint32_t effectFree) {
             case Op::ld2_binop: {
                 const insn::ld2_binop o(imm);
                 // (its loads, in order; the operation itself may dispatch)
-                if (o.kindA == 1 && !load(body->poolAt(o.a))) return forced;
-                if (o.kindB == 1) load(body->poolAt(o.b));
+                if (o.kindA == insn::kFromVariable && !load(body->poolAt(o.a))) return forced;
+                if (o.kindB == insn::kFromVariable) load(body->poolAt(o.b));
                 return forced;
             }
             default:

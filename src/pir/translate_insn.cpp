@@ -326,20 +326,18 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             a->call = pool(o.call);
             return "";
         }
-        case Op::start_assign: {
-            const insn::start_assign o(imm);
-            Instruction* x = b_.add(Opcode::StartAssign, {env_});
-            x->symbol = pool(o.xsym);
-            x->call = pool(o.call);
-            stack.push_back(x);
-            return "";
-        }
+        case Op::start_assign:
         case Op::start_assign_super: {
-            const insn::start_assign_super o(imm);
-            Instruction* x = b_.add(Opcode::StartAssignSuper, {env_});
-            x->symbol = pool(o.xsym);
-            x->call = pool(o.call);
-            stack.push_back(x);
+            auto start = [&](Opcode startOp, const auto& o) {
+                Instruction* x = b_.add(startOp, {env_});
+                x->symbol = pool(o.xsym);
+                x->call = pool(o.call);
+                stack.push_back(x);
+            };
+            if (op == Op::start_assign)
+                start(Opcode::StartAssign, insn::start_assign(imm));
+            else
+                start(Opcode::StartAssignSuper, insn::start_assign_super(imm));
             return "";
         }
         case Op::pick: {
@@ -646,12 +644,12 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             // when no load runs, leaving resumes at the binop (its state
             // has the stack operands on it), else after it
             std::vector<Instruction*> before = stack;
-            auto ab = ld2Operands(d, stack, code_, [&](SEXP sym, int slot) {
+            auto ab = ld2Operands(b_, d, stack, code_, [&](SEXP sym, int slot) {
                 return loadVariable(sym, slot, pc, &before);
             });
             Instruction *a = ab.first, *b = ab.second;
             const Feedback& f = code_->feedback[d.fb];
-            bool loaded = d.kindA == 1 || d.kindB == 1;
+            bool loaded = d.kindA == insn::kFromVariable || d.kindB == insn::kFromVariable;
             std::vector<Instruction*> below = stack;
             // (the feedback the native code notes an overflow in, whose
             // RIR code runs the binop: see binop)

@@ -15,12 +15,14 @@
 #include "../bc/verifier.h"
 #include "../runtime/dispatch_table.h"
 #include "../runtime/trampoline.h"
+#include "block_states.h"
 #include "builder.h"
 #include "inline_body.h"
 #include "opt/pass.h"
 #include "printer.h"
 #include "rir2pir.h"
 #include "rir_facts.h"
+#include "rir_operands.h"
 #include "verifier.h"
 
 namespace rir {
@@ -100,23 +102,17 @@ class Translator {
     // the closure constants standing for guarded lookups (see ldfun), with
     // the checkpoint before each lookup
     std::map<Instruction*, Instruction*> guardedLookups_;
-    uint32_t eagerArgs_;  // arguments speculated evaluated (bit k: argument k)
-    Context ctx_;         // the context of the calls the version is for
-    std::map<int, std::vector<Instruction*>> phis_;
+    uint32_t eagerArgs_;         // arguments speculated evaluated (bit k: argument k)
+    Context ctx_;                // the context of the calls the version is for
+    BlockStates states_;         // the operand stack at each block's entry
     std::set<int> loopHeaders_;  // targets of backward jumps
-    std::map<int, std::vector<std::pair<BB*, std::vector<Instruction*>>>> incoming_;
 
     SEXP pool(int i) const { return code_->poolAt(i); }
 
     void edge(int target, const std::vector<Instruction*>& stack) {
-        if (skipped_.count(target)) backToSkipped_ = true;
-        incoming_[target].push_back({b_.bb, stack});
+        states_.edge(target, b_.bb, stack);
     }
-    // blocks no translated code reached when their turn came (the general
-    // path after a speculated fast one): not translated; a later jump back
-    // to one makes the translation fail
-    std::set<int> skipped_;
-    bool backToSkipped_ = false;
+
     // Entering a loop (not by its back edge) passes a checkpoint at its
     // header: what an effect before it left unconfirmed is confirmed there
     // once (scope resolution), not in each iteration.
@@ -323,9 +319,7 @@ class Translator {
     // loads them in the order loadForced got: see forEachLoad).
     std::function<Instruction*(SEXP)> forcedInOrder(const std::vector<Instruction*>& loaded,
                                                     size_t& next) {
-        return [this, &loaded, &next](SEXP) {
-            return b_(Opcode::ForceForced, {loaded[next++]});
-        };
+        return [this, &loaded, &next](SEXP) { return b_(Opcode::ForceForced, {loaded[next++]}); };
     }
 
     // A call whose arguments include promise code that is straight-line
@@ -429,27 +423,6 @@ class Translator {
         for (size_t pc = 0; pc < bc.size(); pc += 1 + rir::info(Op(bc[pc])).operands) {
             forEachVariableLoad(Op(bc[pc]), &bc[pc + 1], [&](int pool) { use(c->poolAt(pool)); });
         }
-    }
-
-    // ld2_binop's operands, each (kind, a) from its immediates: 0 the stack
-    // (popped; the stack operands come first, a below b), 1 a variable
-    // (`load` of pool[a]), 2 the constant pool[a]; c: the code's pool.
-    template <typename Load>
-    std::pair<Instruction*, Instruction*> ld2Operands(const insn::ld2_binop& o,
-                                                      std::vector<Instruction*>& stack,
-                                                      const Code* c, const Load& load) {
-        int nStack = (o.kindA == 0) + (o.kindB == 0);
-        std::vector<Instruction*> fromStack(stack.end() - nStack, stack.end());
-        stack.resize(stack.size() - nStack);
-        size_t used = 0;
-        auto operand = [&](int kind, int a, int slot) -> Instruction* {
-            if (kind == 0) return fromStack[used++];
-            if (kind == 2) return b_.ldConst(c->poolAt(a));
-            return load(c->poolAt(a), slot);
-        };
-        Instruction* a = operand(o.kindA, o.a, o.slotA);
-        Instruction* b = operand(o.kindB, o.b, o.slotB);
-        return {a, b};
     }
 
     // The translation of code inlinable() admitted, its assumptions

@@ -179,6 +179,12 @@ struct DispatchTable {
     std::string optRefusal;
     uint32_t deopts = 0;
     double optSeconds = 0;
+    // GNU R runs this closure in its AST interpreter, never compiling it
+    // (a small closure not defined at top level that the AST interpreter
+    // made: see astInterpreted in bc/calls.cpp), while rir runs it compiled:
+    // its conditions are named as the AST interpreter names them where the
+    // two engines differ and rir knows it (superassignment).
+    bool astFlavor = false;
     // Argument feedback, recorded at the baseline's entries until the
     // function is optimized: bit k of `lazyArgs` set once argument k (< 32)
     // was missing or a promise whose forcing may run R code (lazyValue);
