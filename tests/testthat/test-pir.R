@@ -504,3 +504,14 @@ test_that("an argument that may be missing is loaded once: the load that did not
   expect_identical(g(4), 20)
   expect_error(f(), "argument \"x\" is missing, with no default")
 })
+
+test_that("docs/architecture.md lists the passes in the pipeline's order", {
+  # (the source tree's docs: not in the package tarball R CMD check runs)
+  doc <- file.path(test_path(), "..", "..", "docs", "architecture.md")
+  skip_if_not(file.exists(doc), "docs/architecture.md is not in the package tarball")
+  trace <- rir:::pir_translate(compiled_probe(), optimize = TRUE, trace = TRUE)$trace
+  run <- sub("^== after ", "", grep("^== after ", strsplit(trace, "\n")[[1]], value = TRUE))
+  text <- paste(readLines(doc), collapse = " ")
+  listed <- sub("^.*Pass order: ([^.]*)\\..*$", "\\1", text)
+  expect_identical(trimws(strsplit(listed, ",")[[1]]), run)
+})
