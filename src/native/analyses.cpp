@@ -22,8 +22,8 @@ namespace rir {
 namespace native {
 
 bool Lowering::matchesSite(const pir::Instruction* i) {
-    if (!i->code || i->index < 0 || size_t(i->index) >= i->code->calls.size()) return false;
-    const CallSite& cs = i->code->calls[i->index];
+    if (!i->code || i->site() < 0 || size_t(i->site()) >= i->code->calls.size()) return false;
+    const CallSite& cs = i->code->calls[i->site()];
     if (i->args.size() != cs.args.size() + 2) return false;
     for (size_t k = 0; k < cs.args.size(); k++) {
         const pir::Instruction* a = i->args[k + 2];
@@ -38,7 +38,7 @@ bool Lowering::matchesSite(const pir::Instruction* i) {
                 break;
             case ArgKind::Symbol:
             case ArgKind::Code:
-                if (a->op != pir::Opcode::MkArg || a->index != ca.pool) return false;
+                if (a->op != pir::Opcode::MkArg || a->promise() != ca.pool) return false;
                 break;
             case ArgKind::Dots:
                 if (!a->is(pir::Opcode::LdVar) || a->symbol != R_DotsSymbol) return false;
@@ -82,7 +82,7 @@ std::string Lowering::findCountedArgs() {
     for (auto& b : f.blocks)
         for (pir::Instruction* c : b->insns) {
             if (c->op != pir::Opcode::CallBuiltin) continue;
-            if (!c->code || c->index < 0 || size_t(c->index) >= c->code->calls.size())
+            if (!c->code || c->site() < 0 || size_t(c->site()) >= c->code->calls.size())
                 return "a builtin call without its call site";
             if (c->args.size() > 31) return "a builtin call with more than 30 arguments";
             for (size_t k = 1; k + 1 < c->args.size(); k++) {
@@ -179,7 +179,7 @@ std::string Lowering::check() {
                         return "frame states of inlined code";
                     }
                     const CodeShape& sh = shapes.at(i->code);
-                    int pc = i->index;
+                    int pc = i->pc();
                     if (pc < 0 || size_t(pc) >= sh.height.size() || sh.height[pc] < 0)
                         return "a frame state at no instruction";
                     // loop state (rebuilt by rirn_deopt) below every value
@@ -261,8 +261,8 @@ bool Lowering::rawCandidate(pir::Instruction* i) {
             continue;
         }
         // (the value an element store stores: its helper takes the double)
-        bool storedValue = u->is(pir::Opcode::SubassignVar) && u->args[1] == i &&
-                           u->args[2] != i && (u->args.size() < 4 || u->args[3] != i);
+        bool storedValue = u->is(pir::Opcode::SubassignVar) && u->args[1] == i && u->args[2] != i &&
+                           (u->args.size() < 4 || u->args[3] != i);
         if (!storedValue && !rawUse(u, 0)) boxedUsers.push_back(u);
     }
     for (pir::Instruction* u : boxedUsers) {

@@ -197,7 +197,7 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
     using pir::Opcode;
     bool two = i->op == Opcode::Extract1_2D || i->op == Opcode::Extract2_2D;
     if (i->op != Opcode::Extract1_1D && i->op != Opcode::Extract2_1D && !two) return false;
-    const CallSite& cs = i->code->calls[i->index];
+    const CallSite& cs = i->code->calls[i->site()];
     if (cs.args.size() < (two ? 2u : 1u) || cs.args[0].tag != R_NilValue ||
         (two && cs.args[1].tag != R_NilValue) || counted.count(i))
         return false;
@@ -264,9 +264,9 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
     llvm::Value* arr = entryAlloca(at);
     for (int k = 0; k < nargs; k++)
         B.CreateStore(value(i->args[k]), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-    llvm::Value* r = call(HelperId::rirn_subset,
-                          {constant(i->code), i32(i->index), i32(kind), B.CreateBitCast(arr, sexpT),
-                           i32(nargs - 1), rho(), trampArg, constant(nullptr)});
+    llvm::Value* r = call(HelperId::rirn_subset, {constant(i->code), i32(i->site()), i32(kind),
+                                                  B.CreateBitCast(arr, sexpT), i32(nargs - 1),
+                                                  rho(), trampArg, constant(nullptr)});
     llvm::Value* rScalar =
         B.CreateAnd(headerByteIs(r, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(r));
     llvm::BasicBlock* slowEnd = B.GetInsertBlock();
@@ -593,7 +593,7 @@ bool Lowering::inlineMath(pir::Instruction* i) {
     B.CreateStore(x, args);
     llvm::Value* r =
         call(HelperId::rirn_call_builtin,
-             {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
+             {constant(i->code), i32(i->site()), sexp(i->constant), rho(), trampArg,
               B.CreateBitCast(args, sexpT), i32(1), i32(0), B.CreateBitCast(dirty, sexpT)});
     llvm::Value* phi = mergeAt(join, boxed, fastEnd, r);
     define(i, phi);

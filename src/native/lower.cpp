@@ -472,7 +472,7 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::LdArg: {
             SEXP formal = R_NilValue;
             SEXP fl = t->formals();
-            for (int k = 0; k < i->index && fl != R_NilValue; k++) fl = CDR(fl);
+            for (int k = 0; k < i->arg() && fl != R_NilValue; k++) fl = CDR(fl);
             if (fl == R_NilValue) return "an argument beyond the formals";
             formal = TAG(fl);
             define(i, call(HelperId::rirn_ldarg, {envArg, sexp(formal)}));
@@ -536,9 +536,9 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (siteArgs.count(i)) return "";  // made by its call site
             // the promise code: a pool entry (a symbol, or RIR promise
             // code), else (a default that is not a call) its expression
-            SEXP c = i->index < 0 ? i->constant
-                     : i->code    ? i->code->poolAt(i->index)
-                                  : t->baseline->poolAt(i->index);
+            SEXP c = i->promise() < 0 ? i->constant
+                     : i->code        ? i->code->poolAt(i->promise())
+                                      : t->baseline->poolAt(i->promise());
             Code* pc = Code::unpack(c);
             define(i, call(HelperId::rirn_mkarg, {sexp(pc ? pc->trampoline : c), a(1)}));
             return "";
@@ -622,7 +622,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                 B.SetInsertPoint(slow);
                 llvm::Value* r =
                     call(HelperId::rirn_subassign_real,
-                         {i32(i->index), sexp(i->symbol), envArg, raw->second, a(2),
+                         {i32(i->rirKind()), sexp(i->symbol), envArg, raw->second, a(2),
                           two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
                           trampArg, slotAddress(cellSlot.at(i->symbol)), slots, constant(live),
                           i32(n), B.CreateBitCast(dirty, sexpT)});
@@ -636,8 +636,8 @@ std::string Lowering::lower(pir::Instruction* i) {
                 return "";
             }
             define(i, call(HelperId::rirn_subassign,
-                           {i32(i->index), sexp(i->symbol), envArg, boxedValue(i->args[1]), a(2),
-                            two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
+                           {i32(i->rirKind()), sexp(i->symbol), envArg, boxedValue(i->args[1]),
+                            a(2), two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
                             trampArg, slotAddress(cellSlot.at(i->symbol)), slots, constant(live),
                             i32(n), B.CreateBitCast(dirty, sexpT)}));
             return "";
@@ -796,17 +796,17 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             if (i->op == Opcode::StaticCall) {
                 define(i, call(HelperId::rirn_static_call,
-                               {constant(i->code), i32(i->index), a(1), rho(), trampArg, eagerArr,
+                               {constant(i->code), i32(i->site()), a(1), rho(), trampArg, eagerArr,
                                 llvm::ConstantInt::get(i64T, i->context)}));
                 return "";
             }
             if (!anyEager) {
                 define(i, call(HelperId::rirn_call_site,
-                               {constant(i->code), i32(i->index), a(1), rho(), trampArg}));
+                               {constant(i->code), i32(i->site()), a(1), rho(), trampArg}));
                 return "";
             }
             define(i, call(HelperId::rirn_call_site_eager,
-                           {constant(i->code), i32(i->index), a(1), rho(), trampArg, eagerArr}));
+                           {constant(i->code), i32(i->site()), a(1), rho(), trampArg, eagerArr}));
             return "";
         }
         case Opcode::CallBuiltin: {
@@ -825,7 +825,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             }
             // (sets the dirty flag when R code may run)
             define(i, call(HelperId::rirn_call_builtin,
-                           {constant(i->code), i32(i->index), sexp(i->constant), rho(), trampArg,
+                           {constant(i->code), i32(i->site()), sexp(i->constant), rho(), trampArg,
                             args, i32(n), i32(mask), B.CreateBitCast(dirty, sexpT)}));
             return "";
         }
@@ -884,7 +884,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                 B.CreateBitCast(B.CreateGEP(llvm::Type::getInt8Ty(C), a(0),
                                             llvm::ConstantInt::get(i64T, kVectorDataOffset)),
                                 i32T->getPointerTo());
-            vals[i] = B.CreateICmpEQ(B.CreateLoad(i32T, p), i32(i->index));
+            vals[i] = B.CreateICmpEQ(B.CreateLoad(i32T, p), i32(i->lglValue()));
             return "";
         }
         case Opcode::NoOverflow: {
@@ -892,9 +892,9 @@ std::string Lowering::lower(pir::Instruction* i) {
             // NA operand, which the Assumes rule out, counts as not fitting)
             llvm::Value* x = scalarOperand(i->args[0], Rep::Int);
             llvm::Value* y = scalarOperand(i->args[1], Rep::Int);
-            llvm::Intrinsic::ID id = i->index == 0   ? llvm::Intrinsic::sadd_with_overflow
-                                     : i->index == 1 ? llvm::Intrinsic::ssub_with_overflow
-                                                     : llvm::Intrinsic::smul_with_overflow;
+            llvm::Intrinsic::ID id = i->overflowOp() == 0   ? llvm::Intrinsic::sadd_with_overflow
+                                     : i->overflowOp() == 1 ? llvm::Intrinsic::ssub_with_overflow
+                                                            : llvm::Intrinsic::smul_with_overflow;
             llvm::Value* ov = B.CreateBinaryIntrinsic(id, x, y);
             llvm::Value* na = i32(NA_INTEGER);
             llvm::Value* bad =
@@ -911,7 +911,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                 auto raw = rawTests.find(i->args[1]);
                 llvm::Value* x2 = raw != rawTests.end() ? B.CreateZExt(raw->second, i32T)
                                                         : loadScalar(a(1), Rep::Int);
-                llvm::Value* decides = B.CreateICmpEQ(x2, i32(i->index == 1 ? FALSE : TRUE));
+                llvm::Value* decides = B.CreateICmpEQ(x2, i32(i->rirKind() == 1 ? FALSE : TRUE));
                 llvm::Value* r = B.CreateSelect(
                     B.CreateOr(B.CreateICmpNE(x1, i32(NA_LOGICAL)), decides), x2, i32(NA_LOGICAL));
                 llvm::Value* box =
@@ -923,11 +923,11 @@ std::string Lowering::lower(pir::Instruction* i) {
                 return "";
             }
             define(i, call(HelperId::rirn_lgl_combine,
-                           {i32(i->index), a(0), a(1), sexp(i->constant), rho(), trampArg}));
+                           {i32(i->rirKind()), a(0), a(1), sexp(i->constant), rho(), trampArg}));
             return "";
         case Opcode::LglSlow:
             define(i, call(HelperId::rirn_lgl_slow,
-                           {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
+                           {i32(i->rirKind()), a(0), sexp(i->constant), a(1), trampArg}));
             return "";
         case Opcode::Extract1_1D:
         case Opcode::Extract2_1D:
@@ -947,14 +947,14 @@ std::string Lowering::lower(pir::Instruction* i) {
             llvm::Value* arr = entryAlloca(at);
             for (int k = 0; k < n; k++)
                 B.CreateStore(a(k), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
-            define(i, call(HelperId::rirn_subset, {constant(i->code), i32(i->index), i32(kind),
+            define(i, call(HelperId::rirn_subset, {constant(i->code), i32(i->site()), i32(kind),
                                                    B.CreateBitCast(arr, sexpT), i32(n - 1), rho(),
                                                    trampArg, scratchOrNull(i)}));
             return "";
         }
         case Opcode::ExtractDispatch:
             define(i, call(HelperId::rirn_subset_obj,
-                           {i32(i->index), a(0), sexp(i->constant), a(1), trampArg}));
+                           {i32(i->rirKind()), a(0), sexp(i->constant), a(1), trampArg}));
             return "";
         case Opcode::LoopFits: {
             llvm::Value* b = i->args.size() > 1 ? a(1) : constant(nullptr);
@@ -981,21 +981,21 @@ std::string Lowering::lower(pir::Instruction* i) {
             const int* live = liveSlots(i, nullptr, nullptr, &n);
             llvm::Value* r =
                 call(HelperId::rirn_dollar_assign,
-                     {constant(i->code), i32(i->index), a(1), a(0), trampArg, slots, constant(live),
+                     {constant(i->code), i32(i->pc()), a(1), a(0), trampArg, slots, constant(live),
                       i32(n), i32(i->op == Opcode::DollarAssignVarPlain)});
             vals[i] = B.CreateICmpNE(r, i32(0));
             return "";
         }
         case Opcode::SubassignGeneral: {
             if (i->args[0] != ownEnv) return "a subassign in another environment";
-            bool pushed = i->index & kPushedX;
+            bool pushed = i->rirKind() & kPushedX;
             size_t first = pushed ? 3 : 2;
             size_t nidx = i->args.size() - first;
             // (the live boxed values after it: its operands are consumed)
             int n;
             const int* live = liveSlots(i, nullptr, nullptr, &n);
             call(HelperId::rirn_subassign_general,
-                 {i32(i->index), sexp(i->symbol), a(0), boxedValue(i->args[1]),
+                 {i32(i->rirKind()), sexp(i->symbol), a(0), boxedValue(i->args[1]),
                   pushed ? boxedValue(i->args[2]) : constant(nullptr), boxedValue(i->args[first]),
                   nidx == 2 ? boxedValue(i->args[first + 1]) : constant(nullptr), sexp(i->constant),
                   sexp(i->call), trampArg, slots, constant(live), i32(n)});
@@ -1019,7 +1019,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             int n;
             const int* live = liveSlots(i, nullptr, nullptr, &n);
             call(HelperId::rirn_env_subassign,
-                 {i32(i->index), sexp(i->symbol), sexp(i->constant), sexp(i->call),
+                 {i32(i->rirKind()), sexp(i->symbol), sexp(i->constant), sexp(i->call),
                   boxedValue(i->args[1]), boxedValue(i->args[2]), a(0), trampArg, slots,
                   constant(live), i32(n)});
             return "";
@@ -1036,7 +1036,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (i->code != t->baseline || i->args[0] != ownEnv)
                 return "a complex assignment of inlined code";
             define(i, call(HelperId::rirn_getter_call,
-                           {constant(i->code), i32(i->index), boxedValue(i->args[1]),
+                           {constant(i->code), i32(i->site()), boxedValue(i->args[1]),
                             boxedValue(i->args[2]), a(0), trampArg}));
             return "";
         case Opcode::SetterCall: {
@@ -1047,7 +1047,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             int n;
             const int* live = liveSlots(i, i, nullptr, &n);
             define(i, call(HelperId::rirn_setter_call,
-                           {constant(i->code), i32(i->index), sexp(i->constant),
+                           {constant(i->code), i32(i->site()), sexp(i->constant),
                             boxedValue(i->args[1]), boxedValue(i->args[2]), boxedValue(i->args[3]),
                             a(0), trampArg, slots, constant(live), i32(n), i32(i->ownFrame)}));
             return "";
@@ -1063,7 +1063,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         case Opcode::SwitchIndex:
             define(i, call(HelperId::rirn_switch_index,
-                           {constant(i->code), i32(i->index), a(0), trampArg}));
+                           {constant(i->code), i32(i->pc()), a(0), trampArg}));
             return "";
         case Opcode::Colon:
             define(i, call(HelperId::rirn_colon, {a(0), a(1), sexp(i->constant), rho(), trampArg}));
@@ -1182,7 +1182,7 @@ std::string Lowering::lowerDeopt(pir::Instruction* i) {
     llvm::Value* r;
     if (!inlined) {
         r = call(HelperId::rirn_deopt,
-                 {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]), trampArg,
+                 {constant(t), constant(fs->code), i32(fs->pc()), value(fs->args[0]), trampArg,
                   stack, i32(n), constant(slotKinds.at(fs))});
     } else {
         pir::Instruction* outer = fs->args[1];
@@ -1191,9 +1191,9 @@ std::string Lowering::lowerDeopt(pir::Instruction* i) {
         llvm::Value* outerStack = known->second.first;
         int outerN = known->second.second;
         r = call(HelperId::rirn_deopt_inlined,
-                 {constant(t), constant(fs->code), i32(fs->index), value(fs->args[0]), trampArg,
+                 {constant(t), constant(fs->code), i32(fs->pc()), value(fs->args[0]), trampArg,
                   stack, i32(n), constant(slotKinds.at(fs)), contexts.at(fs->args[0]),
-                  constant(outer->code), i32(outer->index), value(outer->args[0]), outerStack,
+                  constant(outer->code), i32(outer->pc()), value(outer->args[0]), outerStack,
                   i32(outerN), constant(slotKinds.at(outer))});
     }
     leave();
@@ -1239,10 +1239,10 @@ std::string Lowering::lowerPushContext(pir::Instruction* i) {
     llvm::BasicBlock* go = llvm::BasicBlock::Create(C, "", fn);
     B.CreateCondBr(B.CreateICmpNE(r, i32(0)), landed, go);
     B.SetInsertPoint(landed);
-    llvm::Value* res = call(
-        HelperId::rirn_context_landed,
-        {ctx, value(calleeEnv), constant(after->code), i32(after->index), value(after->args[0]),
-         trampArg, outerStack, i32(outerN), constant(slotKinds.at(after))});
+    llvm::Value* res =
+        call(HelperId::rirn_context_landed,
+             {ctx, value(calleeEnv), constant(after->code), i32(after->pc()), value(after->args[0]),
+              trampArg, outerStack, i32(outerN), constant(slotKinds.at(after))});
     leave();
     B.CreateRet(res);
     B.SetInsertPoint(go);

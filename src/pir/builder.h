@@ -44,7 +44,7 @@ class Builder {
     }
     Instruction* ldArg(int index, PirType t = PirType::any()) {
         Instruction* i = fn->newInsn(Opcode::LdArg);
-        i->index = index;
+        i->arg() = index;
         i->carriedType = t;
         return append(i);
     }
@@ -81,7 +81,7 @@ class Builder {
                             std::vector<Instruction*> stack) {
         Instruction* i = fn->newInsn(Opcode::FrameState);
         i->code = code;
-        i->index = pc;
+        i->pc() = pc;
         i->args.push_back(env);
         if (outer) i->args.push_back(outer);
         for (Instruction* v : stack) i->args.push_back(v);

@@ -299,7 +299,7 @@ Instruction* Translator::inlineWithContext(const CallSite& cs, int site, Instruc
     for (size_t k = 0; k < cs.args.size(); k++) ops.push_back(args[k]);
     Instruction* push = b_.add(Opcode::PushContext, ops);
     push->constant = pool(cs.ast);
-    push->index = site;
+    push->site() = site;
 
     BB* exit = b_.newBB();
     Translator body(callee, FORMALS(clo), *this, env, after, exit);

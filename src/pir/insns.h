@@ -68,7 +68,6 @@ enum Flags : uint16_t {
     HasSymbol = 1 << 9,      // carries a symbol (variable or function name)
     HasConstant = 1 << 10,   // carries a constant R value
     HasType = 1 << 11,       // carries a type (casts, tests, assumptions)
-    HasIndex = 1 << 12,      // carries an integer (argument index, bytecode pc)
     HasCall = 1 << 13,       // carries the call its errors name (not printed)
 };
 
@@ -102,8 +101,7 @@ enum class Rule : uint8_t {
 #define PIR_INSNS(X)                                                                               \
     /* values */                                                                                   \
     X(LdConst, "", Constant, None, 0, 0, 0, HasConstant, "a constant")                             \
-    X(LdArg, "", Arg, None, 0, 0, 0, HasIndex | HasType,                                           \
-      "the argument with this index, as passed")                                                   \
+    X(LdArg, "", Arg, None, 0, 0, 0, HasType, "the argument with this index, as passed")           \
     X(LdFunctionEnv, "", Env, None, 0, 0, 0, NoFlags,                                              \
       "the closure's environment (its frames' parent)")                                            \
     /* environments and variables */                                                               \
@@ -128,7 +126,7 @@ enum class Rule : uint8_t {
       "reflective code could need the real one")                                                   \
     X(MaterializeEnv, "e", Env, None, 0, 0, 0, NoFlags,                                            \
       "the real environment of a stub environment")                                                \
-    X(MkArg, "ae", Prom, None, 0, 0, 0, HasIndex | HasConstant,                                    \
+    X(MkArg, "ae", Prom, None, 0, 0, 0, HasConstant,                                               \
       "a promise of the carried expression (its RIR promise code: the pool index carried) in an "  \
       "environment, with its eager value when known (operand 0, else the missing marker)")         \
     X(Force, "a", Forced, None, 0, 0, 0, Forces | MayError | NonLocal,                             \
@@ -196,18 +194,17 @@ enum class Rule : uint8_t {
     X(Not, "v", Not, Not, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "!x")       \
     X(Minus, "v", Unary, Neg, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "-x")   \
     X(Plus, "v", Unary, Plus, 0, Vectors | Attributes, 0, MayError | Dispatches | HasCall, "+x")   \
-    X(NoOverflow, "vv", Test, None, 0, 0, 0, HasIndex,                                             \
+    X(NoOverflow, "vv", Test, None, 0, 0, 0, NoFlags,                                              \
       "do the plain integer (or logical) scalars' sum (index 0), difference (1) or product (2) "   \
       "fit an int that is not NA (so that + - * on them gives no overflow warning)")               \
     X(LAnd, "ll", Test, None, 0, 0, 0, NoFlags, "both tests true (&& after its operands' AsTest)") \
     X(LOr, "ll", Test, None, 0, 0, 0, NoFlags, "either test true")                                 \
-    X(LglIs, "v", Test, None, 0, 0, 0, HasIndex,                                                   \
+    X(LglIs, "v", Test, None, 0, 0, 0, NoFlags,                                                    \
       "the plain logical scalar is the carried value (0 FALSE, 1 TRUE)")                           \
-    X(LglCombine, "vv", Lgl, None, 0, Vectors | Attributes, 0, MayError | HasIndex | HasConstant,  \
+    X(LglCombine, "vv", Lgl, None, 0, Vectors | Attributes, 0, MayError | HasConstant,             \
       "&& (index 1) or || (2) of a plain logical scalar and the evaluated right operand (GNU R's " \
       "errors, naming the carried call)")                                                          \
-    X(LglSlow, "ve", Lgl, None, 0, AllHeaps, AllHeaps,                                             \
-      CallsR | MayError | NonLocal | HasIndex | HasConstant,                                       \
+    X(LglSlow, "ve", Lgl, None, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal | HasConstant, \
       "GNU R's && (1) or || (2) with the evaluated left operand; the right one evaluated from "    \
       "the "                                                                                       \
       "carried call")                                                                              \
@@ -223,7 +220,7 @@ enum class Rule : uint8_t {
     X(Extract2_ND, "vm*", Value, None, 0, Vectors | Attributes, 0, MayError | Dispatches,          \
       "x[[...]] with named arguments or more than two indices (from its RIR call site)")           \
     X(ExtractDispatch, "ve", Value, None, 0, AllHeaps, AllHeaps,                                   \
-      CallsR | MayError | NonLocal | HasConstant | HasIndex,                                       \
+      CallsR | MayError | NonLocal | HasConstant,                                                  \
       "x[...] (index 1) or x[[...]] (index 2) for an object x: GNU R's primitive with x "          \
       "evaluated "                                                                                 \
       "and the carried call's other arguments")                                                    \
@@ -239,17 +236,17 @@ enum class Rule : uint8_t {
     X(Subassign2_2D, "vvvv", Value, None, 0, Vectors | Attributes, Vectors | Attributes,           \
       MayError | Dispatches, "`[[<-`(x, i, j, value)")                                             \
     X(SubassignVar, "evm*", Value, None, 0, AllHeaps, AllHeaps,                                    \
-      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasIndex | HasCall,                 \
+      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasCall,                            \
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v on the variable of the environment, x's value after "  \
       "it (operands: env, v, the indices; carried: the RIR subassign's kind, its setter call and " \
       "the assignment)")                                                                           \
     X(SubassignGeneral, "evm*", Void, None, 0, AllHeaps, AllHeaps,                                 \
-      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasIndex | HasCall,                 \
+      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasCall,                            \
       "x[i] <- v, x[[i]] <- v, m[i, j] <- v by the interpreter's general path: with <<- (the "     \
       "carried RIR kind +4), or x's value computed before the indices (+8: the operand after v) "  \
       "(operands: env, v, then x's value or not, the indices; carried: setter call, assignment)")  \
     X(EnvSubassign, "evm", Void, None, 0, AllHeaps, AllHeaps,                                      \
-      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasIndex | HasCall,                 \
+      CallsR | MayError | NonLocal | HasSymbol | HasConstant | HasCall,                            \
       "X$name[i] <- v (index 2), X$name[[i]] <- v (1), X$name$f <- v (3) with X a variable of "    \
       "the environment (operands: env, v, i or f; carried: X, name, the assignment)")              \
     X(StartAssign, "e", Value, None, 0, AllHeaps, AllHeaps,                                        \
@@ -259,24 +256,23 @@ enum class Rule : uint8_t {
     X(StartAssignSuper, "e", Value, None, 0, AllHeaps, AllHeaps,                                   \
       CallsR | MayError | NonLocal | HasSymbol | HasCall,                                          \
       "complex assignment f(x) <<- v: the value of x from the environment's parent on")            \
-    X(GetterCall, "evv", Value, None, 0, AllHeaps, AllHeaps,                                       \
-      CallsR | MayError | NonLocal | HasIndex,                                                     \
+    X(GetterCall, "evv", Value, None, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal,         \
       "complex assignment: call operand 1 on the target (operand 2) as `*tmp*`, with the other "   \
       "arguments of the carried RIR call site")                                                    \
     X(SetterCall, "evvv", Value, None, 0, AllHeaps, AllHeaps,                                      \
-      CallsR | MayError | NonLocal | HasIndex | HasConstant,                                       \
+      CallsR | MayError | NonLocal | HasConstant,                                                  \
       "complex assignment: call operand 1, a replacement function, with the target (operand 3) "   \
       "as `*tmp*`, the carried call site's arguments and value = operand 2 (its expression "       \
       "carried); the target is copied first unless nothing else can see it")                       \
     X(DollarAssignVar, "ev", Test, None, 0, AllHeaps, AllHeaps,                                    \
-      CallsR | MayError | HasSymbol | HasIndex | HasCall,                                          \
+      CallsR | MayError | HasSymbol | HasCall,                                                     \
       "x$name <- v on the variable of the environment, when its fast path applies (a local "       \
       "environment, or a plain list with that name nothing else holds); else nothing is "          \
       "assigned: false (carried: the pc of the RIR dollar_assign)")                                \
     X(DollarAssign, "vv", Value, None, 0, Vectors | Attributes | OtherEnv,                         \
       Vectors | Attributes | OtherEnv, MayError | Dispatches | HasSymbol, "`$<-`(x, name, value)") \
     X(Length, "v", Int, None, 0, Vectors | Attributes, 0, Dispatches, "length(x)")                 \
-    X(SwitchIndex, "v", Int, None, 0, Vectors | Attributes, Global, MayError | HasIndex | HasCall, \
+    X(SwitchIndex, "v", Int, None, 0, Vectors | Attributes, Global, MayError | HasCall,            \
       "switch(): the entry of the branch table EXPR selects, with GNU R's errors and warnings "    \
       "(carried: the pc of the RIR switch_table)")                                                 \
     X(Colon, "vv", Value, None, 0, Vectors | Attributes, Global, MayError | HasConstant,           \
@@ -337,7 +333,7 @@ enum class Rule : uint8_t {
       "a point optimized code can leave: first successor goes on, second deoptimizes")             \
     X(Assume, "lc", Void, None, 0, 0, 0, MayDeopt | HasType,                                       \
       "the test holds, else leave through the checkpoint (carried type: what was assumed)")        \
-    X(FrameState, "ef*", Void, None, 0, 0, 0, HasIndex,                                            \
+    X(FrameState, "ef*", Void, None, 0, 0, 0, NoFlags,                                             \
       "the RIR state to resume in: environment, caller's frame state (inlined code) or none, "     \
       "then "                                                                                      \
       "the operand stack; pc carried")                                                             \
@@ -345,7 +341,7 @@ enum class Rule : uint8_t {
       "rebuild the RIR frames of the frame state and continue in the interpreter")                 \
     /* contexts, visibility */                                                                     \
     X(PushContext, "eevfa*", Void, None, 0, AllHeaps, AllHeaps,                                    \
-      CallsR | MayError | NonLocal | HasConstant | HasIndex,                                       \
+      CallsR | MayError | NonLocal | HasConstant,                                                  \
       "push the function context of an inlined closure's call (carried: the call, its RIR call "   \
       "site): caller's environment, callee's (MkEnv), the closure, the caller's frame state "      \
       "after the call (where a jump aimed at the context lands), the arguments as passed; "        \
@@ -382,14 +378,40 @@ enum class Rule : uint8_t {
       "x$name where x was found plain right before (IsPlainMember): no R code, no error, no "     \
       "warning")                                                                                  \
     V(DollarAssignVarPlain, DollarAssignVar, Vectors | Attributes | OwnEnv | OtherEnv,            \
-      Vectors | Attributes | OtherEnv, MayError | HasSymbol | HasIndex | HasCall,                 \
+      Vectors | Attributes | OtherEnv, MayError | HasSymbol | HasCall,                            \
       "DollarAssignVar that takes only its plain fast path (a local list or environment "         \
       "binding, as its feedback has always seen): no R code, x's value changed, no other "        \
       "binding of the function's environment")                                                    \
     V(SubassignVarLocal, SubassignVar, Vectors | Attributes | OwnEnv,                             \
-      Vectors | Attributes | OwnEnv, MayError | HasSymbol | HasConstant | HasIndex | HasCall,     \
+      Vectors | Attributes | OwnEnv, MayError | HasSymbol | HasConstant | HasCall,                \
       "SubassignVar of a variable found a plain local vector right before (IsPlainLocal): no R "  \
       "code; only x's binding and vectors change")
+
+// Instruction::index by opcode (variants: their general opcode's): what
+// the integer an instruction carries means, read and written through
+// Instruction's accessor of that name (i->pc(), i->site(), ...).
+//   arg        LdArg: the argument's position
+//   promise    MkArg: the pool index of its RIR promise code (-1: none)
+//   overflowOp NoOverflow: 0 sum, 1 difference, 2 product
+//   lglValue   LglIs: 0 FALSE, 1 TRUE
+//   rirKind    the kind operand of the RIR instruction it stands for:
+//              LglCombine, LglSlow (1 &&, 2 ||), ExtractDispatch (1 [,
+//              2 [[), SubassignVar and SubassignGeneral (subassign's kind,
+//              with kSuperAssign, kPushedX), EnvSubassign (env_subassign's)
+//   site       calls and subsetting: the RIR call site (of `code`)
+//   pc         the RIR pc (of `code`) it stands for or resumes at
+#define PIR_INDEX_NAMES(I)                                                                         \
+    I(LdArg, arg)                                                                                  \
+    I(MkArg, promise) I(NoOverflow, overflowOp) I(LglIs, lglValue) I(LglCombine, rirKind)          \
+        I(LglSlow, rirKind) I(ExtractDispatch, rirKind) I(SubassignVar, rirKind)                   \
+            I(SubassignGeneral, rirKind) I(EnvSubassign, rirKind) I(Call, site)                    \
+                I(StaticCall, site) I(CallBuiltin, site) I(Extract1_1D, site) I(Extract2_1D, site) \
+                    I(Extract1_2D, site) I(Extract2_2D, site) I(Extract1_ND, site)                 \
+                        I(Extract2_ND, site) I(GetterCall, site) I(SetterCall, site)               \
+                            I(PushContext, site) I(DollarAssignVar, pc) I(SwitchIndex, pc)         \
+                                I(FrameState, pc)
+
+enum class IndexName : uint8_t { None, arg, promise, overflowOp, lglValue, rirKind, site, pc };
 
 enum class Opcode : uint8_t {
 #define PIR_OPCODE(name, ...) name,
@@ -416,6 +438,8 @@ RIR_EXPORT const InsnInfo& info(Opcode op);
 inline Opcode generalOf(Opcode op) {
     return info(op).general;
 }
+// What Instruction::index means for op (IndexName::None: it carries none).
+IndexName indexNameOf(Opcode op);
 
 // R's operators, from the table: the operator an instruction computes
 // (ArithOp::None: not one), the instruction computing one, and the classes

@@ -174,6 +174,18 @@ const InsnInfo& info(Opcode op) {
     return kInfo[size_t(op)];
 }
 
+IndexName indexNameOf(Opcode op) {
+    switch (generalOf(op)) {
+#define PIR_INDEX_NAME(o, n) \
+    case Opcode::o:          \
+        return IndexName::n;
+        PIR_INDEX_NAMES(PIR_INDEX_NAME)
+#undef PIR_INDEX_NAME
+        default:
+            return IndexName::None;
+    }
+}
+
 // The table's heaps with `Env` resolved from the environment operand: the
 // function's own (a MkEnv of this function) or another one.
 uint8_t Instruction::resolveEnv(uint8_t heaps) const {

@@ -43,7 +43,25 @@ struct Instruction {
     SEXP constant = nullptr;  // HasConstant: value, callee, builtin, call
     SEXP call = nullptr;      // HasCall: the call errors name (may be absent)
     PirType carriedType;      // HasType
-    int index = 0;            // HasIndex: argument index, pc, promise code; Call: call site
+    // the integer it carries: its meaning by opcode is named in insns.h
+    // (PIR_INDEX_NAMES), and it is read and written by that name: arg(),
+    // promise(), overflowOp(), lglValue(), rirKind(), site(), pc()
+    int index_ = 0;
+#define PIR_INDEX_ACCESSOR(n) \
+    int& n() {                \
+        return index_;        \
+    }                         \
+    int n() const {           \
+        return index_;        \
+    }
+    PIR_INDEX_ACCESSOR(arg)
+    PIR_INDEX_ACCESSOR(promise)
+    PIR_INDEX_ACCESSOR(overflowOp)
+    PIR_INDEX_ACCESSOR(lglValue)
+    PIR_INDEX_ACCESSOR(rirKind)
+    PIR_INDEX_ACCESSOR(site)
+    PIR_INDEX_ACCESSOR(pc)
+#undef PIR_INDEX_ACCESSOR
     // FrameState: the RIR code resumed; Call, CallBuiltin, Extract*: the code
     // of their RIR call site (`index`)
     const Code* code = nullptr;
@@ -86,11 +104,19 @@ struct Instruction {
     uint64_t context = 0;
     std::vector<BB*> phiFrom;  // Phi: the predecessor each operand comes from
 
-    const InsnInfo& info() const { return pir::info(op); }
+    const InsnInfo& info() const {
+        return pir::info(op);
+    }
     // op is g or a proven variant of it (insns.h)
-    bool is(Opcode g) const { return generalOf(op) == g; }
-    bool isTerminator() const { return info().flags & Terminator; }
-    bool has(uint16_t flag) const { return info().flags & flag; }
+    bool is(Opcode g) const {
+        return generalOf(op) == g;
+    }
+    bool isTerminator() const {
+        return info().flags & Terminator;
+    }
+    bool has(uint16_t flag) const {
+        return info().flags & flag;
+    }
     // The heaps read and written, with `Env` resolved from the environment
     // operand (own: a MkEnv of this function; else other environments), and
     // everything for Forces instructions with a lazy operand.

@@ -98,7 +98,7 @@ std::string operands(const Instruction* i) {
             if (i->stub) s += " (stub)";
             return s;
         case Opcode::FrameState: {
-            s = "pc " + std::to_string(i->index);
+            s = "pc " + std::to_string(i->pc());
             if (!i->args.empty()) s += ", env " + ref(i->args[0]);
             size_t k = 1;
             if (k < i->args.size() && i->args[k]->op == Opcode::FrameState) {
@@ -114,7 +114,13 @@ std::string operands(const Instruction* i) {
             break;
     }
     const InsnInfo& in = i->info();
-    if (in.flags & HasIndex) s = std::to_string(i->index);
+    // (calls and subsetting show their call, not the RIR call site number)
+    IndexName n = indexNameOf(i->op);
+    bool siteOfCall = n == IndexName::site &&
+                      isOp(i, {Opcode::Call, Opcode::StaticCall, Opcode::CallBuiltin,
+                               Opcode::Extract1_1D, Opcode::Extract2_1D, Opcode::Extract1_2D,
+                               Opcode::Extract2_2D, Opcode::Extract1_ND, Opcode::Extract2_ND});
+    if (n != IndexName::None && !siteOfCall) s = std::to_string(i->index_);
     if (in.flags & HasSymbol) {
         sep();
         s += symbolName(i->symbol);

@@ -127,7 +127,7 @@ std::string Translator::run() {
         b_.branch(t, def, cont);
         b_.setBB(def);
         Instruction* p = b_.add(Opcode::MkArg, {b_.ldConst(R_MissingArg), env_});
-        p->index = k < code_->defaults.size() ? code_->defaults[k] : -1;
+        p->promise() = k < code_->defaults.size() ? code_->defaults[k] : -1;
         p->code = code_;
         p->constant = defaults[k];
         b_.withSymbol(Opcode::StArgDefault, names[k], {p, env_});
@@ -245,7 +245,7 @@ std::set<int> unsoundInlines(const Function& fn) {
     std::map<const Instruction*, int> pushSite;
     for (auto& b : fn.blocks)
         for (Instruction* i : b->insns)
-            if (i->op == Opcode::PushContext) pushSite[i->args[1]] = i->index;
+            if (i->op == Opcode::PushContext) pushSite[i->args[1]] = i->site();
     std::set<int> bad;
     auto unsound = [&](const Instruction* i, int site) {
         bad.insert(i->frame && pushSite.count(i->frame) ? noContextKey(pushSite.at(i->frame))
@@ -333,7 +333,7 @@ std::string rir2pirOptimized(const Code* code, SEXP formals, Function* fn, bool 
 std::set<int> contextInlinedSites(const Function& fn) {
     std::set<int> sites;
     for (auto& i : fn.insns)
-        if (i->op == Opcode::PushContext && i->bb) sites.insert(noContextKey(i->index));
+        if (i->op == Opcode::PushContext && i->bb) sites.insert(noContextKey(i->site()));
     return sites;
 }
 

@@ -217,7 +217,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                                     {env_, stack.back()});
             d->symbol = pool(o.xsym);
             d->code = code_;
-            d->index = pc;
+            d->pc() = pc;
             d->call = pool(o.call);
             b_.withType(Opcode::Assume, stack.back()->type, {d, cp});
             pop(stack);
@@ -228,7 +228,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             // the entry EXPR selects, then a test per entry (the
             // table's `br`s jump on to the alternatives)
             Instruction* k = b_.add(Opcode::SwitchIndex, {pop(stack)});
-            k->index = pc;
+            k->pc() = pc;
             k->code = code_;
             k->call = pool(o.call);
             int n = o.nchar + o.nnum;
@@ -267,7 +267,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         case Op::subset_obj: {
             const insn::subset_obj o(imm);
             Instruction* d = b_.add(Opcode::ExtractDispatch, {pop(stack), env_});
-            d->index = o.kind;
+            d->rirKind() = o.kind;
             d->constant = pool(o.call);
             stack.push_back(d);
             return "";
@@ -320,7 +320,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* i = pop(stack);
             Instruction* v = pop(stack);
             Instruction* a = b_.add(Opcode::EnvSubassign, {env_, v, i});
-            a->index = o.kind;
+            a->rirKind() = o.kind;
             a->symbol = pool(o.xsym);
             a->constant = pool(o.nameSym);
             a->call = pool(o.call);
@@ -351,7 +351,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             if (stack.size() < 2) return "getter_call below the stack";
             Instruction* fun = pop(stack);
             Instruction* g = b_.add(Opcode::GetterCall, {env_, fun, stack.back()});
-            g->index = o.site;
+            g->site() = o.site;
             g->code = code_;
             stack.push_back(g);
             return "";
@@ -363,7 +363,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* rhs = pop(stack);
             Instruction* lhs = pop(stack);
             Instruction* s = b_.add(Opcode::SetterCall, {env_, fun, rhs, lhs});
-            s->index = o.site;
+            s->site() = o.site;
             s->code = code_;
             s->constant = pool(o.vexpr);
             s->ownFrame = !(o.below & kSetterSuper);
@@ -395,7 +395,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 stack.resize(stack.size() - n);
                 Instruction* a = b_.add(Opcode::SubassignGeneral, ops);
                 a->symbol = pool(o.xsym);
-                a->index = kind;
+                a->rirKind() = kind;
                 a->call = pool(o.call);
                 a->constant = pool(o.setter);
                 return "";
@@ -413,7 +413,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             stack.resize(stack.size() - nidx - 1);
             Instruction* a = b_.add(plain ? Opcode::SubassignVarLocal : Opcode::SubassignVar, ops);
             a->symbol = pool(o.xsym);
-            a->index = kind;
+            a->rirKind() = kind;
             a->call = pool(o.call);
             a->constant = pool(o.setter);
             return "";
@@ -434,7 +434,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 // GNU R's default code with the call site's names
                 Instruction* x = b_.add(kind == 2 ? Opcode::Extract2_ND : Opcode::Extract1_ND, ops);
                 x->code = code_;
-                x->index = o.site;
+                x->site() = o.site;
                 stack.push_back(x);
                 return "";
             }
@@ -456,7 +456,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             }
             Instruction* x = b_.add(extract, ops);
             x->code = code_;  // its call site (the call GNU R's `[` gets)
-            x->index = o.site;
+            x->site() = o.site;
             // speculation: an element of a plain double / integer vector
             // (or matrix) seen so far is a scalar of its type; leaving
             // resumes after the subset with its value
@@ -486,7 +486,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             b_.branch(isLgl, check, blocks.at(lSlow));
             b_.setBB(check);
             Instruction* decides = b_(Opcode::LglIs, {a});
-            decides->index = kind == 1 ? 0 : 1;
+            decides->lglValue() = kind == 1 ? 0 : 1;
             BB* decided = b_.newBB();
             if (next == lEnd) return "a branch whose two targets are the same";
             edge(next, stack);
@@ -504,7 +504,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* rhs = pop(stack);
             Instruction* lhs = pop(stack);
             Instruction* r = b_(Opcode::LglCombine, {lhs, rhs});
-            r->index = o.kind;
+            r->rirKind() = o.kind;
             r->constant = pool(o.call);
             stack.push_back(r);
             b_(Opcode::Visible);
@@ -513,7 +513,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         case Op::lgl_slow: {
             const insn::lgl_slow o(imm);
             Instruction* r = b_.add(Opcode::LglSlow, {pop(stack), env_});
-            r->index = o.kind;
+            r->rirKind() = o.kind;
             r->constant = pool(o.call);
             stack.push_back(r);
             b_(Opcode::Visible);
@@ -619,7 +619,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             Instruction* c = b_.add(Opcode::CallBuiltin, ops);
             c->constant = pool(o.fun);
             c->code = code_;  // its call site (the call and the expression errors name)
-            c->index = o.site;
+            c->site() = o.site;
             if (tagged)
                 for (const CallArg& a : cs.args) c->names.push_back(a.tag);
             stack.push_back(c);

@@ -228,7 +228,7 @@ class Translator {
             }
             if (fits) {
                 Instruction* t = b_(Opcode::NoOverflow, {a, b});
-                t->index = which;
+                t->overflowOp() = which;
                 b_(Opcode::Assume, {t, cp});
                 Instruction* r = b_(op, {a, b});
                 r->call = call;
@@ -248,7 +248,7 @@ class Translator {
         if (a.kind == ArgKind::Const) return b_.ldConst(pool(a.pool));
         if (a.kind == ArgKind::Missing) return b_.ldConst(R_MissingArg);
         Instruction* p = b_.add(Opcode::MkArg, {eager ? eager : b_.ldConst(R_MissingArg), env_});
-        p->index = a.pool;
+        p->promise() = a.pool;
         p->code = code_;
         p->constant = a.kind == ArgKind::Symbol ? pool(a.pool) : Code::unpack(pool(a.pool))->ast();
         return p;
@@ -294,7 +294,7 @@ class Translator {
         // the RIR call site it was (native code may make the call through it
         // while the arguments are still the site's)
         c->code = code_;
-        c->index = site;
+        c->site() = site;
         if (tagged) c->names = tags;
         return c;
     }

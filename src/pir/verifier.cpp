@@ -151,6 +151,8 @@ std::string checkOperands(const Instruction* i) {
         }
         return "";
     }
+    if (i->index_ != 0 && indexNameOf(i->op) == IndexName::None)
+        return "an integer carried by an instruction that has none (PIR_INDEX_NAMES) " + where(i);
     if (i->noOverflow && !isOp(i, {Opcode::Add, Opcode::Sub, Opcode::Mul}))
         return "noOverflow on an instruction other than Add, Sub, Mul " + where(i);
     if (i->loopCounter && i->op != Opcode::Add)
@@ -267,15 +269,15 @@ std::string verify(Function& f) {
                 if (!bad.empty()) return "FrameState of RIR code that does not verify " + where(i);
                 size_t stack = i->args.size() - 1;
                 if (i->args.size() > 1 && i->args[1]->op == Opcode::FrameState) stack--;
-                if (i->index < 0 || size_t(i->index) >= shape.height.size() ||
-                    shape.height[i->index] < 0)
-                    return "FrameState pc " + std::to_string(i->index) +
+                if (i->pc() < 0 || size_t(i->pc()) >= shape.height.size() ||
+                    shape.height[i->pc()] < 0)
+                    return "FrameState pc " + std::to_string(i->pc()) +
                            " is not an instruction of its RIR code " + where(i);
                 // (the caller's state after an inlined call: without its value)
                 if (i->afterCall) stack++;
-                if (int(stack) != shape.height[i->index])
+                if (int(stack) != shape.height[i->pc()])
                     return "FrameState with " + std::to_string(stack) +
-                           " stack values where RIR has " + std::to_string(shape.height[i->index]) +
+                           " stack values where RIR has " + std::to_string(shape.height[i->pc()]) +
                            " " + where(i);
             }
         }

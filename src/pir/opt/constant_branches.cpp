@@ -53,7 +53,7 @@ SEXP knownTest(const Instruction* i) {
         }
         case Opcode::LglIs: {
             int v = lglConstant(i->args[0]);
-            return v < 0 ? nullptr : v == i->index ? R_TrueValue : R_FalseValue;
+            return v < 0 ? nullptr : v == i->lglValue() ? R_TrueValue : R_FalseValue;
         }
         default:
             return nullptr;

@@ -487,7 +487,7 @@ struct Resolver {
         // is read again, not confirmed (a confirmation would keep the old
         // value alive, which makes the assignment copy, which fails it)
         bool assigns = i->op == Opcode::EnvSubassign || i->op == Opcode::StartAssign ||
-                       (i->op == Opcode::SubassignGeneral && !(i->index & kSuperAssign));
+                       (i->op == Opcode::SubassignGeneral && !(i->rirKind() & kSuperAssign));
         if (assigns && i->args[0] == env) {
             s.known.erase(i->symbol);
             s.present.erase(i->symbol);
