@@ -203,5 +203,25 @@ expect_all_same(list(
       x + y
     }
     c(vapply(1:4, function(i) f(), 0), vapply(1:4, function(i) g(), 0))
+  ",
+  "a global active binding reads the loop's frame while its stores may wait" = "
+    makeActiveBinding('peek', function() get('x', envir = sys.frame(-1)), environment())
+    f <- function(n) {
+      s <- 0
+      for (i in 1:n) {
+        x <- i * 2
+        s <- s + peek
+      }
+      s
+    }
+    g <- function(n) {
+      x <- 0
+      for (i in 1:n) {
+        x <- x + 1
+        y <- peek
+      }
+      c(x, y)
+    }
+    c(vapply(1:5, function(k) f(10), 0), vapply(1:5, function(k) g(10)[2], 0))
   "
 ))
