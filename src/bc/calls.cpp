@@ -410,6 +410,13 @@ bool gnurJitCompiles(SEXP body, bool topLevel) {
     return topLevel || jitScore(body) >= kMinJitScore;
 }
 
+// A closure with an expression body (GNU R's AST interpreter made it) that
+// GNU R's JIT never compiles: NOJIT, or small and not defined at top level.
+static bool gnurLeavesToAst(SEXP f) {
+    if (TYPEOF(BODY(f)) == BCODESXP) return false;
+    return NOJIT(f) || (!MAYBEJIT(f) && !gnurJitCompiles(BODY(f), CLOENV(f) == R_GlobalEnv));
+}
+
 bool compileInPlace(SEXP f, const char* name, const char** reason, bool report) {
     SEXP body = BODY(f);
     if (isTrampoline(body)) return true;
@@ -492,11 +499,7 @@ SEXP applyClosureFromRir(SEXP call, SEXP fun, SEXP args, SEXP env, SEXP tramp, S
         // keeps status() from listing the same refusal at every call.
         const char* reason;
         const char* name = TYPEOF(CAR(call)) == SYMSXP ? CHAR(PRINTNAME(CAR(call))) : "<anonymous>";
-        // (a closure GNU R's AST interpreter made, which GNU R's JIT never
-        // compiles: NOJIT, or small and not defined at top level)
-        bool ast = TYPEOF(BODY(fun)) != BCODESXP && !isTrampoline(BODY(fun)) &&
-                   (NOJIT(fun) ||
-                    (!MAYBEJIT(fun) && !gnurJitCompiles(BODY(fun), CLOENV(fun) == R_GlobalEnv)));
+        bool ast = gnurLeavesToAst(fun);
         rirBody = compileInPlace(fun, name, &reason, !refusedClosures.count(fun));
         if (!rirBody)
             refusedClosures.insert(fun);
