@@ -165,7 +165,7 @@ pir_instructions <- function() {
 }
 
 # f's RIR code translated into PIR (internal; see src/pir/rir2pir.cpp):
-# list(printed, problem, dot) where problem is why it is not translated yet,
+# list(printed, problem, dot) where problem is why it is not translated,
 # or the PIR verifier's verdict on the translation ("" = well formed); with
 # optimize = TRUE, after the passes (src/pir/opt), verified after each.
 pir_translate <- function(f, optimize = FALSE, trace = FALSE) {

@@ -38,7 +38,7 @@ SEXP setterCalls(SEXP assign, bool astNamed) {
     SEXP r = PROTECT(Rf_allocVector(VECSXP, 2));
     SEXP tmpCall = Rf_lcons(fsym, Rf_cons(tmpSym, tail));
     SET_VECTOR_ELT(r, 0, tmpCall);
-    SETLEVELS(tmpCall, LEVELS(tmpCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
+    SETLEVELS(tmpCall, LEVELS(tmpCall) | kAssignmentCall);
     SET_VECTOR_ELT(r, 1, astNamed ? assign : Rf_lcons(fsym, Rf_cons(CADR(lhs), tail)));
     UNPROTECT(2);
     return r;
@@ -243,7 +243,7 @@ bool Compiler::complexAssign(SEXP e, bool super, bool stmt, bool rhsPushed) {
             PROTECT(tail);
         }
         SEXP setCall = PROTECT(Rf_lcons(fsym, Rf_cons(tmpSym, tail)));
-        SETLEVELS(setCall, LEVELS(setCall) | (1 << 11));  // GNU R's MARK_ASSIGNMENT_CALL
+        SETLEVELS(setCall, LEVELS(setCall) | kAssignmentCall);
         // (GNU R's AST interpreter names the whole assignment: its
         // superassignment differs from byte code's inflated setter call)
         SEXP shown = PROTECT(super && sh_.astFlavor ? e : Rf_lcons(fsym, Rf_cons(CADR(lv), tail)));

@@ -15,7 +15,7 @@ namespace pir {
 
 // Translates the RIR code of a function body whose formals are `formals`
 // (the closure's pairlist) into `fn`. Returns "" on success, else why the
-// code cannot be translated yet (it then keeps running in RIR). The calls
+// code cannot be translated (it then keeps running in RIR). The calls
 // at the RIR call sites `noInline` are not inlined (see noContextKey);
 // `failedInlines`, when
 // given, gets the call sites whose inlined callee could not be translated

@@ -184,7 +184,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             if (!r) fun = staticCallee(cs, o.fb, fun, stack, pc);
             if (!r) r = eagerCall(cs, o.site, fun, stack, pc);
             if (!r) r = call(cs, o.site, fun);
-            if (!r) return "calls with stack arguments (complex assignments) not translated yet";
+            if (!r) return "calls with stack arguments (complex assignments) not translated";
             stack.push_back(r);
             return "";
         }
@@ -428,7 +428,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             std::vector<Instruction*> ops(stack.end() - n - 1, stack.end());
             stack.resize(stack.size() - n - 1);
             if (ops[0]->type.may(Flag::Missing))
-                return "subsetting a missing value not translated yet";
+                return "subsetting a missing value not translated";
             if (tagged || n < 1 || n > 2) {
                 // x[i, drop = FALSE], a[i, j, k], x[[i, exact = TRUE]]:
                 // GNU R's default code with the call site's names
@@ -612,7 +612,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             bool tagged = false;
             for (const CallArg& a : cs.args) tagged = tagged || a.tag != R_NilValue;
             if (tagged && int(cs.args.size()) != n)
-                return "builtin calls with named arguments and `...` not translated yet";
+                return "builtin calls with named arguments and `...` not translated";
             std::vector<Instruction*> ops{env_};
             ops.insert(ops.end(), stack.end() - n, stack.end());
             stack.resize(stack.size() - n);

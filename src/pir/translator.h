@@ -255,7 +255,7 @@ class Translator {
     }
 
     // The call of fun at RIR call site `site` (nullptr: an argument kind not
-    // translated yet); `eager[k]`, when given and not null: the value of
+    // translated); `eager[k]`, when given and not null: the value of
     // argument k's promise (evaluated already).
     Instruction* call(const CallSite& cs, int site, Instruction* fun,
                       const std::vector<Instruction*>* eager = nullptr) {

@@ -210,6 +210,8 @@ enum { PP_BINARY = 3, PP_IF = 10, PP_FOREIGN = 19 };
 const unsigned kMissingMask = 15;             // MISSING_MASK: binding cells of a frame
 const unsigned kGrowable = 1u << 5;           // GROWABLE_MASK: vectors
 const unsigned kAsciiMask = 1u << 6;          // ASCII_MASK: CHARSXPs
+const unsigned kAssignmentCall = 1u << 11;    // ASSIGNMENT_PENDING_MASK (MARK_ASSIGNMENT_CALL):
+                                              // a setter call made for a complex assignment
 const unsigned kNoSpecialSymbols = 1u << 12;  // SPECIAL_SYMBOL_MASK: symbols, environments
 const unsigned kBaseSymCached = 1u << 13;     // BASE_SYM_CACHED_MASK: symbols whose global
                                               // cache entry is base's binding

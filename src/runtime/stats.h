@@ -32,7 +32,7 @@ struct Stats {
     // RIR_DEBUG=verify also translates every compiled function body to PIR
     // and runs the PIR verifier on the translation:
     double pir_translated = 0;       // bodies translated
-    double pir_untranslated = 0;     // bodies with something not translated yet
+    double pir_untranslated = 0;     // bodies with something not translated
     double pir_verify_failures = 0;  // translations the PIR verifier rejected
 };
 
