@@ -16,6 +16,7 @@
 #ifdef RIR_HAVE_LLVM
 #include <algorithm>
 
+#include "../pir/analysis/dataflow.h"
 #include "lowering.h"
 
 namespace rir {
@@ -146,8 +147,7 @@ bool Lowering::boxed(const pir::Instruction* i) {
 }
 
 std::string Lowering::check() {
-    for (pir::Instruction* i : f.entry->insns)
-        if (i->op == pir::Opcode::MkEnv) ownEnv = i;
+    ownEnv = f.ownEnv();
     const Code* code = t->baseline;
     CodeShape shape;
     if (!code || !verifyCode(code, &shape).empty()) return "no verified baseline code";
@@ -289,7 +289,7 @@ pir::Instruction* Lowering::slotHolder(pir::Instruction* a) {
 std::set<pir::Instruction*> Lowering::liveOutOf(pir::BB* b) {
     std::set<pir::Instruction*> out;
     for (pir::BB* s : b->succ) {
-        out.insert(liveIn[s].begin(), liveIn[s].end());
+        out.insert(liveIn[s->id].begin(), liveIn[s->id].end());
         for (pir::Instruction* p : s->insns) {
             if (p->op != pir::Opcode::Phi) break;
             for (size_t k = 0; k < p->args.size(); k++)
@@ -300,8 +300,8 @@ std::set<pir::Instruction*> Lowering::liveOutOf(pir::BB* b) {
     return out;
 }
 
-std::set<pir::Instruction*> Lowering::liveBefore(pir::BB* b, size_t from) {
-    std::set<pir::Instruction*> live = liveOutOf(b);
+std::set<pir::Instruction*> Lowering::liveWalk(pir::BB* b, size_t from,
+                                               std::set<pir::Instruction*> live) {
     for (size_t k = b->insns.size(); k-- > from;) {
         pir::Instruction* i = b->insns[k];
         live.erase(i);
@@ -311,26 +311,26 @@ std::set<pir::Instruction*> Lowering::liveBefore(pir::BB* b, size_t from) {
         if (i->op == pir::Opcode::Assume) {
             // (it may enter its checkpoint's deoptimization block)
             pir::BB* d = i->args[1]->bb->succ[1];
-            live.insert(liveIn[d].begin(), liveIn[d].end());
+            live.insert(liveIn[d->id].begin(), liveIn[d->id].end());
         }
     }
     return live;
 }
 
+std::set<pir::Instruction*> Lowering::liveBefore(pir::BB* b, size_t from) {
+    computeLiveness();
+    return liveWalk(b, from, liveOut[b->id]);
+}
+
 void Lowering::computeLiveness() {
     if (livenessDone) return;
     livenessDone = true;
-    std::vector<pir::BB*> order = f.rpo();
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t k = order.size(); k-- > 0;) {
-            std::set<pir::Instruction*> in = liveBefore(order[k], 0);
-            if (in != liveIn[order[k]]) {
-                liveIn[order[k]] = std::move(in);
-                changed = true;
-            }
-        }
-    }
+    liveIn.assign(f.blocks.size(), {});
+    liveOut.assign(f.blocks.size(), {});
+    pir::solveDataflow(
+        f, pir::Direction::Backward, liveIn, liveOut,
+        [&](pir::BB* b) -> std::optional<std::set<pir::Instruction*>> { return liveOutOf(b); },
+        [&](pir::BB* b, const std::set<pir::Instruction*>& out) { return liveWalk(b, 0, out); });
 }
 
 std::vector<std::unique_ptr<int[]>>& Lowering::keptSlotLists() {
@@ -340,7 +340,6 @@ std::vector<std::unique_ptr<int[]>>& Lowering::keptSlotLists() {
 
 const int* Lowering::liveSlots(pir::Instruction* i, pir::Instruction* except,
                                const pir::PirType* kind, int* n) {
-    computeLiveness();
     std::set<pir::Instruction*> live = liveBefore(i->bb, position(i) + 1);
     live.erase(except);
     auto list = std::make_unique<int[]>(live.size() + 1);

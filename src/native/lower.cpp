@@ -139,7 +139,6 @@ std::string Lowering::run(const std::string& name) {
     for (pir::BB* b : order)
         for (pir::Instruction* i : b->insns)
             if (holdsAround(i) || holdsLazily(i)) {
-                computeLiveness();
                 std::set<pir::Instruction*> live = liveBefore(i->bb, position(i) + 1);
                 live.erase(i);
                 maxHeld = std::max(maxHeld, live.size());

@@ -212,16 +212,21 @@ class Lowering {
     std::unique_ptr<pir::Dominators> dom;
     void findRawValues();
 
-    // Liveness of the values kept in slots (for the in-place stores): live
-    // at a block's start; an Assume may enter its checkpoint's
-    // deoptimization block.
-    std::map<pir::BB*, std::set<pir::Instruction*>> liveIn;
+    // Liveness of the values kept in slots (for the in-place stores and the
+    // values held across R code), by block id: live at a block's start and
+    // end (pir::solveDataflow, backward); an Assume may enter its
+    // checkpoint's deoptimization block.
+    std::vector<std::set<pir::Instruction*>> liveIn, liveOut;
     bool livenessDone = false;
     // The instruction whose slot holds a's value (a itself, or what a
     // CastType casts), or nullptr: a value in no slot.
     pir::Instruction* slotHolder(pir::Instruction* a);
+    // live at b's end, from its successors' start (the join)
     std::set<pir::Instruction*> liveOutOf(pir::BB* b);
-    // live before instruction `from` of b (all of b's instructions from it on)
+    // live before instruction `from` of b from `live` at its end (the
+    // transfer, from 0)
+    std::set<pir::Instruction*> liveWalk(pir::BB* b, size_t from, std::set<pir::Instruction*> live);
+    // live before instruction `from` of b, once the liveness is computed
     std::set<pir::Instruction*> liveBefore(pir::BB* b, size_t from);
     // does an instruction count the values live across it (rirn_hold)?
     bool holdsAround(pir::Instruction* i);

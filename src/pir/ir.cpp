@@ -428,6 +428,13 @@ void Function::computePreds() {
         for (BB* s : b->succ) s->preds.push_back(b.get());
 }
 
+Instruction* Function::ownEnv() const {
+    Instruction* env = nullptr;
+    for (Instruction* i : entry->insns)
+        if (i->op == Opcode::MkEnv) env = i;
+    return env;
+}
+
 std::vector<BB*> Function::rpo() const {
     std::vector<BB*> post;
     if (!entry) return post;

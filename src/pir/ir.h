@@ -164,6 +164,9 @@ struct Function {
     void computePreds();
     // blocks in reverse post order from the entry (unreachable ones left out)
     RIR_EXPORT std::vector<BB*> rpo() const;
+    // the function's own environment: the MkEnv of the entry block, or
+    // nullptr (the function runs in its caller's)
+    RIR_EXPORT Instruction* ownEnv() const;
     // Sets every instruction's type to its rule's, to a fixed point (loop
     // Phis start from nothing and grow).
     void inferTypes();

@@ -57,6 +57,7 @@
 #include <set>
 
 #include "../../runtime/rapi.h"
+#include "../analysis/dataflow.h"
 #include "../analysis/phi_placement.h"
 #include "pass.h"
 
@@ -159,51 +160,54 @@ struct Elider {
     // others stay where they are (native code then stores the value where
     // it is made, in place when it can).
     std::set<Instruction*> worthDeferring;
-    void findWorthDeferring(const std::vector<BB*>& order) {
+    void findWorthDeferring() {
         std::set<SEXP> all;
-        for (BB* b : order)
+        for (BB* b : f.rpo())
             for (Instruction* i : b->insns)
                 if (deferrable(i)) all.insert(i->symbol);
         // per block: the variables written (by a sync) on every path from
-        // its start before they are stored again (greatest fixed point)
-        std::vector<std::set<SEXP>> in(f.blocks.size(), all);
-        for (bool changed = true; changed;) {
-            changed = false;
-            worthDeferring.clear();
-            for (size_t k = order.size(); k-- > 0;) {
-                BB* b = order[k];
-                if (onDeoptPath(b)) continue;
-                std::set<SEXP> cur;
-                bool first = true;
+        // its start before they are stored again (greatest fixed point:
+        // every variable at first)
+        std::vector<std::set<SEXP>> in(f.blocks.size(), all), out(f.blocks.size(), all);
+        solveDataflow(
+            f, Direction::Backward, in, out,
+            [&](BB* b) -> std::optional<std::set<SEXP>> {
+                if (onDeoptPath(b)) return std::nullopt;
+                std::optional<std::set<SEXP>> cur;
                 for (BB* s : b->succ) {
                     if (onDeoptPath(s)) continue;
-                    if (first) {
+                    if (!cur) {
                         cur = in[s->id];
-                        first = false;
-                    } else {
-                        std::set<SEXP> both;
-                        for (SEXP x : cur)
-                            if (in[s->id].count(x)) both.insert(x);
-                        cur = std::move(both);
+                        continue;
                     }
+                    std::set<SEXP> both;
+                    for (SEXP x : *cur)
+                        if (in[s->id].count(x)) both.insert(x);
+                    cur = std::move(both);
                 }
-                for (size_t j = b->insns.size(); j-- > 0;) {
-                    Instruction* i = b->insns[j];
-                    if (deferrable(i)) {
-                        if (!cur.count(i->symbol)) worthDeferring.insert(i);
-                        cur.erase(i->symbol);
-                    } else if (readsEnvOnly(i) && i->args[0] == env) {
-                        if (readsOneBinding(i)) cur.insert(i->symbol);
-                    } else if (i->op != Opcode::FrameState && observes(i)) {
-                        cur = all;
-                    }
-                }
-                if (cur != in[b->id]) {
-                    in[b->id] = std::move(cur);
-                    changed = true;
-                }
+                if (!cur) cur.emplace();  // (the end)
+                return cur;
+            },
+            [&](BB* b, const std::set<SEXP>& end) { return writtenAhead(b, end, all, false); });
+        for (BB* b : f.rpo())
+            if (!onDeoptPath(b)) writtenAhead(b, out[b->id], all, true);
+    }
+    // The variables written on every path from b's start before they are
+    // stored again, from those at its end (record: the stores found worth
+    // deferring go to worthDeferring).
+    std::set<SEXP> writtenAhead(BB* b, std::set<SEXP> cur, const std::set<SEXP>& all, bool record) {
+        for (size_t j = b->insns.size(); j-- > 0;) {
+            Instruction* i = b->insns[j];
+            if (deferrable(i)) {
+                if (record && !cur.count(i->symbol)) worthDeferring.insert(i);
+                cur.erase(i->symbol);
+            } else if (readsEnvOnly(i) && i->args[0] == env) {
+                if (readsOneBinding(i)) cur.insert(i->symbol);
+            } else if (i->op != Opcode::FrameState && observes(i)) {
+                cur = all;
             }
         }
+        return cur;
     }
 
     bool computeEscapes() const {
@@ -302,8 +306,9 @@ struct Elider {
         }
     }
 
-    State run(BB* b, bool rewrite, std::vector<Instruction*>& dead) {
-        State s = in[b->id];
+    // The state at b's end from s at its start (rewrite: make the stores,
+    // collecting the deferred ones as dead).
+    State run(BB* b, State s, bool rewrite, std::vector<Instruction*>& dead) {
         std::vector<Instruction*> insns = b->insns;  // (syncs are inserted)
         for (Instruction* i : insns) {
             if (i->isTerminator()) {
@@ -371,29 +376,23 @@ struct Elider {
         return s;
     }
 
-    bool analyse(const std::vector<BB*>& order) {
+    bool analyse() {
         std::vector<Instruction*> none;
         for (int rounds = 0; rounds < 20; rounds++) {
             changed = false;
             for (State& s : in) s = State();
             for (State& s : out) s = State();
             in[f.entry->id].top = false;
-            bool moved = true;
-            for (int inner = 0; moved; inner++) {
-                if (inner > 100) return false;
-                moved = false;
-                for (BB* b : order) {
-                    if (b != f.entry) {
-                        State s = merge(b);
-                        if (s.top) continue;
-                        if (s != in[b->id]) moved = true;
-                        in[b->id] = std::move(s);
-                    }
-                    State o = run(b, false, none);
-                    if (o != out[b->id]) moved = true;
-                    out[b->id] = std::move(o);
-                }
-            }
+            bool solved = solveDataflow(
+                f, Direction::Forward, in, out,
+                [&](BB* b) -> std::optional<State> {
+                    if (b == f.entry) return in[b->id];
+                    State s = merge(b);
+                    if (s.top) return std::nullopt;
+                    return s;
+                },
+                [&](BB* b, const State& s) { return run(b, s, false, none); }, 100);
+            if (!solved) return false;
             if (!changed) return true;
         }
         return false;
@@ -427,28 +426,27 @@ bool redirectLookups(Function& f, Instruction* env) {
     Instruction* parent = env->args.back();
     // pristine: no instruction that may run R code (or otherwise write the
     // environment) ran on any path since the environment was made
-    std::vector<int> out(f.blocks.size(), 1);
-    std::vector<BB*> order = f.rpo();
     std::vector<Instruction*> redirect;
-    for (bool changed = true; changed;) {
-        changed = false;
-        redirect.clear();
-        for (BB* b : order) {
-            bool p = true;
-            for (BB* pred : b->preds) p = p && out[pred->id];
-            for (Instruction* i : b->insns) {
-                if ((i->is(Opcode::LdFun) || i->is(Opcode::LdVar)) && i->args[0] == env && p &&
-                    !bound.count(i->symbol) && CHAR(PRINTNAME(i->symbol))[0] != '.')
-                    redirect.push_back(i);
-                bool store = (i->op == Opcode::StVar && i->args[1] == env) || i == env;
-                if (!store && (i->writes() & OwnEnv)) p = false;
-            }
-            if (int(p) != out[b->id]) {
-                out[b->id] = p;
-                changed = true;
-            }
+    auto pristineAfter = [&](BB* b, int p, bool record) {
+        for (Instruction* i : b->insns) {
+            if (record && (i->is(Opcode::LdFun) || i->is(Opcode::LdVar)) && i->args[0] == env &&
+                p && !bound.count(i->symbol) && CHAR(PRINTNAME(i->symbol))[0] != '.')
+                redirect.push_back(i);
+            bool store = (i->op == Opcode::StVar && i->args[1] == env) || i == env;
+            if (!store && (i->writes() & OwnEnv)) p = 0;
         }
-    }
+        return p;
+    };
+    std::vector<int> in(f.blocks.size(), 1), out(f.blocks.size(), 1);
+    solveDataflow(
+        f, Direction::Forward, in, out,
+        [&](BB* b) -> std::optional<int> {
+            int p = 1;
+            for (BB* pred : b->preds) p = p && out[pred->id];
+            return p;
+        },
+        [&](BB* b, int p) { return pristineAfter(b, p, false); });
+    for (BB* b : f.rpo()) pristineAfter(b, in[b->id], true);
     for (Instruction* i : redirect) i->args[0] = parent;
     return !redirect.empty();
 }
@@ -456,12 +454,8 @@ bool redirectLookups(Function& f, Instruction* env) {
 }  // namespace
 
 bool envElision(Function& f) {
-    Instruction* env = nullptr;
-    for (Instruction* i : f.entry->insns)
-        if (i->op == Opcode::MkEnv) env = i;
+    Instruction* env = trackedOwnEnv(f);
     if (!env) return false;
-    f.computePreds();
-    if (!f.entry->preds.empty()) return false;
     // (a frame made by S3 dispatch binds more: .Generic, ..., and in
     // R < 4.4 the generic's local variables)
     bool redirected = f.onlyFormals && redirectLookups(f, env);
@@ -471,12 +465,11 @@ bool envElision(Function& f) {
         for (Instruction* i : b->insns) any = any || e.deferrable(i);
     if (!any) return redirected;
     e.escapes = e.computeEscapes();
-    std::vector<BB*> order = f.rpo();
-    e.findWorthDeferring(order);
-    if (!e.analyse(order)) return redirected;
+    e.findWorthDeferring();
+    if (!e.analyse()) return redirected;
     std::vector<Instruction*> dead;
-    for (BB* b : order)
-        if (!e.in[b->id].top) e.run(b, true, dead);
+    for (BB* b : f.rpo())
+        if (!e.in[b->id].top) e.run(b, e.in[b->id], true, dead);
     // a Phi made here that scope resolution made already (a loop's
     // variable its loads read) is that one
     std::vector<Instruction*> made;

@@ -5,11 +5,10 @@
 // order; in test builds (RIR_DEBUG= verify) the verifier checks the function after every pass, and
 // with RIR_DEBUG=pir each pass's output is printed.
 #pragma once
-#include "../../runtime/export.h"
-
 #include <string>
 #include <vector>
 
+#include "../../runtime/export.h"
 #include "../ir.h"
 
 namespace rir {
@@ -62,6 +61,10 @@ void dropDuplicatePhis(Function& f, const std::vector<Instruction*>& made,
                        std::vector<Instruction*>& dead);
 // Drops the Phi operands coming from `pred` in block `b` (an edge removed).
 void removePhiInputsFrom(BB* b, BB* pred);
+// The own environment (Function::ownEnv) for a pass that follows its
+// bindings from where it is made: nullptr when there is none or a loop
+// enters the entry block. Computes the predecessors.
+Instruction* trackedOwnEnv(Function& f);
 // Empties the blocks no path from the entry reaches (and drops their Phi
 // inputs in their successors); true if there were any.
 bool removeUnreachable(Function& f);

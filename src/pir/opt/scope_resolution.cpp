@@ -77,6 +77,7 @@
 #include <set>
 
 #include "../../bc/subassign.h"
+#include "../analysis/dataflow.h"
 #include "../analysis/phi_placement.h"
 #include "pass.h"
 
@@ -521,8 +522,9 @@ struct Resolver {
         return current(a);
     }
 
-    State run(BB* b, bool rewrite, std::vector<Instruction*>* dead) {
-        State s = in[b->id];
+    // The state at b's end from s at its start (rewrite: replace the loads
+    // whose value s knows, collecting the dead instructions).
+    State run(BB* b, State s, bool rewrite, std::vector<Instruction*>* dead) {
         // (a copy: rewriting may insert Phis into this block)
         std::vector<Instruction*> insns = b->insns;
         for (Instruction* i : insns) transfer(i, s, rewrite, dead);
@@ -569,38 +571,27 @@ struct Resolver {
 namespace {
 
 bool resolveOnce(Function& f) {
-    // the own environment: the MkEnv of the entry block
-    Instruction* env = nullptr;
-    for (Instruction* i : f.entry->insns)
-        if (i->op == Opcode::MkEnv) env = i;
+    Instruction* env = trackedOwnEnv(f);
     if (!env) return false;
-    f.computePreds();
-    if (!f.entry->preds.empty()) return false;  // (rir2pir's entry block is never a loop's)
     Resolver r(f, env);
-    std::vector<BB*> order = f.rpo();
     r.in[f.entry->id].top = false;
-    // to a fixed point (a bound on the rounds: in doubt, nothing changes)
-    int rounds = 0;
-    for (bool changed = true; changed;) {
-        if (++rounds > 100) return false;
-        changed = false;
-        for (BB* b : order) {
-            if (b != f.entry) {
-                std::vector<const State*> ins;
-                for (BB* p : b->preds) ins.push_back(&r.out[p->id]);
-                State s = mergeInto(b, r.in[b->id], ins);
-                if (s.top) continue;
-                if (s != r.in[b->id]) changed = true;
-                r.in[b->id] = std::move(s);
-            }
-            State o = r.run(b, false, nullptr);
-            if (o != r.out[b->id]) changed = true;
-            r.out[b->id] = std::move(o);
-        }
-    }
+    // (a bound on the rounds: in doubt, nothing changes)
+    bool solved = solveDataflow(
+        f, Direction::Forward, r.in, r.out,
+        [&](BB* b) -> std::optional<State> {
+            if (b == f.entry) return r.in[b->id];
+            std::vector<const State*> ins;
+            for (BB* p : b->preds) ins.push_back(&r.out[p->id]);
+            State s = mergeInto(b, r.in[b->id], ins);
+            if (s.top) return std::nullopt;
+            return s;
+        },
+        [&](BB* b, const State& s) { return r.run(b, s, false, nullptr); }, 100);
+    if (!solved) return false;
+    std::vector<BB*> order = f.rpo();
     std::vector<Instruction*> dead;
     for (BB* b : order)
-        if (!r.in[b->id].top) r.run(b, true, &dead);
+        if (!r.in[b->id].top) r.run(b, r.in[b->id], true, &dead);
     // a Phi made again (by a later round) is the one made before
     std::vector<Instruction*> made;
     r.phis.forEach([&](Instruction* phi) { made.push_back(phi); });

@@ -56,6 +56,13 @@ void removePhiInputsFrom(BB* b, BB* pred) {
     }
 }
 
+Instruction* trackedOwnEnv(Function& f) {
+    Instruction* env = f.ownEnv();
+    if (!env) return nullptr;
+    f.computePreds();
+    return f.entry->preds.empty() ? env : nullptr;  // (rir2pir's entry is no loop's)
+}
+
 bool removeUnreachable(Function& f) {
     std::vector<char> reached(f.blocks.size(), 0);
     for (BB* b : f.rpo()) reached[b->id] = 1;
