@@ -586,13 +586,14 @@ SEXP doAssignCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, SEXP lh
     switch (ftype(fun)) {
         case SPECIALSXP: {
             // the special gets the call's own arguments, the target and the
-            // value as evaluated promises (GNU R's byte code does the same)
+            // value as evaluated promises that count no reference (GNU R's
+            // byte code does the same): the target stays unshared
             SEXP args = PROTECT(Rf_duplicate(CDR(call)));
-            SETCAR(args, R_mkEVPROMISE(tmpSym, lhs));
+            SETCAR(args, evPromiseUncounted(tmpSym, lhs));
             if (rhs) {
                 SEXP last = args;
                 while (CDR(last) != R_NilValue) last = CDR(last);
-                SETCAR(last, R_mkEVPROMISE(vexpr, rhs));
+                SETCAR(last, evPromiseUncounted(vexpr, rhs));
             }
             int flag = primPrint(fun);
             setTrampolineExpr(tramp, expr);

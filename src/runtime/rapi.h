@@ -500,6 +500,18 @@ inline void setPrenv(SEXP p, SEXP v) {
         storeCounted(p, &hdr(p)->f2, v);
 }
 
+// R_mkEVPROMISE_NR (memory.c, not exported): an evaluated promise that does
+// not count its value as a reference, for an argument the callee cannot
+// keep (the target and the value GNU R's byte code hands a special setter
+// such as `[<-`). A counted one would leave the target shared for good (no
+// count is taken back when the promise dies), and every later assignment
+// into it would copy it.
+inline SEXP evPromiseUncounted(SEXP expr, SEXP val) {
+    SEXP p = R_mkEVPROMISE(expr, R_NilValue);
+    untrackRefs(p);
+    setPrvalue(p, val);
+    return p;
+}
 // True when the C stack is so deep that a recursive walk of R code (the
 // compiler, the disassembler) must stop instead of recursing further:
 // beyond `fraction` of GNU R's limit, which R_CheckStack() enforces at 95%
