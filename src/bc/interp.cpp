@@ -58,12 +58,13 @@ inline void recordType(Feedback& f, SEXP x, int shift = 0) {
 inline SEXP peekLocal(NodeStackSlot* cache, int k, SEXP sym, SEXP env);
 
 // The binding cell of `sym` in env's own frame, cached in slot k; nullptr
-// when it is not bound there (or env is the global env, whose bindings are
-// shared with R's global cache and are always looked up).
+// when it is not bound there. (The global env's cells too, as GNU R's byte
+// code caches them: R's global cache holds the same cell, and a binding
+// removed from a frame leaves its cell unbound and locked, which the users
+// of a cached cell check.)
 inline SEXP cachedCell(NodeStackSlot* cache, int k, SEXP sym, SEXP env, SEXP nil = R_NilValue) {
     SEXP cell = cache[k].u.sxpval;
     if (cell != nil) return cell;
-    if (env == R_GlobalEnv) return nullptr;
     R_varloc_t loc = R_findVarLocInFrame(env, sym);
     if (!loc.cell || loc.cell == R_NilValue) return nullptr;
     cache[k].u.sxpval = loc.cell;
