@@ -46,6 +46,14 @@ SEXP setterCalls(SEXP assign, bool astNamed) {
 
 }  // namespace
 
+// GNU R's AST interpreter evaluates a complex assignment's target inside
+// a context whose call is the assignment (applydefine), after the value:
+// errors and warnings of forcing the target's promise name the assignment.
+// Its byte code has no such context; code in its AST flavor gets one.
+void Compiler::forceTargetAst(SEXP x, SEXP e, bool super) {
+    if (sh_.astFlavor) emit(Op::force_target_ast, {sym(x), constant(e), super ? 1 : 0});
+}
+
 void Compiler::assign(SEXP e, bool super, bool stmt) {
     SEXP lhs = CADR(e), rhs = CADDR(e);
     if (TYPEOF(lhs) == STRSXP && XLENGTH(lhs) == 1) lhs = Rf_installTrChar(STRING_ELT(lhs, 0));
@@ -86,6 +94,7 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
                 if (asciiName(nm)) {
                     const char* n = CHAR(PRINTNAME(CAR(lhs)));
                     expr(rhs);
+                    forceTargetAst(x, e, false);
                     keepValue(stmt);
                     if (outerDollar) {
                         SEXP field = CADDR(lhs);
@@ -121,6 +130,7 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
             // the fast path; when it declines, the value is still on the
             // stack and the general protocol takes over
             expr(rhs);
+            forceTargetAst(x, e, false);
             keepValue(stmt);
             int lSlow = newLabel(), lEnd = newLabel();
             int slowDepth = depth_;  // v still on the stack when the fast path declines
@@ -163,6 +173,7 @@ void Compiler::assign(SEXP e, bool super, bool stmt) {
             binopOperand_ = true;
             expr(rhs);
             binopOperand_ = false;
+            forceTargetAst(x, e, super);
             keepValue(stmt);
             if (pushX) emit(Op::start_assign, {sym(x), constant(e)});
             // (an arithmetic index may use a scratch result: the store
@@ -209,7 +220,10 @@ bool Compiler::complexAssign(SEXP e, bool super, bool stmt, bool rhsPushed) {
     if (TYPEOF(t) == STRSXP && XLENGTH(t) == 1) t = Rf_installTrChar(STRING_ELT(t, 0));
     if (TYPEOF(t) != SYMSXP || t == R_MissingArg || t == R_DotsSymbol || DDVAL(t)) return false;
     int n = int(levels.size());
-    if (!rhsPushed) expr(rhs);
+    if (!rhsPushed) {
+        expr(rhs);
+        forceTargetAst(t, e, super);
+    }
     emit(super ? Op::start_assign_super : Op::start_assign, {sym(t), constant(e)});
     for (int j = n - 1; j >= 1; j--) {
         SEXP lv = levels[j];

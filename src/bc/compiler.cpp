@@ -182,10 +182,14 @@ void Compiler::compileBody(SEXP e) {
 }
 
 // A default argument expression as promise code (pool index), or -1
-// when it does not compile consistently.
+// when it does not compile consistently. GNU R never byte-compiles a
+// default argument: its AST interpreter runs it, so it is compiled in
+// that interpreter's flavor (the closures it makes are marked too).
 int Compiler::defaultArg(SEXP e) {
-    bool wasBroken = broken;
+    bool wasBroken = broken, wasAst = sh_.astFlavor;
+    sh_.astFlavor = true;
     int idx = promise(e);
+    sh_.astFlavor = wasAst;
     if (broken && !wasBroken) {
         broken = false;
         return -1;

@@ -244,6 +244,8 @@ class Compiler {
     void genericCall(SEXP e);
     CallArg callArg(SEXP v, SEXP tag);
     bool complexAssign(SEXP e, bool super, bool stmt, bool rhsPushed = false);
+    // In the AST flavor: force_target_ast for the target x of assignment e.
+    void forceTargetAst(SEXP x, SEXP e, bool super);
     int promise(SEXP ast);
 };
 

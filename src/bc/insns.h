@@ -125,6 +125,10 @@ enum Load : int32_t { kFromStack = 0, kFromVariable = 1, kFromConstant = 2 };
     V(pick, O(n, depth), 0, 1, "push a copy of the value depth slots below the top (0 = top)")     \
     V(start_assign_super, O(p, xsym) O(c, call), 0, 1,                                             \
       "push the value of x (looked up from the enclosing environment on) for f(x) <<- v")          \
+    V(force_target_ast, O(p, xsym) O(c, call) O(n, super), 0, 0,                                   \
+      "in code GNU R leaves to its AST interpreter, after a complex assignment's value: force "    \
+      "x's unforced promise (bound locally, else from the parent on; super: from the parent "      \
+      "on) in a context whose call is the assignment, as that interpreter's applydefine does")     \
     V(getter_call, O(s, site) O(f, fb), 1, 1,                                                      \
       "complex assignment: pop a function, call it on the value below it as `*tmp*`, push the "    \
       "result")                                                                                    \

@@ -1307,6 +1307,12 @@ L_pick : {
         PUSH(x);
         NEXT();
     }
+    COLD_INSN(force_target_ast) {
+        DECODE(force_target_ast);
+        SYNC();
+        WHILE_HELD(sp, forceTargetAst(POOL(o.xsym), POOL(o.call), o.super, env, tramp));
+        NEXT();
+    }
 L_getter_call : {
     DECODE(getter_call);
     CallSite& cs = c->calls[o.site];

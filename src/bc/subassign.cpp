@@ -537,6 +537,32 @@ SEXP startAssignSuper(SEXP xsym, SEXP call, SEXP env, SEXP tramp) {
     return v;
 }
 
+void forceTargetAst(SEXP xsym, SEXP call, bool super, SEXP env, SEXP tramp) {
+    if (TYPEOF(env) != ENVSXP || env == R_EmptyEnv) return;
+    SEXP cell = super ? nullptr : R_findVarLocInFrame(env, xsym).cell;
+    if ((!cell || cell == R_NilValue) && (!super || env != R_GlobalEnv))
+        cell = R_findVarLoc(xsym, ENCLOS(env)).cell;
+    if (!cell || cell == R_NilValue || TYPEOF(cell) != LISTSXP || !plainCell(cell)) return;
+    SEXP p = fcar(cell);
+    if (ftype(p) != PROMSXP || fprvalue(p) != R_UnboundValue) return;
+    // (GNU R reaches applydefine through eval(), so its byte code is
+    // inactive: conditions name the context's call)
+    PROTECT(p);
+    struct Target {
+        SEXP p, call, tramp;
+    } t{p, call, tramp};
+    callOutsideByteCode(
+        [](void* d) {
+            auto* t = static_cast<Target*>(d);
+            RContext c;
+            Rf_begincontext(&c, CTXT_CCODE, t->call, R_BaseEnv, R_BaseEnv, R_NilValue, R_NilValue);
+            forcePromise(t->p, t->tramp);
+            Rf_endcontext(&c);
+        },
+        &t);
+    UNPROTECT(1);
+}
+
 // The fallback of every compiled complex assignment: GNU R performs
 // `lhs <- rhs` with the right-hand side (and the first `nidx` computed
 // indices of lhs) passed as already evaluated promises, so nothing is

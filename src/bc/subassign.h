@@ -151,6 +151,14 @@ void envSubassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, 
 // an unbound x is GNU R's error, naming the assignment `call`.
 SEXP startAssignSuper(SEXP xsym, SEXP call, SEXP env, SEXP tramp);
 
+// force_target_ast: in code GNU R leaves to its AST interpreter, the
+// unforced promise x of a complex assignment is bound to (locally, else
+// from env's parent on; `super`: from the parent on) is forced inside a
+// context whose call is the assignment `call`, as that interpreter's
+// applydefine forces it (its errors and warnings name the assignment).
+// Active bindings are left alone (the assignment reads them itself).
+void forceTargetAst(SEXP xsym, SEXP call, bool super, SEXP env, SEXP tramp);
+
 // The fallback of every compiled complex assignment: GNU R performs
 // `lhs <- rhs` with the right-hand side (and the first `nidx` computed
 // indices of lhs) passed as already evaluated promises, so nothing is

@@ -747,6 +747,10 @@ SEXP rirn_start_assign_super(SEXP sym, SEXP call, SEXP env, SEXP tramp) {
     return startAssignSuper(sym, call, env, tramp);
 }
 
+void rirn_force_target_ast(SEXP sym, SEXP call, int super, SEXP env, SEXP tramp) {
+    forceTargetAst(sym, call, super != 0, env, tramp);
+}
+
 SEXP rirn_getter_call(Code* code, int site, SEXP fun, SEXP lhs, SEXP env, SEXP tramp) {
     PROTECT(fun);
     PROTECT(lhs);

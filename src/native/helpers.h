@@ -172,6 +172,8 @@ void rirn_env_subassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SE
                         SEXP tramp, NodeStackSlot* frame, const int* live, int nlive);
 SEXP rirn_start_assign(SEXP sym, SEXP call, SEXP env, SEXP tramp);
 SEXP rirn_start_assign_super(SEXP sym, SEXP call, SEXP env, SEXP tramp);
+// force_target_ast (forceTargetAst).
+void rirn_force_target_ast(SEXP sym, SEXP call, int super, SEXP env, SEXP tramp);
 SEXP rirn_getter_call(Code* code, int site, SEXP fun, SEXP lhs, SEXP env, SEXP tramp);
 SEXP rirn_setter_call(Code* code, int site, SEXP vexpr, SEXP fun, SEXP rhs, SEXP lhs, SEXP env,
                       SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own);
@@ -304,6 +306,7 @@ enum HelperEffects : uint8_t { kNoEffect = 0, kAllocates = 1, kMayRunR = 3 };
     H(rirn_env_subassign, kMayRunR)          \
     H(rirn_start_assign, kMayRunR)           \
     H(rirn_start_assign_super, kMayRunR)     \
+    H(rirn_force_target_ast, kMayRunR)       \
     H(rirn_getter_call, kMayRunR)            \
     H(rirn_setter_call, kMayRunR)            \
     H(rirn_use_method, kMayRunR)             \

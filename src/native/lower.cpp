@@ -1031,6 +1031,11 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, call(h, {sexp(i->symbol), sexp(i->call), a(0), trampArg}));
             return "";
         }
+        case Opcode::ForceTargetAst:
+            if (i->args[0] != ownEnv) return "a complex assignment in another environment";
+            call(HelperId::rirn_force_target_ast,
+                 {sexp(i->symbol), sexp(i->call), i32(i->rirKind()), a(0), trampArg});
+            return "";
         case Opcode::GetterCall:
             if (i->code != t->baseline || i->args[0] != ownEnv)
                 return "a complex assignment of inlined code";

@@ -256,6 +256,11 @@ enum class Rule : uint8_t {
     X(StartAssignSuper, "e", Value, None, 0, AllHeaps, AllHeaps,                                   \
       CallsR | MayError | NonLocal | HasSymbol | HasCall,                                          \
       "complex assignment f(x) <<- v: the value of x from the environment's parent on")            \
+    X(ForceTargetAst, "e", Void, None, 0, AllHeaps, AllHeaps,                                      \
+      CallsR | MayError | NonLocal | HasSymbol | HasCall,                                          \
+      "complex assignment in code GNU R leaves to its AST interpreter: force the target's "        \
+      "unforced promise in a context naming the assignment (RIR's force_target_ast; carried: "     \
+      "x, the assignment; rirKind 1 for <<-)")                                                     \
     X(GetterCall, "evv", Value, None, 0, AllHeaps, AllHeaps, CallsR | MayError | NonLocal,         \
       "complex assignment: call operand 1 on the target (operand 2) as `*tmp*`, with the other "   \
       "arguments of the carried RIR call site")                                                    \
@@ -397,18 +402,20 @@ enum class Rule : uint8_t {
 //   rirKind    the kind operand of the RIR instruction it stands for:
 //              LglCombine, LglSlow (1 &&, 2 ||), ExtractDispatch (1 [,
 //              2 [[), SubassignVar and SubassignGeneral (subassign's kind,
-//              with kSuperAssign, kPushedX), EnvSubassign (env_subassign's)
+//              with kSuperAssign, kPushedX), EnvSubassign (env_subassign's),
+//              ForceTargetAst (force_target_ast's super)
 //   site       calls and subsetting: the RIR call site (of `code`)
 //   pc         the RIR pc (of `code`) it stands for or resumes at
-#define PIR_INDEX_NAMES(I)                                                                         \
-    I(LdArg, arg)                                                                                  \
-    I(MkArg, promise) I(NoOverflow, overflowOp) I(LglIs, lglValue) I(LglCombine, rirKind)          \
-        I(LglSlow, rirKind) I(ExtractDispatch, rirKind) I(SubassignVar, rirKind)                   \
-            I(SubassignGeneral, rirKind) I(EnvSubassign, rirKind) I(Call, site)                    \
-                I(StaticCall, site) I(CallBuiltin, site) I(Extract1_1D, site) I(Extract2_1D, site) \
-                    I(Extract1_2D, site) I(Extract2_2D, site) I(Extract1_ND, site)                 \
-                        I(Extract2_ND, site) I(GetterCall, site) I(SetterCall, site)               \
-                            I(PushContext, site) I(DollarAssignVar, pc) I(SwitchIndex, pc)         \
+#define PIR_INDEX_NAMES(I)                                                                        \
+    I(LdArg, arg)                                                                                 \
+    I(MkArg, promise)                                                                             \
+    I(NoOverflow, overflowOp) I(LglIs, lglValue) I(LglCombine, rirKind) I(LglSlow, rirKind)       \
+        I(ExtractDispatch, rirKind) I(SubassignVar, rirKind) I(SubassignGeneral, rirKind)         \
+            I(EnvSubassign, rirKind) I(ForceTargetAst, rirKind) I(Call, site) I(StaticCall, site) \
+                I(CallBuiltin, site) I(Extract1_1D, site) I(Extract2_1D, site)                    \
+                    I(Extract1_2D, site) I(Extract2_2D, site) I(Extract1_ND, site)                \
+                        I(Extract2_ND, site) I(GetterCall, site) I(SetterCall, site)              \
+                            I(PushContext, site) I(DollarAssignVar, pc) I(SwitchIndex, pc)        \
                                 I(FrameState, pc)
 
 enum class IndexName : uint8_t { None, arg, promise, overflowOp, lglValue, rirKind, site, pc };

@@ -340,6 +340,14 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 start(Opcode::StartAssignSuper, insn::start_assign_super(imm));
             return "";
         }
+        case Op::force_target_ast: {
+            const insn::force_target_ast o(imm);
+            Instruction* f = b_.add(Opcode::ForceTargetAst, {env_});
+            f->symbol = pool(o.xsym);
+            f->call = pool(o.call);
+            f->rirKind() = o.super;
+            return "";
+        }
         case Op::pick: {
             const insn::pick o(imm);
             if (size_t(o.depth) >= stack.size()) return "pick below the stack";
@@ -427,8 +435,7 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             if (n < 0 || stack.size() < size_t(n) + 1) return "subset below the stack";
             std::vector<Instruction*> ops(stack.end() - n - 1, stack.end());
             stack.resize(stack.size() - n - 1);
-            if (ops[0]->type.may(Flag::Missing))
-                return "subsetting a missing value not translated";
+            if (ops[0]->type.may(Flag::Missing)) return "subsetting a missing value not translated";
             if (tagged || n < 1 || n > 2) {
                 // x[i, drop = FALSE], a[i, j, k], x[[i, exact = TRUE]]:
                 // GNU R's default code with the call site's names

@@ -229,6 +229,33 @@ const char* gpBitsSelftest() {
 
 }  // namespace
 
+namespace {
+struct OutsideByteCode {
+    void (*fn)(void*);
+    void* data;
+};
+
+SEXP outsideByteCodeEntry(SEXP ptr) {
+    auto* r = static_cast<OutsideByteCode*>(R_ExternalPtrAddr(ptr));
+    r->fn(r->data);
+    return R_NilValue;
+}
+}  // namespace
+
+void callOutsideByteCode(void (*fn)(void*), void* data) {
+    static SEXP entry = nullptr;
+    if (!entry) {
+        entry = R_MakeExternalPtrFn(reinterpret_cast<DL_FUNC>(&outsideByteCodeEntry),
+                                    Rf_install("native symbol"), R_NilValue);
+        R_PreserveObject(entry);
+    }
+    OutsideByteCode r{fn, data};
+    SEXP ptr = PROTECT(R_MakeExternalPtr(&r, R_NilValue, R_NilValue));
+    SEXP e = PROTECT(Rf_lang3(SYMVALUE(Rf_install(".Call")), entry, ptr));
+    Rf_eval(e, R_BaseEnv);
+    UNPROTECT(2);
+}
+
 const char* rapi_selftest() {
     findRunningVersion();
     if (!kLayoutKnown) {

@@ -534,6 +534,15 @@ inline void checkCStack() {
     if (R_CStackLimit != uintptr_t(-1) && usage > intptr_t(R_CStackLimit)) R_CheckStack();
 }
 
+// Calls fn(data) with GNU R's byte code marked inactive (R_BCIntActive,
+// not exported, 0), as its eval() of a call leaves it: error() and
+// warning() inside then name the innermost context's call, never the
+// current expression of a byte-code (or trampoline) frame further out.
+// Goes through Rf_eval of `.Call(<native symbol>, <pointer>)`, whose
+// builtin context getCurrentCall() skips. fn may raise R errors; it must
+// hold no C++ objects with destructors across them.
+void callOutsideByteCode(void (*fn)(void*), void* data);
+
 // Returns an empty string when the layout assumptions hold, else a reason.
 const char* rapi_selftest();
 
