@@ -234,10 +234,14 @@ bool Lowering::realScalarType(pir::PirType t) {
 }
 
 bool Lowering::rawUse(pir::Instruction* u, int depth) {
-    if (u->op == pir::Opcode::FrameState || u->op == pir::Opcode::BindingIs) return true;
-    if (u->op == pir::Opcode::IsType) return realScalarType(u->carriedType);
+    // (a test or cast to a plain double scalar that may be NA: the raw
+    // double is one, and IsType tests NA on it)
+    auto realScalar = [](pir::PirType t) { return realScalarType(t.without(pir::Flag::NA)); };
+    if (u->op == pir::Opcode::FrameState || u->op == pir::Opcode::BindingIs || deoptUse(u))
+        return true;
+    if (u->op == pir::Opcode::IsType) return realScalar(u->carriedType);
     if (scalarLowerable(u)) return true;
-    if (u->op == pir::Opcode::CastType && depth < 4 && realScalarType(u->carriedType))
+    if (u->op == pir::Opcode::CastType && depth < 4 && realScalar(u->carriedType))
         return allUsers(u, [&](pir::Instruction* x) { return rawUse(x, depth + 1); });
     return false;
 }
@@ -278,6 +282,70 @@ void Lowering::findRawValues() {
     for (auto& b : f.blocks)
         for (pir::Instruction* i : b->insns)
             if (rawCandidate(i)) rawOk.insert(i);
+}
+
+bool Lowering::deoptUse(pir::Instruction* u) {
+    using pir::Opcode;
+    if (u->bb->insns.empty() || u->bb->insns.back()->op != Opcode::Deopt) return false;
+    return u->op == Opcode::StVar || u->op == Opcode::FrameState || u->op == Opcode::IsType ||
+           u->op == Opcode::CastType || pir::isBinaryOperator(u->op);
+}
+
+bool Lowering::readsLoopVar(pir::Instruction* u, pir::Instruction* v, int depth) {
+    using pir::Opcode;
+    // (a block that deoptimizes: native code does not go on after it)
+    if (!u->bb->insns.empty() && u->bb->insns.back()->op == Opcode::Deopt) return true;
+    switch (u->op) {
+        case Opcode::FrameState:
+        case Opcode::IsType:
+            return true;
+        case Opcode::StVar:
+            // (a binding counts the box: a counted box is not reused)
+            return u->args[0] == v && u->args[1] == ownEnv;
+        case Opcode::CastType:
+            return depth < 4 &&
+                   allUsers(u, [&](pir::Instruction* x) { return readsLoopVar(x, u, depth + 1); });
+        case Opcode::Extract1_1D:
+        case Opcode::Extract2_1D:
+        case Opcode::Extract1_2D:
+        case Opcode::Extract2_2D:
+            // an index: a method (x an object) might return it, so the
+            // result's users must only read it too
+            return u->args[0] != v && depth < 4 &&
+                   allUsers(u, [&](pir::Instruction* x) { return readsLoopVar(x, u, depth + 1); });
+        case Opcode::SubassignVar:
+            // an index (the result is bound, counted)
+            return u->args[0] != v && u->args[1] != v;
+        default:
+            return scalarLowerable(u);
+    }
+}
+
+void Lowering::findLoopVarReuse() {
+    using pir::Opcode;
+    for (auto& b : f.blocks)
+        for (pir::Instruction* e : b->insns) {
+            if (e->op != Opcode::ForElement) continue;
+            pir::Instruction* phi = nullptr;
+            bool ok = true;
+            for (pir::Instruction* u : users[e]) {
+                if (u->op == Opcode::Phi) {
+                    ok = ok && (!phi || phi == u);
+                    phi = u;
+                } else {
+                    ok = ok && readsLoopVar(u, e, 0);
+                }
+            }
+            // The header's Phi: the entry value and this element. It holds
+            // the previous iteration's box, which the next element
+            // overwrites: no user of it may run after the element in an
+            // iteration, nor carry it further (another Phi).
+            if (!ok || !phi || phi->args.size() != 2) continue;
+            for (pir::Instruction* u : users[phi])
+                ok = ok && u->op != Opcode::Phi && !dom->dominates(e->bb, u->bb) &&
+                     (u->op == Opcode::Return || readsLoopVar(u, phi, 0));
+            if (ok) loopVarReuse[e] = phi;
+        }
 }
 
 pir::Instruction* Lowering::slotHolder(pir::Instruction* a) {

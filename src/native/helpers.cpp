@@ -682,6 +682,22 @@ SEXP rirn_forelement(SEXP seq, SEXP i) {
     return elementOf(seq, INTEGER(i)[0]);
 }
 
+SEXP rirn_forelement_reuse(SEXP seq, int i, SEXP prev, SEXP* cell) {
+    int t = TYPEOF(seq);
+    // (counted by nothing, or only by the loop variable's binding, which
+    // the element is bound to next)
+    if (i > 0 && (t == INTSXP || t == REALSXP) && simpleScalar(prev, t) &&
+        (frefcnt(prev) == 0 || (frefcnt(prev) == 1 && cell && *cell != R_NilValue &&
+                                plainWritableCell(*cell) && fcar(*cell) == prev))) {
+        if (t == INTSXP)
+            *static_cast<int*>(fdata(prev)) = INTEGER_ELT(seq, i);
+        else
+            *static_cast<double*>(fdata(prev)) = REAL_ELT(seq, i);
+        return prev;
+    }
+    return elementOf(seq, i);
+}
+
 SEXP rirn_use_method(SEXP generic, SEXP call, SEXP obj, SEXP env, SEXP tramp) {
     setTrampolineExpr(tramp, call);
     SEXP r = useMethod(call, generic, obj, env, tramp);

@@ -142,6 +142,12 @@ int rirn_loop_fits(SEXP v, SEXP b);
 void rirn_forend(SEXP seq);  // (no error)
 SEXP rirn_forlength(SEXP seq);
 SEXP rirn_forelement(SEXP seq, SEXP i);
+// The same, written into `prev` (the loop variable's value of the previous
+// iteration, which nothing else holds uncounted: findLoopVarReuse) when
+// that is a plain int or double scalar of seq's type that nothing counts
+// but the binding cached in `*cell` (the loop variable's, or NULL), after
+// the first iteration (i > 0); else a new scalar (no error).
+SEXP rirn_forelement_reuse(SEXP seq, int i, SEXP prev, SEXP* cell);
 // UseMethod(generic[, obj]) (obj nullptr: the first argument) in the body
 // of the function running in env, as the interpreter's use_method: the
 // method's value, else GNU R's UseMethod (which leaves with a jump).
@@ -332,6 +338,7 @@ enum HelperEffects : uint8_t { kNoEffect = 0, kAllocates = 1, kMayRunR = 3 };
     H(rirn_loop_fits, kNoEffect)             \
     H(rirn_forlength, kAllocates)            \
     H(rirn_forelement, kAllocates)           \
+    H(rirn_forelement_reuse, kAllocates)     \
     H(rirn_colon, kMayRunR)                  \
     H(rirn_forend, kNoEffect)                \
     H(rirn_call_builtin, kMayRunR)           \

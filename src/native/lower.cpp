@@ -104,6 +104,7 @@ std::string Lowering::run(const std::string& name) {
     if (problem.empty()) problem = findMissokLoads();
     if (!problem.empty()) return problem;
     findRawValues();
+    findLoopVarReuse();
     auto* ft = llvm::FunctionType::get(sexpT, {sexpT, sexpT}, false);
     fn = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, name, M);
     envArg = fn->getArg(0);
@@ -967,9 +968,21 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::ForLength:
             define(i, call(HelperId::rirn_forlength, {a(0)}));
             return "";
-        case Opcode::ForElement:
-            define(i, call(HelperId::rirn_forelement, {a(0), a(1)}));
+        case Opcode::ForElement: {
+            auto reuse = loopVarReuse.find(i);
+            if (reuse != loopVarReuse.end()) {
+                // (the binding the loop binds the element to, when cached)
+                llvm::Value* cell = constant(nullptr);
+                for (pir::Instruction* u : users[i])
+                    if (u->op == Opcode::StVar && u->args[1] == ownEnv && cellSlot.count(u->symbol))
+                        cell = slotAddress(cellSlot.at(u->symbol));
+                define(i, call(HelperId::rirn_forelement_reuse,
+                               {a(0), scalarOperand(i->args[1], Rep::Int), value(reuse->second),
+                                B.CreateBitCast(cell, sexpT)}));
+            } else
+                define(i, call(HelperId::rirn_forelement, {a(0), a(1)}));
             return "";
+        }
         case Opcode::ForEnd:
             call(HelperId::rirn_forend, {a(0)});
             return "";

@@ -212,6 +212,16 @@ class Lowering {
     std::unique_ptr<pir::Dominators> dom;
     void findRawValues();
 
+    // for() loop variables whose box is reused from one iteration to the
+    // next (rirn_forelement_reuse), as GNU R's byte code reuses it: each
+    // ForElement whose only Phi is the loop header's (by ForElement), when
+    // nothing else can hold the box without counting a reference to it
+    // (findLoopVarReuse says which users may).
+    std::map<pir::Instruction*, pir::Instruction*> loopVarReuse;
+    void findLoopVarReuse();
+    // Does u only read v's value (or bind it, which counts it)?
+    bool readsLoopVar(pir::Instruction* u, pir::Instruction* v, int depth);
+
     // Liveness of the values kept in slots (for the in-place stores and the
     // values held across R code), by block id: live at a block's start and
     // end (pir::solveDataflow, backward); an Assume may enter its
@@ -361,8 +371,17 @@ class Lowering {
     // box when nothing refers to it any more
     llvm::Value* boxInto(pir::Instruction* i, llvm::Value* r, Rep k);
 
-    llvm::Value* a0(pir::Instruction* i) { return value(i->args[0]); }
-    llvm::Value* a1(pir::Instruction* i) { return value(i->args[1]); }
+    // operand k's box (made now for an unboxed value without one)
+    llvm::Value* operand(pir::Instruction* i, size_t k) {
+        llvm::Value* v = value(i->args[k]);
+        return v ? v : boxedValue(i->args[k]);
+    }
+    llvm::Value* a0(pir::Instruction* i) { return operand(i, 0); }
+    llvm::Value* a1(pir::Instruction* i) { return operand(i, 1); }
+    // Is u in a block that deoptimizes, and one of the instructions such
+    // a block computes the resumed state with (stores, arithmetic, type
+    // tests, the frame state), which take a box where they need one?
+    static bool deoptUse(pir::Instruction* u);
 
     // Is v a plain logical scalar (maybe NA) by its type?
     static bool plainLgl(const pir::Instruction* v);

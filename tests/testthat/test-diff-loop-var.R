@@ -1,0 +1,46 @@
+# A for() loop's variable: native code writes each element into the box of
+# the previous iteration's value when nothing else can hold that box
+# without counting it (rirn_forelement_reuse). Every other holder must see
+# its own value: another variable, a list element, a closure, a method that
+# returns or keeps the index, the value after the loop, a deoptimization.
+
+expect_all_same(list(
+  "the variable read by arithmetic, after the loop, in nested loops" = "
+    f <- function(n) { s <- 0; for (i in seq_len(n)) s <- s + i; c(s, i) }
+    g <- function(x) { s <- 0; for (v in x) s <- s + v * v; c(s, v) }
+    h <- function(n) { s <- 0L; for (i in 1:n) for (j in 1:i) s <- s + i * j; c(s, i, j) }
+    e <- function(n) { for (i in seq_len(n)) {}; i }
+    r <- NULL
+    for (k in 1:6) r <- list(f(k * 3), g(c(1.5, 2.5, k)), h(k), e(k), e(0))
+    r
+  ",
+  "the variable copied into other variables, lists and closures" = "
+    f <- function(n) { for (i in seq_len(n)) { y <- i }; c(y, i) }
+    g <- function(n) { l <- list(); for (i in seq_len(n)) l[[length(l) + 1L]] <- i; l }
+    h <- function(n) { fs <- list(); for (i in seq_len(n)) fs[[i]] <- local({ j <- i; function() j }); sapply(fs, function(q) q()) }
+    k <- function(x) { m <- NULL; for (v in x) { if (is.null(m) || v > m) m <- v }; m }
+    u <- function(n) { a <- 0; b <- 0; for (i in seq_len(n)) { a <- b; b <- i }; c(a, b) }
+    w <- function(n) { v <- numeric(n); for (i in seq_len(n)) v[i] <- i; v }
+    r <- NULL
+    for (q in 1:6) r <- list(f(q), g(q), h(q), k(c(3, 9, 2, q)), u(q), w(q))
+    r
+  ",
+  "the index of a subset whose method returns or keeps it" = "
+    `[.keep` <- function(x, i) { kept[[length(kept) + 1L]] <<- i; i }
+    kept <- list()
+    f <- function(x, n) { s <- 0; for (i in seq_len(n)) s <- s + x[i]; s }
+    g <- function(x, n) { r <- 0; for (i in seq_len(n)) r <- x[i]; r }
+    x <- structure(1:5, class = 'keep')
+    r <- NULL
+    for (q in 1:5) r <- list(f(x, 3), g(x, 4), f(as.numeric(1:5), 5))
+    list(r, kept[1:6])
+  ",
+  "the variable handed to calls" = "
+    f <- function(n) { r <- list(); for (i in seq_len(n)) r[[i]] <- identity(i); r }
+    g <- function(n) { y <- 0; for (i in seq_len(n)) y <- (i); y }
+    h <- function(x) { out <- c(); for (v in x) out <- c(out, v); out }
+    r <- NULL
+    for (q in 1:6) r <- list(f(q), g(q), h(c(q, 2.5, 7)))
+    r
+  "
+))
