@@ -519,9 +519,37 @@ std::string Lowering::lower(pir::Instruction* i) {
                 return "";
             }
             if (i->args[1] == ownEnv) {
+                llvm::BasicBlock* join = nullptr;
+                if (loopVarReuse.count(i->args[0])) {
+                    // a loop variable whose box the element was written
+                    // into: bound to it already (an ordinary binding's
+                    // value), nothing to do but what a store clears
+                    llvm::Value* cellP =
+                        B.CreateBitCast(slotAddress(cellSlot.at(i->symbol)), sexpT->getPointerTo());
+                    llvm::Value* cell = B.CreateLoad(sexpT, cellP);
+                    llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
+                    llvm::BasicBlock* plain = llvm::BasicBlock::Create(C, "", fn);
+                    llvm::BasicBlock* same = llvm::BasicBlock::Create(C, "", fn);
+                    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+                    join = llvm::BasicBlock::Create(C, "", fn);
+                    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), slow, haveCell);
+                    B.SetInsertPoint(haveCell);
+                    B.CreateCondBr(ordinaryCell(cell, true), plain, slow);
+                    B.SetInsertPoint(plain);
+                    B.CreateCondBr(B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), a(0)), same,
+                                   slow);
+                    B.SetInsertPoint(same);
+                    clearMissing(cell);
+                    B.CreateBr(join);
+                    B.SetInsertPoint(slow);
+                }
                 call(HelperId::rirn_stvar_cell,
                      {sexp(i->symbol), a(0), a(1), slotAddress(cellSlot.at(i->symbol)),
                       B.CreateBitCast(dirty, sexpT), slots, holdList(i)});
+                if (join) {
+                    B.CreateBr(join);
+                    B.SetInsertPoint(join);
+                }
                 return "";
             }
             [[fallthrough]];
