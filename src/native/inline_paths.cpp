@@ -193,6 +193,77 @@ void Lowering::clearMissing(llvm::Value* cell) {
     B.CreateStore(newWord, B.CreateBitCast(cell, i64T->getPointerTo()));
 }
 
+llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* phi) {
+    using pir::Opcode;
+    // (the binding the loop binds the element to, when cached)
+    llvm::Value* cellP = nullptr;
+    for (pir::Instruction* u : users[e])
+        if (u->op == Opcode::StVar && u->args[1] == ownEnv && cellSlot.count(u->symbol))
+            cellP = B.CreateBitCast(slotAddress(cellSlot.at(u->symbol)), sexpT->getPointerTo());
+    llvm::Value* seq = value(e->args[0]);
+    llvm::Value* idx = scalarOperand(e->args[1], Rep::Int);
+    llvm::Value* prev = value(phi);
+    auto helper = [&]() {
+        return call(HelperId::rirn_forelement_reuse,
+                    {seq, idx, prev, cellP ? B.CreateBitCast(cellP, sexpT) : constant(nullptr)});
+    };
+    SEXP range = compactIntRangeClass();
+    if (!range) return helper();
+    auto block = [&]() { return llvm::BasicBlock::Create(C, "", fn); };
+    llvm::BasicBlock *checkSeq = block(), *checkRange = block(), *fast = block(), *slow = block(),
+                     *join = block();
+    // after the first round, prev a plain integer scalar (as the helper's
+    // test: counted by nothing, or by the loop variable's binding only)
+    llvm::Value* ok = B.CreateAnd(B.CreateICmpSGT(idx, i32(0)),
+                                  headerByteIs(prev, kScalarTypeMask, INTSXP | kHeaderScalarBit));
+    llvm::BasicBlock* checkRef = block();
+    B.CreateCondBr(ok, checkRef, slow);
+    B.SetInsertPoint(checkRef);
+    llvm::Value* word = B.CreateLoad(i64T, B.CreateBitCast(prev, i64T->getPointerTo()));
+    llvm::Value* refs =
+        B.CreateAnd(B.CreateLShr(word, kRefcntShift), llvm::ConstantInt::get(i64T, kRefcntMask));
+    llvm::Value* plain = noAttrib(prev);
+    if (!cellP) {
+        B.CreateCondBr(B.CreateAnd(plain, B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 0))),
+                       checkSeq, slow);
+    } else {
+        llvm::BasicBlock *counted = block(), *haveCell = block();
+        B.CreateCondBr(B.CreateAnd(plain, B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 0))),
+                       checkSeq, counted);
+        B.SetInsertPoint(counted);
+        llvm::Value* cell = B.CreateLoad(sexpT, cellP);
+        B.CreateCondBr(
+            B.CreateAnd(B.CreateAnd(plain, B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 1))),
+                        B.CreateICmpNE(cell, sexp(R_NilValue))),
+            haveCell, slow);
+        B.SetInsertPoint(haveCell);
+        B.CreateCondBr(B.CreateAnd(ordinaryCell(cell, true),
+                                   B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), prev)),
+                       checkSeq, slow);
+    }
+    // seq an unexpanded compact integer range
+    B.SetInsertPoint(checkSeq);
+    B.CreateCondBr(headerByteIs(seq, kHeaderTypeMask | kHeaderAltBit, INTSXP | kHeaderAltBit),
+                   checkRange, slow);
+    B.SetInsertPoint(checkRange);
+    B.CreateCondBr(B.CreateAnd(B.CreateICmpEQ(fieldAt(seq, kTagOffset, sexpT), sexp(range)),
+                               B.CreateICmpEQ(fieldAt(seq, kCdrOffset, sexpT), sexp(R_NilValue))),
+                   fast, slow);
+    B.SetInsertPoint(fast);
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* info = fieldAt(seq, kCarOffset, sexpT);
+    llvm::Value* first = B.CreateFPToSI(fieldAt(info, kVectorDataOffset + 8, dT), i32T);
+    llvm::Value* inc = B.CreateFPToSI(fieldAt(info, kVectorDataOffset + 16, dT), i32T);
+    llvm::Value* v = B.CreateAdd(first, B.CreateMul(inc, idx));
+    B.CreateStore(v, B.CreateBitCast(B.CreateGEP(llvm::Type::getInt8Ty(C), prev,
+                                                 llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                                     i32T->getPointerTo()));
+    B.CreateBr(join);
+    B.SetInsertPoint(slow);
+    llvm::Value* made = helper();
+    return mergeAt(join, prev, fast, made);
+}
+
 bool Lowering::inlineExtract(pir::Instruction* i) {
     using pir::Opcode;
     bool two = i->op == Opcode::Extract1_2D || i->op == Opcode::Extract2_2D;

@@ -998,16 +998,9 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         case Opcode::ForElement: {
             auto reuse = loopVarReuse.find(i);
-            if (reuse != loopVarReuse.end()) {
-                // (the binding the loop binds the element to, when cached)
-                llvm::Value* cell = constant(nullptr);
-                for (pir::Instruction* u : users[i])
-                    if (u->op == Opcode::StVar && u->args[1] == ownEnv && cellSlot.count(u->symbol))
-                        cell = slotAddress(cellSlot.at(u->symbol));
-                define(i, call(HelperId::rirn_forelement_reuse,
-                               {a(0), scalarOperand(i->args[1], Rep::Int), value(reuse->second),
-                                B.CreateBitCast(cell, sexpT)}));
-            } else
+            if (reuse != loopVarReuse.end())
+                define(i, reusedLoopElement(i, reuse->second));
+            else
                 define(i, call(HelperId::rirn_forelement, {a(0), a(1)}));
             return "";
         }

@@ -219,6 +219,10 @@ class Lowering {
     // (findLoopVarReuse says which users may).
     std::map<pir::Instruction*, pir::Instruction*> loopVarReuse;
     void findLoopVarReuse();
+    // ForElement e written into the previous round's box (phi's value):
+    // inline for an unexpanded compact integer range and a box counted by
+    // nothing or by the loop variable's binding only, else the helper.
+    llvm::Value* reusedLoopElement(pir::Instruction* e, pir::Instruction* phi);
     // Does u only read v's value (or bind it, which counts it)?
     bool readsLoopVar(pir::Instruction* u, pir::Instruction* v, int depth);
 

@@ -242,6 +242,26 @@ SEXP outsideByteCodeEntry(SEXP ptr) {
 }
 }  // namespace
 
+SEXP compactIntRangeClass() {
+    static SEXP cls = nullptr;
+    static bool known = false;
+    if (known) return cls;
+    known = true;
+    SEXP r = PROTECT(
+        Rf_eval(Rf_lang3(Rf_install(":"), Rf_ScalarInteger(3), Rf_ScalarInteger(12)), R_BaseEnv));
+    SEXP info = hdr(r)->alt ? CAR(r) : R_NilValue;
+    bool looks = TYPEOF(r) == INTSXP && hdr(r)->alt && TYPEOF(info) == REALSXP &&
+                 XLENGTH(info) == 3 && REAL(info)[0] == 10 && REAL(info)[1] == 3 &&
+                 REAL(info)[2] == 1 && CDR(r) == R_NilValue && INTEGER_ELT(r, 4) == 7 &&
+                 CDR(r) == R_NilValue;
+    if (looks) {
+        cls = TAG(r);
+        R_PreserveObject(cls);
+    }
+    UNPROTECT(1);
+    return cls;
+}
+
 void callOutsideByteCode(void (*fn)(void*), void* data) {
     static SEXP entry = nullptr;
     if (!entry) {

@@ -34,6 +34,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "export.h"
+
 #if R_VERSION >= R_Version(4, 2, 0) && R_VERSION < R_Version(4, 4, 0)
 #define RIR_R_LAYOUT 42
 #elif R_VERSION >= R_Version(4, 4, 0) && R_VERSION < R_Version(4, 6, 0)
@@ -533,6 +535,14 @@ inline void checkCStack() {
     intptr_t usage = intptr_t(R_CStackStart - uintptr_t(&here)) * R_CStackDir;
     if (R_CStackLimit != uintptr_t(-1) && usage > intptr_t(R_CStackLimit)) R_CheckStack();
 }
+
+// GNU R's compact integer ranges (altclasses.c: `from:to`, seq_len,
+// seq_along): an ALTREP vector whose class is its TAG, whose data1 (CAR)
+// is a double vector (length, first, increment) and whose data2 (CDR) is
+// NULL until it is expanded; element i is then first + increment * i.
+// The class, or nullptr when a range made at load time does not look like
+// that (code reading ranges inline then takes GNU R's accessors).
+RIR_EXPORT SEXP compactIntRangeClass();
 
 // Calls fn(data) with GNU R's byte code marked inactive (R_BCIntActive,
 // not exported, 0), as its eval() of a call leaves it: error() and

@@ -35,6 +35,17 @@ expect_all_same(list(
     for (q in 1:5) r <- list(f(x, 3), g(x, 4), f(as.numeric(1:5), 5))
     list(r, kept[1:6])
   ",
+  "ranges: compact, expanded, descending, of doubles; vectors; a binding kept across rounds" = "
+    f <- function(r) { s <- 0L; for (i in r) s <- s + i; c(s, i) }
+    g <- function(r, x) { s <- 0; for (i in r) s <- s + x[i] * i; c(s, i) }
+    h <- function(n) { last <- NULL; for (i in seq_len(n)) { if (i %% 3L == 0L) last <- i }; c(last, i) }
+    e <- 1:40; invisible(e + 0L)
+    x <- as.numeric(1:40) / 7
+    r <- NULL
+    for (q in 1:6) r <- list(f(1:40), f(e), f(40:1), f(seq(1.5, 30.5)), f(c(5L, 9L, 2L)),
+                             f(seq_len(q)), g(seq_along(x), x), g(e, x), h(10 + q))
+    r
+  ",
   "the variable handed to calls" = "
     f <- function(n) { r <- list(); for (i in seq_len(n)) r[[i]] <- identity(i); r }
     g <- function(n) { y <- 0; for (i in seq_len(n)) y <- (i); y }
