@@ -439,7 +439,14 @@ SEXP callWithFrame(SEXP call, SEXP fun, DispatchTable* t, SEXP frame, SEXP proma
     body.t = t;
     body.tramp = tramp;
     body.given = given;
-    return runInFunctionContext(call, fun, newrho, promargs, env, slot, body);
+    // (the callee shares the caller's current-expression slot)
+    SEXP expr = tramp ? PROTECT(trampolineExpr(tramp)) : nullptr;
+    SEXP r = runInFunctionContext(call, fun, newrho, promargs, env, slot, body);
+    if (tramp) {
+        setTrampolineExpr(tramp, expr);
+        UNPROTECT(1);
+    }
+    return r;
 }
 
 }  // namespace

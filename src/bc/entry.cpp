@@ -59,7 +59,16 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
             SEXP fun = ctx->callfun;
             R_Srcref = plainAttrib(fun, srcrefSym);
         }
-        res = runFunctionBody(t, env, trampolineConsts(t->trampoline()));
+        // (another activation of the same trampoline may be running)
+        SEXP consts = trampolineConsts(t->trampoline());
+        SEXP expr = PROTECT(trampolineExpr(consts) ? trampolineExpr(consts) : R_NilValue);
+        res = runFunctionBody(t, env, consts);
+        if (consts) {
+            PROTECT(res);
+            setTrampolineExpr(consts, expr);
+            UNPROTECT(1);
+        }
+        UNPROTECT(1);
     } else if (c) {
         res = interpret(c, env, trampolineConsts(c->trampoline));
     } else {

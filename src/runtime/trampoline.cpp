@@ -151,6 +151,10 @@ void setTrampolineExpr(SEXP consts, SEXP expr) {
     if (consts) setListElt(consts, kCall, expr);
 }
 
+SEXP trampolineExpr(SEXP consts) {
+    return consts ? VECTOR_ELT(consts, kCall) : nullptr;
+}
+
 void setTrampolineVisible(bool visible) {
     LOGICAL(visibleFlag)[0] = visible;
 }

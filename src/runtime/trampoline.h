@@ -70,6 +70,12 @@ bool isTrampoline(SEXP body);
 // The trampoline's current-expression slot: GNU R's getCurrentCall() reads it
 // (through the expressionsIndex table) when an error or warning has no call.
 void setTrampolineExpr(SEXP tramp, SEXP expr);
+// The current expression set last (nullptr for no trampoline). An
+// activation that shares the slot (a direct call from rir code, another
+// activation of the same trampoline) restores it when it returns: GNU R's
+// byte code keeps its current expression per activation, and a builtin that
+// calls R code and then warns (mapply) names the expression of its caller.
+SEXP trampolineExpr(SEXP tramp);
 inline SEXP trampolineConsts(SEXP tramp) {
     return CDR(tramp);
 }
