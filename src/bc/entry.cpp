@@ -61,13 +61,9 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env) {
         }
         // (another activation of the same trampoline may be running)
         SEXP consts = trampolineConsts(t->trampoline());
-        SEXP expr = PROTECT(trampolineExpr(consts) ? trampolineExpr(consts) : R_NilValue);
+        SEXP expr = PROTECT(trampolineExpr(consts));
         res = runFunctionBody(t, env, consts);
-        if (consts) {
-            PROTECT(res);
-            setTrampolineExpr(consts, expr);
-            UNPROTECT(1);
-        }
+        setTrampolineExpr(consts, expr);
         UNPROTECT(1);
     } else if (c) {
         res = interpret(c, env, trampolineConsts(c->trampoline));

@@ -234,14 +234,11 @@ bool Lowering::realScalarType(pir::PirType t) {
 }
 
 bool Lowering::rawUse(pir::Instruction* u, int depth) {
-    // (a test or cast to a plain double scalar that may be NA: the raw
-    // double is one, and IsType tests NA on it)
-    auto realScalar = [](pir::PirType t) { return realScalarType(t.without(pir::Flag::NA)); };
     if (u->op == pir::Opcode::FrameState || u->op == pir::Opcode::BindingIs || deoptUse(u))
         return true;
-    if (u->op == pir::Opcode::IsType) return realScalar(u->carriedType);
+    if (u->op == pir::Opcode::IsType) return realScalarType(u->carriedType);
     if (scalarLowerable(u)) return true;
-    if (u->op == pir::Opcode::CastType && depth < 4 && realScalar(u->carriedType))
+    if (u->op == pir::Opcode::CastType && depth < 4 && realScalarType(u->carriedType))
         return allUsers(u, [&](pir::Instruction* x) { return rawUse(x, depth + 1); });
     return false;
 }
@@ -284,17 +281,21 @@ void Lowering::findRawValues() {
             if (rawCandidate(i)) rawOk.insert(i);
 }
 
+bool Lowering::deoptimizes(const pir::BB* b) {
+    return !b->insns.empty() && b->insns.back()->op == pir::Opcode::Deopt;
+}
+
 bool Lowering::deoptUse(pir::Instruction* u) {
     using pir::Opcode;
-    if (u->bb->insns.empty() || u->bb->insns.back()->op != Opcode::Deopt) return false;
+    if (!deoptimizes(u->bb)) return false;
     return u->op == Opcode::StVar || u->op == Opcode::FrameState || u->op == Opcode::IsType ||
            u->op == Opcode::CastType || pir::isBinaryOperator(u->op);
 }
 
 bool Lowering::readsLoopVar(pir::Instruction* u, pir::Instruction* v, int depth) {
     using pir::Opcode;
-    // (a block that deoptimizes: native code does not go on after it)
-    if (!u->bb->insns.empty() && u->bb->insns.back()->op == Opcode::Deopt) return true;
+    // (native code does not go on after a block that deoptimizes)
+    if (deoptimizes(u->bb)) return true;
     switch (u->op) {
         case Opcode::FrameState:
         case Opcode::IsType:

@@ -193,6 +193,18 @@ void Lowering::clearMissing(llvm::Value* cell) {
     B.CreateStore(newWord, B.CreateBitCast(cell, i64T->getPointerTo()));
 }
 
+llvm::Value* Lowering::branchOnCellHolding(llvm::Value* cellP, llvm::Value* v,
+                                           llvm::BasicBlock* yes, llvm::BasicBlock* no) {
+    llvm::Value* cell = B.CreateLoad(sexpT, cellP);
+    llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), no, haveCell);
+    B.SetInsertPoint(haveCell);
+    B.CreateCondBr(
+        B.CreateAnd(ordinaryCell(cell, true), B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), v)),
+        yes, no);
+    return cell;
+}
+
 llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* phi) {
     using pir::Opcode;
     // (the binding the loop binds the element to, when cached)
@@ -214,32 +226,23 @@ llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* 
                      *join = block();
     // after the first round, prev a plain integer scalar (as the helper's
     // test: counted by nothing, or by the loop variable's binding only)
-    llvm::Value* ok = B.CreateAnd(B.CreateICmpSGT(idx, i32(0)),
-                                  headerByteIs(prev, kScalarTypeMask, INTSXP | kHeaderScalarBit));
-    llvm::BasicBlock* checkRef = block();
+    llvm::Value* ok =
+        B.CreateAnd(B.CreateAnd(B.CreateICmpSGT(idx, i32(0)),
+                                headerByteIs(prev, kScalarTypeMask, INTSXP | kHeaderScalarBit)),
+                    noAttrib(prev));
+    llvm::BasicBlock *checkRef = block(), *counted = cellP ? block() : slow;
     B.CreateCondBr(ok, checkRef, slow);
     B.SetInsertPoint(checkRef);
     llvm::Value* word = B.CreateLoad(i64T, B.CreateBitCast(prev, i64T->getPointerTo()));
     llvm::Value* refs =
         B.CreateAnd(B.CreateLShr(word, kRefcntShift), llvm::ConstantInt::get(i64T, kRefcntMask));
-    llvm::Value* plain = noAttrib(prev);
-    if (!cellP) {
-        B.CreateCondBr(B.CreateAnd(plain, B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 0))),
-                       checkSeq, slow);
-    } else {
-        llvm::BasicBlock *counted = block(), *haveCell = block();
-        B.CreateCondBr(B.CreateAnd(plain, B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 0))),
-                       checkSeq, counted);
+    B.CreateCondBr(B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 0)), checkSeq, counted);
+    if (cellP) {
+        llvm::BasicBlock* once = block();
         B.SetInsertPoint(counted);
-        llvm::Value* cell = B.CreateLoad(sexpT, cellP);
-        B.CreateCondBr(
-            B.CreateAnd(B.CreateAnd(plain, B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 1))),
-                        B.CreateICmpNE(cell, sexp(R_NilValue))),
-            haveCell, slow);
-        B.SetInsertPoint(haveCell);
-        B.CreateCondBr(B.CreateAnd(ordinaryCell(cell, true),
-                                   B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), prev)),
-                       checkSeq, slow);
+        B.CreateCondBr(B.CreateICmpEQ(refs, llvm::ConstantInt::get(i64T, 1)), once, slow);
+        B.SetInsertPoint(once);
+        branchOnCellHolding(cellP, prev, checkSeq, slow);
     }
     // seq an unexpanded compact integer range
     B.SetInsertPoint(checkSeq);

@@ -526,18 +526,10 @@ std::string Lowering::lower(pir::Instruction* i) {
                     // value), nothing to do but what a store clears
                     llvm::Value* cellP =
                         B.CreateBitCast(slotAddress(cellSlot.at(i->symbol)), sexpT->getPointerTo());
-                    llvm::Value* cell = B.CreateLoad(sexpT, cellP);
-                    llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
-                    llvm::BasicBlock* plain = llvm::BasicBlock::Create(C, "", fn);
                     llvm::BasicBlock* same = llvm::BasicBlock::Create(C, "", fn);
                     llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
                     join = llvm::BasicBlock::Create(C, "", fn);
-                    B.CreateCondBr(B.CreateICmpEQ(cell, sexp(R_NilValue)), slow, haveCell);
-                    B.SetInsertPoint(haveCell);
-                    B.CreateCondBr(ordinaryCell(cell, true), plain, slow);
-                    B.SetInsertPoint(plain);
-                    B.CreateCondBr(B.CreateICmpEQ(fieldAt(cell, kCarOffset, sexpT), a(0)), same,
-                                   slow);
+                    llvm::Value* cell = branchOnCellHolding(cellP, a(0), same, slow);
                     B.SetInsertPoint(same);
                     clearMissing(cell);
                     B.CreateBr(join);

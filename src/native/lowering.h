@@ -386,6 +386,13 @@ class Lowering {
     // a block computes the resumed state with (stores, arithmetic, type
     // tests, the frame state), which take a box where they need one?
     static bool deoptUse(pir::Instruction* u);
+    // Does the block end in a Deopt?
+    static bool deoptimizes(const pir::BB* b);
+    // Loads the binding cell cached at cellP and branches to `yes` when it
+    // is an ordinary writable binding whose value is v, else to `no`
+    // (also when none is cached); the cell.
+    llvm::Value* branchOnCellHolding(llvm::Value* cellP, llvm::Value* v, llvm::BasicBlock* yes,
+                                     llvm::BasicBlock* no);
 
     // Is v a plain logical scalar (maybe NA) by its type?
     static bool plainLgl(const pir::Instruction* v);
