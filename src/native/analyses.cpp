@@ -340,8 +340,12 @@ void Lowering::findLoopVarReuse() {
             // The header's Phi: the entry value and this element. It holds
             // the previous iteration's box, which the next element
             // overwrites: no user of it may run after the element in an
-            // iteration, nor carry it further (another Phi).
-            if (!ok || !phi || phi->args.size() != 2) continue;
+            // iteration, nor carry it further (another Phi). (A loop whose
+            // body always leaves it has no back edge: its element's Phi is
+            // in the exit block, after the element.)
+            if (!ok || !phi || phi->args.size() != 2 || phi->bb == e->bb ||
+                !dom->dominates(phi->bb, e->bb))
+                continue;
             for (pir::Instruction* u : users[phi])
                 ok = ok && u->op != Opcode::Phi && !dom->dominates(e->bb, u->bb) &&
                      (u->op == Opcode::Return || readsLoopVar(u, phi, 0));
