@@ -9,7 +9,7 @@ enable <- function() {
   .Call(C_rir_set_debug, settings$debug)
   .Call(
     C_rir_set_tiering, settings$opt_threshold, settings$native,
-    settings$deopt_chaos, settings$deopt_chaos_seed
+    settings$deopt_chaos, settings$deopt_chaos_seed, settings$osr_threshold
   )
   .Call(C_rir_set_enabled, TRUE)
   .rir$enabled <- TRUE
@@ -125,6 +125,7 @@ status <- function() {
     name = reg[[1]], state = reg[[2]], reason = reg[[3]], calls = reg[[4]],
     tier = reg[[5]], optimizer = reg[[6]], opt_reason = reg[[7]],
     opt_seconds = reg[[8]], deopts = reg[[9]], versions = reg[[10]],
+    continuations = reg[[11]],
     stringsAsFactors = FALSE
   )
   sites <- .Call(C_rir_ast_sites, 20L)

@@ -28,6 +28,7 @@ rir_settings <- function() {
     opt_threshold = opt_threshold(),
     # off by default while native code is slower than the interpreter
     native = as_flag(knob("rir.native", "RIR_NATIVE", FALSE)),
+    osr_threshold = as.numeric(knob("rir.osr_threshold", "RIR_OSR_THRESHOLD", 10000)),
     deopt_chaos = as.numeric(knob("rir.deopt_chaos", "RIR_DEOPT_CHAOS", 0)),
     deopt_chaos_seed = as.numeric(knob("rir.deopt_chaos_seed", "RIR_DEOPT_CHAOS_SEED", 1)),
     debug = as.character(knob("rir.debug", "RIR_DEBUG", ""))
@@ -35,10 +36,11 @@ rir_settings <- function() {
 }
 
 # Sets the tiering knobs of this session (NULL keeps one) and returns the
-# previous ones, list(threshold, native) (internal: tests run code in the
-# RIR tier with set_tiering(native = FALSE)).
-set_tiering <- function(threshold = NULL, native = NULL, chaos = NULL, seed = NULL) {
-  invisible(.Call(C_rir_set_tiering, threshold, native, chaos, seed))
+# previous ones, list(threshold, native, chaos, osr) (internal: tests run
+# code in the RIR tier with set_tiering(native = FALSE)).
+set_tiering <- function(threshold = NULL, native = NULL, chaos = NULL, seed = NULL,
+                        osr = NULL) {
+  invisible(.Call(C_rir_set_tiering, threshold, native, chaos, seed, osr))
 }
 
 # Runs `code` with the native tier off (its functions stay in RIR).

@@ -182,7 +182,7 @@ SEXP rir_stats() {
         "promises_compiled", "ast_evals",      "eager_compiled",   "verified",
         "verify_failures",   "pir_translated", "pir_untranslated", "pir_verify_failures",
         "optimized",         "opt_refused",    "opt_seconds",      "inlined_calls",
-        "static_calls"};
+        "static_calls",      "osr_entries",    "osr_compiled",     "osr_refused"};
     double vals[] = {stats.compiled,          stats.refused,
                      stats.rir_calls,         stats.gnur_entries,
                      stats.native_calls,      stats.deopts,
@@ -193,7 +193,8 @@ SEXP rir_stats() {
                      stats.pir_untranslated,  stats.pir_verify_failures,
                      stats.optimized,         stats.opt_refused,
                      stats.opt_seconds,       stats.inlined_calls,
-                     stats.static_calls};
+                     stats.static_calls,      stats.osr_entries,
+                     stats.osr_compiled,      stats.osr_refused};
     int nfix = sizeof(vals) / sizeof(vals[0]);
     int nreason = int(AstReason::Count);
     int n = nfix + nreason;
@@ -236,7 +237,7 @@ SEXP rir_reset_stats() {
 
 SEXP rir_status() {
     R_xlen_t n = registry.size();
-    const int ncol = 10;
+    const int ncol = 11;
     SEXP out = PROTECT(Rf_allocVector(VECSXP, ncol));
     // column k of the result, protected by it
     auto column = [&](int k, SEXPTYPE type) {
@@ -247,7 +248,8 @@ SEXP rir_status() {
     SEXP name = column(0, STRSXP), state = column(1, STRSXP), reason = column(2, STRSXP);
     SEXP calls = column(3, REALSXP), tier = column(4, STRSXP), optimizer = column(5, STRSXP);
     SEXP optReason = column(6, STRSXP), optSeconds = column(7, REALSXP),
-         deopts = column(8, REALSXP), versions = column(9, STRSXP);
+         deopts = column(8, REALSXP), versions = column(9, STRSXP),
+         continuations = column(10, STRSXP);
     auto optStateName = [](DispatchTable::OptState s) -> const char* {
         switch (s) {
             case DispatchTable::OptState::NotTried:
@@ -288,6 +290,13 @@ SEXP rir_status() {
         if (t)
             for (const auto& v : t->natives) vs += (vs.empty() ? "" : " ") + v.context.str();
         SET_STRING_ELT(versions, i, t && !vs.empty() ? Rf_mkChar(vs.c_str()) : NA_STRING);
+        // its continuations: the loop header (pc) each goes on from
+        std::string cs;
+        if (t)
+            for (const auto& c : t->continuations)
+                cs += (cs.empty() ? "@" : " @") + std::to_string(c.pc) +
+                      (c.entry ? "" : c.deopts ? " (dropped)" : " (refused)");
+        SET_STRING_ELT(continuations, i, !cs.empty() ? Rf_mkChar(cs.c_str()) : NA_STRING);
     }
     UNPROTECT(1);
     return out;
@@ -389,14 +398,20 @@ SEXP rir_opt_refusals() {
 }
 
 // RIR_OPT_THRESHOLD and RIR_NATIVE (or their options); NULL keeps one.
-// Returns the previous values, list(threshold, native, chaos).
+// Returns the previous values, list(threshold, native, chaos, osr).
+// `osr`: RIR_OSR_THRESHOLD.
 // `chaos`: RIR_DEOPT_CHAOS (one in N, or a probability below 1), `seed` its
 // generator's seed.
-SEXP rir_set_tiering(SEXP threshold, SEXP native, SEXP chaos, SEXP seed) {
-    SEXP old = PROTECT(Rf_allocVector(VECSXP, 3));
+SEXP rir_set_tiering(SEXP threshold, SEXP native, SEXP chaos, SEXP seed, SEXP osr) {
+    SEXP old = PROTECT(Rf_allocVector(VECSXP, 4));
     SET_VECTOR_ELT(old, 0, Rf_ScalarReal(tiering.threshold));
     SET_VECTOR_ELT(old, 1, Rf_ScalarLogical(tiering.native));
     SET_VECTOR_ELT(old, 2, Rf_ScalarReal(tiering.chaos));
+    SET_VECTOR_ELT(old, 3, Rf_ScalarReal(tiering.osrThreshold));
+    if (osr != R_NilValue) {
+        double o = Rf_asReal(osr);
+        tiering.osrThreshold = ISNAN(o) || o < 0 ? 10000 : o;
+    }
     if (chaos != R_NilValue) {
         double c = Rf_asReal(chaos);
         tiering.chaos = ISNAN(c) || c <= 0 ? 0 : c < 1 ? 1 / c : c;

@@ -308,7 +308,7 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp, Context given) {
     }
     stats.rir_calls++;
     code->entries++;
-    SEXP r = interpret(code, env, tramp);
+    SEXP r = interpretBody(t, code, env, tramp);
     t->completed++;
     return r;
 }

@@ -25,6 +25,7 @@
 namespace rir {
 
 OptimizeHook optimizeHook = nullptr;
+OsrHook osrHook = nullptr;
 static unsigned backEdges = 0;
 
 namespace {
@@ -216,10 +217,23 @@ SEXP interpretFrom(Code* c, SEXP env, SEXP tramp, const ResumePoint& at) {
     return interpret(c, env, tramp);
 }
 
+// Set by interpretBody for the interpret() call it makes (as resumeAt).
+static DispatchTable* bodyOf = nullptr;
+
+SEXP interpretBody(DispatchTable* t, Code* c, SEXP env, SEXP tramp) {
+    bodyOf = t;
+    return interpret(c, env, tramp);
+}
+
 SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     // taken before anything can raise an error (a later call must not see it)
     const ResumePoint* resume = resumeAt;
     resumeAt = nullptr;
+    // (the function whose body this is, while its loops may still go on in
+    // native code; back edges taken, in thousands)
+    DispatchTable* osrTable = osrHook && tiering.native ? bodyOf : nullptr;
+    bodyOf = nullptr;
+    double osrTrips = 0;
     checkCStack();
     NodeStackSlot* frame = R_BCNodeStackTop;
     BelowMemo belowMemo;  // (inplace.h)
@@ -543,6 +557,18 @@ L_br_back : {
         backEdges = 0;
         SYNC();
         R_CheckUserInterrupt();
+    }
+    // a function body whose loops run long goes on in native code from
+    // the loop header (the stack there is the stack here)
+    if (osrTable && ++osrTrips > tiering.osrThreshold) {
+        SYNC();
+        const insn::br_back at(pc);
+        SEXP r = osrHook(osrTable, c, at.target, env, tramp, base, int(sp - base));
+        if (r) {
+            R_BCNodeStackTop = frame;
+            return r;
+        }
+        osrTable = nullptr;  // (declined: not again in this call)
     }
     DECODE(br_back);
     pc = start + o.target;

@@ -43,6 +43,21 @@ struct Context;
 typedef void (*OptimizeHook)(DispatchTable*, Context);
 extern OptimizeHook optimizeHook;
 
+// Runs t's baseline `code` (a function body) in env: interpret(), with the
+// function known, so that a loop running long may go on in native code
+// (osrHook).
+SEXP interpretBody(DispatchTable* t, Code* code, SEXP env, SEXP tramp);
+
+// Hook registered by the tiering policy: asked, with the operand stack
+// (`height` slots from `stack`, raw loop state included), to go on running
+// t's baseline `code` from `pc` (a loop header) in native code once the
+// function body's loops ran long in the interpreter (RIR_OSR_THRESHOLD).
+// Returns what the function body returns, or nullptr when it declines (the
+// interpreter goes on).
+typedef SEXP (*OsrHook)(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
+                        const NodeStackSlot* stack, int height);
+extern OsrHook osrHook;
+
 // Compiles a closure for rir (the JIT hook and compile()): returns a closure
 // with a trampoline body, or R_NilValue with `*reason` set.
 SEXP compileClosure(SEXP f, const char* name, const char** reason);

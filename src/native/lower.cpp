@@ -105,10 +105,14 @@ std::string Lowering::run(const std::string& name) {
     if (!problem.empty()) return problem;
     findRawValues();
     findLoopVarReuse();
-    auto* ft = llvm::FunctionType::get(sexpT, {sexpT, sexpT}, false);
+    // (a continuation takes its entry values too: ContinuationEntry)
+    std::vector<llvm::Type*> params = {sexpT, sexpT};
+    if (f.continuation) params.push_back(sexpT->getPointerTo());
+    auto* ft = llvm::FunctionType::get(sexpT, params, false);
     fn = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, name, M);
     envArg = fn->getArg(0);
     trampArg = fn->getArg(1);
+    if (f.continuation) inputsArg = fn->getArg(2);
     std::vector<pir::BB*> order = f.rpo();
     for (size_t k = 0; k < order.size(); k++) rpoIndex[order[k]] = int(k);
     llvm::BasicBlock* prologue = llvm::BasicBlock::Create(C, "prologue", fn);
@@ -471,13 +475,23 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         case Opcode::LdArg: {
             SEXP formal = R_NilValue;
-            SEXP fl = t->formals();
-            for (int k = 0; k < i->arg() && fl != R_NilValue; k++) fl = CDR(fl);
-            if (fl == R_NilValue) return "an argument beyond the formals";
-            formal = TAG(fl);
+            if (f.continuation) {
+                // (a binding of the frame the continuation goes on in)
+                if (size_t(i->arg()) >= f.bindings.size()) return "a binding beyond the frame's";
+                formal = f.bindings[size_t(i->arg())];
+            } else {
+                SEXP fl = t->formals();
+                for (int k = 0; k < i->arg() && fl != R_NilValue; k++) fl = CDR(fl);
+                if (fl == R_NilValue) return "an argument beyond the formals";
+                formal = TAG(fl);
+            }
             define(i, call(HelperId::rirn_ldarg, {envArg, sexp(formal)}));
             return "";
         }
+        case Opcode::LdInput:
+            if (!inputsArg) return "an entry value outside a continuation";
+            define(i, B.CreateLoad(sexpT, B.CreateConstGEP1_32(sexpT, inputsArg, unsigned(i->arg()))));
+            return "";
         case Opcode::LdFunctionEnv:
             define(i, call(HelperId::rirn_enclos, {envArg}));
             return "";

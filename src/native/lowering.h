@@ -59,6 +59,7 @@ class Lowering {
     llvm::Type *sexpT, *i32T, *i64T, *i1T;
     llvm::Function* fn = nullptr;
     llvm::Value *envArg = nullptr, *trampArg = nullptr, *slots = nullptr;
+    llvm::Value* inputsArg = nullptr;  // a continuation's entry values
     std::map<pir::Instruction*, llvm::Value*> vals;
     std::map<pir::Instruction*, int> slotOf;
     std::map<SEXP, int> cellSlot;

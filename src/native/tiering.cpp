@@ -10,10 +10,20 @@
 //   call 1..threshold   RIR interpreter (collecting type feedback)
 //   next call           rir2pir -> PIR passes -> LLVM -> native entry in
 //                       f's DispatchTable; this and later calls run it
+//
+// A call that stays in the interpreter and whose loops jump back more than
+// RIR_OSR_THRESHOLD times goes on in native code from the loop header
+// (goOnNatively, the interpreter's osrHook): a continuation compiled for
+// that pc and the frame's bindings and their types, kept in the table.
+//
+//   f(1e7)              RIR: s <- 0; i <- 0; while: 10000 rounds
+//                       continuation f@<header pc>(env, stack) runs the
+//                       rest natively; its value is the call's
 #include <map>
 #include <set>
 
 #include "../bc/interp.h"
+#include "../bc/verifier.h"
 #include "../pir/opt/pass.h"
 #include "../pir/printer.h"
 #include "../pir/rir2pir.h"
@@ -109,8 +119,147 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
     return entry != nullptr;
 }
 
+namespace {
+
+// The frame's bindings, when a continuation can take them as its own (an
+// unhashed frame of ordinary bindings, each with a value: no active,
+// locked or missing one): true.
+bool plainFrame(SEXP env, std::vector<SEXP>* names,
+                std::vector<DispatchTable::EntryType>* types) {
+    if (HASHTAB(env) != R_NilValue) return false;
+    for (SEXP b = FRAME(env); b != R_NilValue; b = CDR(b)) {
+        if (!plainWritableCell(b) || (hdr(b)->gp & kMissingMask) || CAR(b) == R_MissingArg ||
+            CAR(b) == R_UnboundValue || names->size() >= 256)
+            return false;
+        names->push_back(TAG(b));
+        types->push_back(DispatchTable::entryType(CAR(b)));
+    }
+    return true;
+}
+
+pir::PirType pirType(DispatchTable::EntryType t) {
+    switch (t) {
+        case DispatchTable::EntryType::SimpleReal:
+            return pir::PirType::scalar(pir::Kind::Real);
+        case DispatchTable::EntryType::SimpleInt:
+            return pir::PirType::scalar(pir::Kind::Int);
+        default:
+            return pir::PirType::any().without(pir::Flag::Missing);
+    }
+}
+
+// The index in t->continuations of the continuation from pc for env's
+// frame, compiled now if there is none yet; -1 when there is none to run.
+// (C++ objects live here: no R call that can fail.)
+int continuationFor(DispatchTable* t, int pc, SEXP env) {
+    std::vector<SEXP> names;
+    std::vector<DispatchTable::EntryType> types;
+    if (!plainFrame(env, &names, &types)) return -1;
+    for (size_t k = 0; k < t->continuations.size(); k++) {
+        const DispatchTable::Continuation& c = t->continuations[k];
+        if (c.pc == pc && c.bindings == names && c.types == types)
+            return c.entry ? int(k) : -1;
+    }
+    if (t->continuations.size() >= DispatchTable::kMaxContinuations) return -1;
+    double t0 = nowSeconds();
+    std::string why;
+    CodeShape shape;
+    DispatchTable::ContinuationEntry entry = nullptr;
+    if (!available(&why)) {
+        // why says it
+    } else if (!verifyCode(t->baseline, &shape).empty() || size_t(pc) >= shape.slots.size()) {
+        why = "no verified baseline code";
+    } else {
+        pir::Function fn;
+        fn.name = t->name + "@" + std::to_string(pc);
+        fn.continuation = true;
+        fn.bindings = names;
+        for (DispatchTable::EntryType e : types) fn.bindingTypes.push_back(pirType(e));
+        fn.continuationPc = pc;
+        fn.continuationStack = shape.slots[size_t(pc)];
+        std::string passes;
+        why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify,
+                                    debugFlags.pir ? &passes : nullptr);
+        if (debugFlags.pir) REprintf("rir: continuation %s\n%s", fn.name.c_str(), passes.c_str());
+        size_t n = 0;
+        for (auto& b : fn.blocks) n += b->insns.size();
+        if (why.empty() && n > kMaxNativeInsns)
+            why = "too large for the native tier (more than " + std::to_string(kMaxNativeInsns) +
+                  " PIR instructions)";
+        if (why.empty())
+            entry = reinterpret_cast<DispatchTable::ContinuationEntry>(compile(fn, t, &why));
+        if (debugFlags.native) {
+            std::string trace = "rir: native: continuation " + fn.name + ": " +
+                                (entry ? "compiled" : "refused: " + why) + "\n" + pir::print(fn) +
+                                (entry ? lastIR() : "");
+            REprintf("%s", trace.c_str());
+        }
+    }
+    double secs = nowSeconds() - t0;
+    t->optSeconds += secs;
+    stats.opt_seconds += secs;
+    if (entry) {
+        stats.osr_compiled++;
+    } else {
+        stats.osr_refused++;
+        refusalReasons["continuation: " + why]++;
+    }
+    t->continuations.push_back(DispatchTable::Continuation{pc, names, types, entry, 0});
+    return entry ? int(t->continuations.size() - 1) : -1;
+}
+
+// osrHook: the function body goes on from pc in a continuation. (No C++
+// object with a destructor lives here: the continuation may jump out.)
+SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
+                  const NodeStackSlot* stack, int height) {
+    if (code != t->baseline) return nullptr;
+    int k = continuationFor(t, pc, env);
+    if (k < 0) return nullptr;
+    // the operand stack as values: a for loop's length and counter as
+    // integer scalars, its integer range (not built by the interpreter)
+    // as a compact one, counted as the loop state counts its sequence
+    SEXP inputs = PROTECT(Rf_allocVector(VECSXP, height));
+    for (int s = 0; s < height; s++) {
+        const NodeStackSlot& slot = stack[s];
+        if (slot.tag != INTSXP) {
+            SET_VECTOR_ELT(inputs, s, slot.u.sxpval);
+            continue;
+        }
+        bool counter = s > 0 && stack[s - 1].tag == INTSXP;
+        SET_VECTOR_ELT(inputs, s, Rf_ScalarInteger(slot.u.ival));
+        if (counter) continue;
+        // (the length: the sequence lies below it)
+        SEXP seq = stack[s - 1].u.sxpval;
+        int step = slot.flags, n = slot.u.ival;
+        if (seq == R_NilValue && step != 0 && n > 0) {
+            int first = stack[s + 1].flags;
+            static SEXP colon = SYMVALUE(Rf_install(":"));
+            SEXP from = PROTECT(Rf_ScalarInteger(first));
+            SEXP to = PROTECT(Rf_ScalarInteger(first + step * (n - 1)));
+            SEXP call = PROTECT(Rf_lang3(colon, from, to));
+            seq = Rf_eval(call, R_BaseEnv);
+            UNPROTECT(3);
+            incRefcnt(seq);
+            SET_VECTOR_ELT(inputs, s - 1, seq);
+        }
+    }
+    DispatchTable::ContinuationEntry entry = t->continuations[size_t(k)].entry;
+    uint32_t deoptsBefore = t->deopts;
+    stats.osr_entries++;
+    SEXP r = entry(env, tramp, static_cast<const SEXP*>(fdata(inputs)));
+    if (t->deopts != deoptsBefore) {
+        DispatchTable::Continuation& c = t->continuations[size_t(k)];
+        if (++c.deopts >= DispatchTable::kMaxContinuationDeopts) c.entry = nullptr;
+    }
+    UNPROTECT(1);
+    return r;
+}
+
+}  // namespace
+
 void registerTiering() {
     optimizeHook = optimizeFunction;
+    osrHook = goOnNatively;
 }
 
 }  // namespace native

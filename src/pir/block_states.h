@@ -64,6 +64,34 @@ struct BlockStates {
         }
         return true;
     }
+    // As translateReached, for a continuation entered at `entry` (a loop
+    // header): blocks before it can be reached from blocks after it (an
+    // enclosing loop's header, by its jump back), so rounds over the blocks,
+    // from the entry on and then from the start, translate each block an
+    // edge has reached until a round finds none; the others are skipped.
+    template <class F>
+    bool translateFrom(Builder& b, const std::map<int, BB*>& blocks, int size, int entry,
+                       F translate) {
+        std::set<int> done;
+        for (bool more = true; more;) {
+            more = false;
+            for (int pass = 0; pass < 2; pass++)
+                for (auto it = blocks.begin(); it != blocks.end(); ++it) {
+                    if ((it->first >= entry) != (pass == 0)) continue;
+                    if (done.count(it->first) || !incoming.count(it->first)) continue;
+                    auto next = std::next(it);
+                    int end = next == blocks.end() ? size : next->first;
+                    done.insert(it->first);
+                    more = true;
+                    b.setBB(it->second);
+                    State state = phis[it->first];
+                    if (!translate(it->first, end, state)) return false;
+                }
+        }
+        for (auto& e : blocks)
+            if (!done.count(e.first)) skipped.insert(e.first);
+        return true;
+    }
     // The Phi operands, once every edge is known.
     void fillPhis() {
         for (auto& in : incoming) {

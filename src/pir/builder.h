@@ -48,6 +48,12 @@ class Builder {
         i->carriedType = t;
         return append(i);
     }
+    Instruction* ldInput(int index, PirType t) {
+        Instruction* i = fn->newInsn(Opcode::LdInput);
+        i->arg() = index;
+        i->carriedType = t;
+        return append(i);
+    }
     Instruction* withSymbol(Opcode op, SEXP sym, std::initializer_list<Instruction*> args) {
         Instruction* i = fn->newInsn(op);
         i->symbol = sym;

@@ -102,6 +102,9 @@ enum class Rule : uint8_t {
     /* values */                                                                                   \
     X(LdConst, "", Constant, None, 0, 0, 0, HasConstant, "a constant")                             \
     X(LdArg, "", Arg, None, 0, 0, 0, HasType, "the argument with this index, as passed")           \
+    X(LdInput, "", Arg, None, 0, 0, 0, HasType,                                                    \
+      "a continuation's entry value with this index: a slot of the operand stack of the RIR "      \
+      "frame it continues (a for loop's length and counter as integer scalars)")                   \
     X(LdFunctionEnv, "", Env, None, 0, 0, 0, NoFlags,                                              \
       "the closure's environment (its frames' parent)")                                            \
     /* environments and variables */                                                               \
@@ -407,7 +410,7 @@ enum class Rule : uint8_t {
 //   site       calls and subsetting: the RIR call site (of `code`)
 //   pc         the RIR pc (of `code`) it stands for or resumes at
 #define PIR_INDEX_NAMES(I)                                                                        \
-    I(LdArg, arg)                                                                                 \
+    I(LdArg, arg) I(LdInput, arg)                                                                 \
     I(MkArg, promise)                                                                             \
     I(NoOverflow, overflowOp) I(LglIs, lglValue) I(LglCombine, rirKind) I(LglSlow, rirKind)       \
         I(ExtractDispatch, rirKind) I(SubassignVar, rirKind) I(SubassignGeneral, rirKind)         \

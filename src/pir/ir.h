@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../bc/verifier.h"
 #include "../runtime/export.h"
 #include "insns.h"
 #include "type.h"
@@ -154,6 +155,17 @@ struct Function {
     // the version's context says the frame binds only the formals at the
     // entry (no S3 dispatch variables: see env_elision.cpp)
     bool onlyFormals = false;
+    // A continuation (rir2pirContinuation): the rest of a running RIR
+    // frame from a pc on. Its LdArgs read the frame's bindings named by
+    // `bindings` (all the frame held at the entry), its LdInputs the
+    // operand stack; the frame may have been handed out before the entry.
+    bool continuation = false;
+    std::vector<SEXP> bindings;
+    // their values' types at the entry (the entry checks them: plain
+    // double or integer scalars, or anything)
+    std::vector<PirType> bindingTypes;
+    int continuationPc = -1;
+    std::vector<SlotKind> continuationStack;
     std::vector<std::unique_ptr<BB>> blocks;
     std::vector<std::unique_ptr<Instruction>> insns;
     BB* entry = nullptr;

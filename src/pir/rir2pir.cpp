@@ -19,6 +19,11 @@
 //                                                %6 = Add %4, %5
 //                                                %7 = Return %6
 //
+// A continuation (Function::continuation, see continueAt) is translated
+// from a loop header instead of the start: its prologue binds the frame's
+// variables in the MkEnv (LdArg k reads binding k of the frame) and loads
+// the operand stack there (LdInput k), then jumps to the header.
+//
 // Speculation: a binop whose operands were already on the stack (values)
 // and whose feedback saw only plain scalars of one type (no attributes, no
 // NA) gets a Checkpoint with the FrameState of the binop's pc before it, an
@@ -47,6 +52,7 @@ std::string Translator::translateBody(const CodeShape& shape) {
             blocks[pc] = nullptr;
     };
     leader(0);
+    leader(entryPc_);
     for (size_t pc = 0; pc < bc.size();) {
         Op op = Op(bc[pc]);
         const rir::InsnInfo& in = rir::info(op);
@@ -69,23 +75,31 @@ std::string Translator::translateBody(const CodeShape& shape) {
     states_ = BlockStates();
     for (auto& entry : blocks)
         states_.enter(b_, entry.first, entry.second, size_t(shape.height[entry.first]));
-    jumpTo(0, {}, blocks);
-
     std::string problem;
-    states_.translateReached(b_, blocks, int(bc.size()),
-                             [&](int pc, int end, BlockStates::State& stack) {
-                                 bool open = true;  // the block has not ended with a jump
-                                 while (pc < end && open) {
-                                     Op op = Op(bc[pc]);
-                                     const int32_t* imm = &bc[pc + 1];
-                                     int next = pc + 1 + rir::info(op).operands;
-                                     problem = translate(op, imm, pc, next, stack, blocks, &open);
-                                     if (!problem.empty()) return false;
-                                     pc = next;
-                                 }
-                                 if (open) jumpTo(end, stack, blocks);
-                                 return true;
-                             });
+    auto block = [&](int pc, int end, BlockStates::State& stack) {
+        bool open = true;  // the block has not ended with a jump
+        while (pc < end && open) {
+            Op op = Op(bc[pc]);
+            const int32_t* imm = &bc[pc + 1];
+            int next = pc + 1 + rir::info(op).operands;
+            problem = translate(op, imm, pc, next, stack, blocks, &open);
+            if (!problem.empty()) return false;
+            pc = next;
+        }
+        if (open) jumpTo(end, stack, blocks);
+        return true;
+    };
+    if (entryPc_ == 0) {
+        jumpTo(0, {}, blocks);
+        states_.translateReached(b_, blocks, int(bc.size()), block);
+    } else {
+        // (a continuation: its entry values, loaded by the prologue)
+        std::vector<Instruction*> stack;
+        for (auto& i : fn_->insns)
+            if (i->op == Opcode::LdInput) stack.push_back(i.get());
+        jumpTo(entryPc_, stack, blocks);
+        states_.translateFrom(b_, blocks, int(bc.size()), entryPc_, block);
+    }
     if (!problem.empty()) return problem;
     if (states_.backToSkipped) return "a block reached only by a jump back";
     states_.fillPhis();
@@ -96,6 +110,7 @@ std::string Translator::run() {
     CodeShape shape;
     std::string bad = verifyCode(code_, &shape);
     if (!bad.empty()) return "the RIR code does not verify: " + bad;
+    if (fn_->continuation) return runContinuation(shape);
     // prologue: the arguments bound in a new environment
     std::vector<Instruction*> args;
     std::vector<SEXP> names, defaults;
@@ -169,6 +184,36 @@ std::string Translator::run() {
     }
     std::string problem = translateBody(shape);
     if (!problem.empty()) return problem;
+    return finish();
+}
+
+// A continuation's prologue: the frame as it is (every binding it holds,
+// read by LdArg, none missing or active: checked at the entry), the
+// operand stack's slots (LdInput), then the code from the loop header on.
+std::string Translator::runContinuation(const CodeShape& shape) {
+    int pc = entryPc_;
+    if (pc <= 0 || size_t(pc) >= shape.height.size() || shape.height[pc] < 0 ||
+        shape.slots[pc] != entryKinds_)
+        return "a continuation's entry is not an instruction with that stack";
+    std::vector<Instruction*> args;
+    for (size_t k = 0; k < fn_->bindings.size(); k++)
+        args.push_back(b_.ldArg(int(k), k < fn_->bindingTypes.size()
+                                            ? fn_->bindingTypes[k]
+                                            : PirType::any().without(Flag::Missing)));
+    Instruction* parent = b_(Opcode::LdFunctionEnv);
+    env_ = b_.mkEnv(args, fn_->bindings, parent);
+    for (size_t k = 0; k < entryKinds_.size(); k++) {
+        SlotKind kind = entryKinds_[k];
+        b_.ldInput(int(k), kind == SlotKind::LoopLen || kind == SlotKind::LoopCtr
+                               ? PirType::scalar(Kind::Int).without(Flag::NA)
+                               : PirType::val());
+    }
+    std::string problem = translateBody(shape);
+    if (!problem.empty()) return problem;
+    return finish();
+}
+
+std::string Translator::finish() {
     // a variable's value passed to a builtin before more arguments:
     // loaded there (native code counts it as referenced from the load to
     // the call, as the interpreter does), also when a guard's branch
@@ -278,9 +323,10 @@ std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set
                     uint32_t eagerArgs, Context ctx, std::set<int>* failedInlines) {
     if (code->kind != CodeKind::Function) return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
-    fn->nargs = Rf_length(formals);
-    fn->onlyFormals = ctx.has(CallFlag::OnlyFormals);
+    fn->nargs = fn->continuation ? int(fn->bindings.size()) : Rf_length(formals);
+    fn->onlyFormals = !fn->continuation && ctx.has(CallFlag::OnlyFormals);
     Translator t(code, formals, fn, noInline, eagerArgs, ctx);
+    if (fn->continuation) t.continueAt(fn->continuationPc, fn->continuationStack);
     std::string problem = t.run();
     if (failedInlines) *failedInlines = t.failedInlines;
     return problem;

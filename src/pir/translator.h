@@ -53,6 +53,12 @@ class Translator {
           ctx_(ctx) {}
 
     std::string run();
+    // Makes the translation a continuation's (fn->continuation): entered at
+    // `pc`, a loop header, with an operand stack of these kinds.
+    void continueAt(int pc, const std::vector<SlotKind>& stack) {
+        entryPc_ = pc;
+        entryKinds_ = stack;
+    }
     // call sites whose inlined callee could not be translated (the function
     // is translated again without inlining them: see rir2pirOptimized)
     std::set<int> failedInlines;
@@ -106,6 +112,10 @@ class Translator {
     Context ctx_;                // the context of the calls the version is for
     BlockStates states_;         // the operand stack at each block's entry
     std::set<int> loopHeaders_;  // targets of backward jumps
+    int entryPc_ = 0;            // where the translation enters the code
+    std::vector<SlotKind> entryKinds_;  // a continuation's entry stack
+    std::string runContinuation(const CodeShape& shape);
+    std::string finish();
 
     SEXP pool(int i) const { return code_->poolAt(i); }
 

@@ -179,6 +179,32 @@ struct DispatchTable {
     std::string optRefusal;
     uint32_t deopts = 0;
     double optSeconds = 0;
+
+    // Continuations (OSR-in, see interp.h's osrHook): the baseline's rest
+    // from a loop header `pc` as native code, for frames binding exactly
+    // `bindings` (in the frame's order, each an ordinary binding with a
+    // value of type `types`); entry(env, tramp, inputs) takes the operand stack there as
+    // values (a for loop's length and counter as integer scalars). A null
+    // entry: refused, or dropped after kMaxContinuationDeopts calls that
+    // deoptimized.
+    typedef SEXP (*ContinuationEntry)(SEXP env, SEXP tramp, const SEXP* inputs);
+    // What a continuation assumes of a binding's value at its entry.
+    enum class EntryType : uint8_t { Any, SimpleReal, SimpleInt };
+    static EntryType entryType(SEXP v) {
+        return simpleScalar(v, REALSXP)  ? EntryType::SimpleReal
+               : simpleScalar(v, INTSXP) ? EntryType::SimpleInt
+                                         : EntryType::Any;
+    }
+    struct Continuation {
+        int pc;
+        std::vector<SEXP> bindings;
+        std::vector<EntryType> types;  // of the bindings' values
+        ContinuationEntry entry = nullptr;
+        uint32_t deopts = 0;
+    };
+    static const size_t kMaxContinuations = 8;
+    static const uint32_t kMaxContinuationDeopts = 3;
+    std::vector<Continuation> continuations;
     // GNU R runs this closure in its AST interpreter, never compiling it
     // (a small closure not defined at top level that the AST interpreter
     // made: see astInterpreted in bc/calls.cpp), while rir runs it compiled:

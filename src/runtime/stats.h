@@ -22,6 +22,9 @@ struct Stats {
     double opt_seconds = 0;      // time spent in the optimizing tier (PIR, LLVM)
     double inlined_calls = 0;    // call sites of optimized functions inlined (their callee's body)
     double static_calls = 0;     // call sites of optimized functions made StaticCalls
+    double osr_entries = 0;      // loops that went on in native code from the interpreter
+    double osr_compiled = 0;     // continuations compiled for them
+    double osr_refused = 0;      // loops whose continuation the optimizing tier refused
     double compile_seconds = 0;  // time spent compiling to RIR
     double toplevel_compiled = 0;
     double promises_compiled = 0;
@@ -52,8 +55,12 @@ extern RIR_EXPORT DebugFlags debugFlags;
 // RIR_DEOPT_CHAOS: about one Assume in `chaos` of native code made while
 // it is set fails on purpose (0: none), drawn from a generator seeded with
 // RIR_DEOPT_CHAOS_SEED.
+// RIR_OSR_THRESHOLD: a function body the interpreter runs goes on in native
+// code at a loop header once its loops have jumped back more than that
+// many times in one call (Inf: never).
 struct TieringSettings {
     double threshold = 100;
+    double osrThreshold = 10000;
     bool native = false;
     double chaos = 0;
     uint64_t chaosState = 1;

@@ -19,7 +19,14 @@ fz_modes <- list(
   # optimized after two calls, with the feedback of those calls
   native2 = c(RIR_OPT_THRESHOLD = "2", RIR_NATIVE = "1"),
   # optimized after two calls (with feedback), one speculation in 5 failing
-  chaos = c(RIR_OPT_THRESHOLD = "2", RIR_DEOPT_CHAOS = "5", RIR_NATIVE = "1")
+  chaos = c(RIR_OPT_THRESHOLD = "2", RIR_DEOPT_CHAOS = "5", RIR_NATIVE = "1"),
+  # function bodies never optimized at their entry: every loop goes on in
+  # native code (a continuation) from its first jump back, one speculation
+  # in 5 failing
+  osr = c(
+    RIR_OPT_THRESHOLD = "1e9", RIR_NATIVE = "1", RIR_OSR_THRESHOLD = "0",
+    RIR_DEOPT_CHAOS = "5"
+  )
 )
 
 fz_args <- function(args) {

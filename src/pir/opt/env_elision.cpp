@@ -8,7 +8,7 @@
 // "pending" with its value, and the pending variables are written just
 // before the next such instruction, at the start of a deoptimization (before
 // its FrameState), and before the return when R code may have kept the
-// environment. Where paths with different pending values meet, the value
+// environment (always in a continuation: its frame existed before it). Where paths with different pending values meet, the value
 // is a Phi; a variable pending on one path but of unknown value on another
 // is written at the end of the path where it is pending.
 //
@@ -211,6 +211,8 @@ struct Elider {
     }
 
     bool computeEscapes() const {
+        // (a continuation's frame may have been handed out before it ran)
+        if (f.continuation) return true;
         for (auto& b : f.blocks) {
             if (onDeoptPath(b.get())) continue;  // (the interpreter finishes there)
             for (Instruction* i : b->insns) {

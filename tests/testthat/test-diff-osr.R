@@ -1,0 +1,115 @@
+# OSR-in: a function body whose loops run long in the interpreter goes on
+# in native code from a loop header, through a continuation compiled from
+# the interpreter's frame there (its bindings, its operand stack: a for
+# loop's sequence, length and counter). The functions below are called
+# once (or a few times), with the optimizing tier held back at function
+# entries, so that only a continuation can run them natively; every result
+# must be GNU R's, and the continuations must have run.
+
+osr_entries <- function() rir::stats()[["osr_entries"]]
+
+# (as options: expect_same's reference run disables rir, and enabling it
+# again sets the tiering from the options; enable() afterwards restores the
+# test mode's settings)
+with_osr <- function(code) {
+  old <- options(rir.opt_threshold = 1e9, rir.native = TRUE, rir.osr_threshold = 0)
+  on.exit({
+    options(old)
+    rir::enable()
+  })
+  rir::enable()
+  code
+}
+
+osr_snippets <- list(
+  "for loops over ranges, vectors and lists; while and repeat" = "
+    f <- function(n) { s <- 0; for (i in 1:n) s <- s + i * 0.5; c(s, i) }
+    g <- function(n) { s <- 0L; i <- 0L; while (i < n) { i <- i + 1L; if (i %% 3L == 0L) next; s <- s + i }; c(s, i) }
+    h <- function(x) { s <- 0; for (v in x) s <- s + v * v; s }
+    k <- function(l) { n <- 0; for (e in l) n <- n + length(e); n }
+    r <- function(n) { i <- 0; repeat { i <- i + 1; if (i >= n) break }; i }
+    d <- function(n) { s <- 0; for (i in n:1) s <- s * 0.5 + i; s }
+    list(f(5000), g(5000), h(seq(0.5, 3000, by = 0.5)), k(as.list(1:4000)), r(4000), d(3000))
+  ",
+  "nested loops, the loop entered in its inner loop" = "
+    f <- function(n) { acc <- 0; for (j in 1:3) for (i in 1:n) acc <- acc + i * j; c(acc, i, j) }
+    g <- function(n) { m <- matrix(0, n, 3); for (j in 1:3) { for (i in 1:n) m[i, j] <- i + j }; sum(m) }
+    list(f(3000), g(2000))
+  ",
+  "break, next and return() inside the continued loop" = "
+    f <- function(n) { for (i in 1:n) { if (i == n - 7L) break }; i }
+    g <- function(n) { s <- 0; for (i in 1:n) { if (i %% 2L == 0L) next; s <- s + i }; s }
+    h <- function(n) { for (i in 1:n) if (i > 4321) return(i * 2); -1 }
+    k <- function(n) { i <- 0; while (TRUE) { i <- i + 1; if (i == n) return('done') } }
+    list(f(5000), g(5000), h(9000), k(3000))
+  ",
+  "errors and warnings raised in the continued loop" = "
+    f <- function(n) { s <- 0; for (i in 1:n) { s <- s + i; if (i == 4000) stop('stopped at ', i) }; s }
+    g <- function(n) { s <- 0L; for (i in 1:n) { s <- s + i; if (i == 3500) warning('late ', i) }; s }
+    h <- function(n) { x <- .Machine$integer.max - 3000L; for (i in 1:n) x <- x + 1L; x }
+    list(tryCatch(f(5000), error = conditionMessage), g(4000), h(4000))
+  ",
+  "on.exit, sys.function(), parent.frame() and sys.call() from the continued loop" = "
+    f <- function(n) { on.exit(cat('exit', n, '\\n')); s <- 0; for (i in 1:n) s <- s + i; s }
+    g <- function(n) { r <- NULL; for (i in 1:n) if (i == n) r <- list(deparse(sys.call()), is.function(sys.function()), environmentName(parent.frame())); r }
+    list(f(3000), g(3000))
+  ",
+  "closures made before the loop see the loop's variables" = "
+    f <- function(n) { s <- 0; get_s <- function() s; for (i in 1:n) s <- s + 1; c(get_s(), s) }
+    g <- function(n) { e <- environment(); s <- 0; for (i in 1:n) s <- s + i; get('s', envir = e) }
+    h <- function(n) { s <- 0; for (i in 1:n) { s <- s + 1; if (i == n) s <- s + (function() s)() }; s }
+    list(f(3000), g(3000), h(3000))
+  ",
+  "arguments, promises and variables whose types change in the loop" = "
+    f <- function(n, by = 2) { s <- 0L; for (i in 1:n) { s <- s + by; if (i == 2500) s <- s + 0.5 }; s }
+    g <- function(x, n) { for (i in 1:n) x <- x + 1; x }
+    h <- function(n) { v <- 1L; for (i in 1:n) v <- if (i %% 1000L == 0L) as.character(i) else i; v }
+    list(f(4000), f(4000, by = 1.5), g(1L, 3000), g(0.5, 3000), g(c(a = 1), 3000), h(4000))
+  ",
+  "frames the continuation cannot take (missing arguments, active bindings) stay in the interpreter" = "
+    f <- function(n, m) { s <- 0; for (i in 1:n) s <- s + i; c(s, missing(m)) }
+    g <- function(n) { makeActiveBinding('ab', function() 1, environment()); s <- 0; for (i in 1:n) s <- s + ab; s }
+    list(f(3000), g(3000))
+  ",
+  "functions called again with other types reuse or add continuations" = "
+    f <- function(x, n) { s <- x; for (i in 1:n) s <- s + x; s }
+    list(f(1L, 3000), f(2L, 3000), f(0.5, 3000), f(1:2, 3000), f(1L, 3000))
+  "
+)
+
+test_that("continuations give GNU R's results, and they ran", {
+  before <- osr_entries()
+  with_osr(for (name in names(osr_snippets)) expect_same(osr_snippets[[name]]))
+  expect_gt(osr_entries() - before, 20)
+})
+
+test_that("the default threshold waits for a long loop", {
+  withr::local_envvar(c(RIR_OSR_THRESHOLD = NA))
+  withr::local_options(rir.osr_threshold = NULL)
+  expect_identical(rir:::rir_settings()$osr_threshold, 10000)
+  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 10000)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]]))
+  f <- rir::compile(function(n) { s <- 0; for (i in 1:n) s <- s + i; s })
+  before <- osr_entries()
+  expect_identical(f(2000), 2001000)
+  expect_identical(osr_entries(), before)
+  expect_identical(f(1e5), 5000050000)
+  expect_gt(osr_entries(), before)
+})
+
+test_that("RIR_OSR_THRESHOLD is mirrored by options(rir.osr_threshold)", {
+  withr::local_options(rir.osr_threshold = 1234)
+  expect_identical(rir:::rir_settings()$osr_threshold, 1234)
+})
+
+test_that("status() lists a function's continuations", {
+  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]]))
+  osr_status_probe <- function(n) { s <- 0; for (i in 1:n) s <- s + i; s }
+  osr_status_probe <- rir::compile(osr_status_probe)
+  expect_identical(osr_status_probe(3000), 4501500)
+  st <- rir::status()
+  row <- st[st$name == "osr_status_probe", ]
+  expect_identical(nrow(row), 1L)
+  expect_match(row$continuations, "^@[0-9]+$")
+})
