@@ -83,6 +83,8 @@ static const int kMaxCallees = 3;
 
 enum class CodeKind : int { Function, Promise, TopLevel };
 
+struct DispatchTable;
+
 struct Code {
     CodeKind kind;
     SEXP container;  // EXTPTRSXP, tag = rir_code, prot = pool
@@ -103,6 +105,9 @@ struct Code {
     // a function body run so far (the bits mean something after a few).
     uint64_t lazyLoads = 0;
     uint32_t entries = 0;
+    // A top-level loop's code whose loop went on in native code: the
+    // table that holds its continuations (its container is in the pool).
+    DispatchTable* toplevelTable = nullptr;
     static uint64_t slotBit(int k) { return k >= 0 && k < 64 ? uint64_t(1) << k : 0; }
 
     // (read inline: an EXTPTRSXP's CDR is its protected value, and the

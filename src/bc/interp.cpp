@@ -233,6 +233,9 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     // native code; back edges taken, in thousands)
     DispatchTable* osrTable = osrHook && tiering.native ? bodyOf : nullptr;
     bodyOf = nullptr;
+    // (a top-level loop's code may go on natively too: its table is made
+    // then)
+    bool osr = osrTable || (c->kind == CodeKind::TopLevel && !resume && osrHook && tiering.native);
     double osrTrips = 0;
     checkCStack();
     NodeStackSlot* frame = R_BCNodeStackTop;
@@ -560,7 +563,7 @@ L_br_back : {
     }
     // a function body whose loops run long goes on in native code from
     // the loop header (the stack there is the stack here)
-    if (osrTable && ++osrTrips > tiering.osrThreshold) {
+    if (osr && ++osrTrips > tiering.osrThreshold) {
         SYNC();
         const insn::br_back at(pc);
         SEXP r = osrHook(osrTable, c, at.target, env, tramp, base, int(sp - base));
@@ -568,7 +571,7 @@ L_br_back : {
             R_BCNodeStackTop = frame;
             return r;
         }
-        osrTable = nullptr;  // (declined: not again in this call)
+        osr = false;  // (declined: not again in this call)
     }
     DECODE(br_back);
     pc = start + o.target;

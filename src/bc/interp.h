@@ -51,7 +51,8 @@ SEXP interpretBody(DispatchTable* t, Code* code, SEXP env, SEXP tramp);
 // Hook registered by the tiering policy: asked, with the operand stack
 // (`height` slots from `stack`, raw loop state included), to go on running
 // t's baseline `code` from `pc` (a loop header) in native code once the
-// function body's loops ran long in the interpreter (RIR_OSR_THRESHOLD).
+// function body's loops ran long in the interpreter (RIR_OSR_THRESHOLD);
+// t is nullptr for a top-level loop's code (CodeKind::TopLevel).
 // Returns what the function body returns, or nullptr when it declines (the
 // interpreter goes on).
 typedef SEXP (*OsrHook)(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,

@@ -19,6 +19,7 @@
 //   f(1e7)              RIR: s <- 0; i <- 0; while: 10000 rounds
 //                       continuation f@<header pc>(env, stack) runs the
 //                       rest natively; its value is the call's
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -124,14 +125,41 @@ namespace {
 // The frame's bindings, when a continuation can take them as its own (an
 // unhashed frame of ordinary bindings, each with a value: no active,
 // locked or missing one): true.
-bool plainFrame(SEXP env, std::vector<SEXP>* names,
+// A binding a continuation can take as its own.
+bool plainBinding(SEXP b) {
+    return plainWritableCell(b) && !(hdr(b)->gp & kMissingMask) && CAR(b) != R_MissingArg &&
+           CAR(b) != R_UnboundValue;
+}
+
+bool plainFrame(SEXP env, const Code* code, std::vector<SEXP>* names,
                 std::vector<DispatchTable::EntryType>* types) {
-    if (HASHTAB(env) != R_NilValue) return false;
-    for (SEXP b = FRAME(env); b != R_NilValue; b = CDR(b)) {
-        if (!plainWritableCell(b) || (hdr(b)->gp & kMissingMask) || CAR(b) == R_MissingArg ||
-            CAR(b) == R_UnboundValue || names->size() >= 256)
-            return false;
-        names->push_back(TAG(b));
+    SEXP table = HASHTAB(env);
+    if (table == R_NilValue) {
+        // (a function's frame: every binding)
+        for (SEXP b = FRAME(env); b != R_NilValue; b = CDR(b)) {
+            if (!plainBinding(b) || names->size() >= 256) return false;
+            names->push_back(TAG(b));
+            types->push_back(DispatchTable::entryType(CAR(b)));
+        }
+        return true;
+    }
+    // A hashed frame (the global environment of a top-level loop): the
+    // bindings of the variables the code names, none active, locked or
+    // missing; no active binding anywhere in the frame (stores are
+    // deferred only in a frame without one). The frame's other bindings
+    // are not the continuation's: its loads of them look them up.
+    for (R_xlen_t k = 0; k < XLENGTH(table); k++)
+        for (SEXP b = VECTOR_ELT(table, k); b != R_NilValue; b = CDR(b))
+            if (hdr(b)->gp & kActiveBinding) return false;
+    SEXP pool = code->pool();
+    for (int k = 0; k < code->poolSize; k++) {
+        SEXP sym = VECTOR_ELT(pool, k);
+        if (TYPEOF(sym) != SYMSXP || std::find(names->begin(), names->end(), sym) != names->end())
+            continue;
+        SEXP b = R_findVarLocInFrame(env, sym).cell;
+        if (!b || b == R_NilValue) continue;
+        if (!plainBinding(b) || names->size() >= 256) return false;
+        names->push_back(sym);
         types->push_back(DispatchTable::entryType(CAR(b)));
     }
     return true;
@@ -154,7 +182,7 @@ pir::PirType pirType(DispatchTable::EntryType t) {
 int continuationFor(DispatchTable* t, int pc, SEXP env) {
     std::vector<SEXP> names;
     std::vector<DispatchTable::EntryType> types;
-    if (!plainFrame(env, &names, &types)) return -1;
+    if (!plainFrame(env, t->baseline, &names, &types)) return -1;
     for (size_t k = 0; k < t->continuations.size(); k++) {
         const DispatchTable::Continuation& c = t->continuations[k];
         if (c.pc == pc && c.bindings == names && c.types == types)
@@ -212,6 +240,19 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
 // object with a destructor lives here: the continuation may jump out.)
 SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
                   const NodeStackSlot* stack, int height) {
+    if (!t) {
+        // a top-level loop's code: a table of its own, made once
+        if (code->kind != CodeKind::TopLevel) return nullptr;
+        if (!code->toplevelTable) {
+            DispatchTable* made = DispatchTable::create(R_NilValue, code->ast(), "<top-level loop>");
+            PROTECT(made->container);
+            made->setBaseline(code, code->container);
+            code->addPool(made->container);
+            UNPROTECT(1);
+            code->toplevelTable = made;
+        }
+        t = code->toplevelTable;
+    }
     if (code != t->baseline) return nullptr;
     int k = continuationFor(t, pc, env);
     if (k < 0) return nullptr;

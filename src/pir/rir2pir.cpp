@@ -89,7 +89,7 @@ std::string Translator::translateBody(const CodeShape& shape) {
         if (open) jumpTo(end, stack, blocks);
         return true;
     };
-    if (entryPc_ == 0) {
+    if (!continues_) {
         jumpTo(0, {}, blocks);
         states_.translateReached(b_, blocks, int(bc.size()), block);
     } else {
@@ -192,7 +192,7 @@ std::string Translator::run() {
 // operand stack's slots (LdInput), then the code from the loop header on.
 std::string Translator::runContinuation(const CodeShape& shape) {
     int pc = entryPc_;
-    if (pc <= 0 || size_t(pc) >= shape.height.size() || shape.height[pc] < 0 ||
+    if (pc < 0 || size_t(pc) >= shape.height.size() || shape.height[pc] < 0 ||
         shape.slots[pc] != entryKinds_)
         return "a continuation's entry is not an instruction with that stack";
     std::vector<Instruction*> args;
@@ -321,7 +321,10 @@ std::set<int> unsoundInlines(const Function& fn) {
 
 std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline,
                     uint32_t eagerArgs, Context ctx, std::set<int>* failedInlines) {
-    if (code->kind != CodeKind::Function) return "not a function body";
+    // (a continuation may also go on in a top-level loop's code)
+    if (code->kind != CodeKind::Function &&
+        !(fn->continuation && code->kind == CodeKind::TopLevel))
+        return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = fn->continuation ? int(fn->bindings.size()) : Rf_length(formals);
     fn->onlyFormals = !fn->continuation && ctx.has(CallFlag::OnlyFormals);

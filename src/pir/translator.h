@@ -56,6 +56,7 @@ class Translator {
     // Makes the translation a continuation's (fn->continuation): entered at
     // `pc`, a loop header, with an operand stack of these kinds.
     void continueAt(int pc, const std::vector<SlotKind>& stack) {
+        continues_ = true;
         entryPc_ = pc;
         entryKinds_ = stack;
     }
@@ -112,6 +113,7 @@ class Translator {
     Context ctx_;                // the context of the calls the version is for
     BlockStates states_;         // the operand stack at each block's entry
     std::set<int> loopHeaders_;  // targets of backward jumps
+    bool continues_ = false;     // a continuation's translation (continueAt)
     int entryPc_ = 0;            // where the translation enters the code
     std::vector<SlotKind> entryKinds_;  // a continuation's entry stack
     std::string runContinuation(const CodeShape& shape);

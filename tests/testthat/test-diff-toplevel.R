@@ -6,29 +6,35 @@
 # them, making them active, locking them, assigning them from a function)
 # must show as in GNU R.
 
-run_script <- function(lines, use_rir) {
+# (`env`: more environment variables for rir's run; `probe`: the stats()
+# entry the run must have made positive)
+run_script <- function(lines, use_rir, env = character(), probe = "toplevel_compiled") {
   file <- tempfile(fileext = ".R")
   on.exit(unlink(file))
   if (use_rir) {
     lines <- c(
       "library(rir)", lines,
-      "cat('toplevel compiled:', rir::stats()[['toplevel_compiled']] > 0, '\\n')"
+      sprintf("cat('%s:', rir::stats()[['%s']] > 0, '\\n')", probe, probe)
     )
   }
   writeLines(lines, file)
   rscript <- file.path(R.home("bin"), "Rscript")
-  suppressWarnings(system2(rscript, c("--vanilla", shQuote(file)), stdout = TRUE, stderr = TRUE))
+  suppressWarnings(system2(rscript, c("--vanilla", shQuote(file)),
+    stdout = TRUE, stderr = TRUE,
+    env = if (use_rir && length(env)) paste0(names(env), "=", env) else character()
+  ))
 }
 
-expect_script_same <- function(lines) {
+expect_script_same <- function(lines, env = character(), probe = "toplevel_compiled") {
   ref <- run_script(lines, FALSE)
-  got <- run_script(lines, TRUE)
-  expect_identical(got[length(got)], "toplevel compiled: TRUE ")
+  got <- run_script(lines, TRUE, env, probe)
+  expect_identical(got[length(got)], sprintf("%s: TRUE ", probe))
   expect_identical(got[-length(got)], ref)
 }
 
-test_that("a top-level loop over global variables", {
-  expect_script_same(c(
+scripts <- list()
+
+scripts$globals <- c(
     "s <- 0; x <- 0.25",
     "for (i in 1:2000) { x <- x * 3.7 * (1 - x); s <- s + (x > 0.5) }",
     "print(c(s, x, i))",
@@ -39,11 +45,9 @@ test_that("a top-level loop over global variables", {
     "for (i in 1:3) a[i] <- a[i] * 10",
     "print(list(a, b))",
     "k <- 0L; while (k < 10L) k <- k + 1L; print(k)"
-  ))
-})
+)
 
-test_that("a top-level loop whose global bindings other code removes, makes active or locks", {
-  expect_script_same(c(
+scripts$changed <- c(
     "y <- 1",
     "f <- function() rm('y', envir = globalenv())",
     "for (i in 1:5) { y <- y + 1; if (i == 3) { f(); y <- 100 } }",
@@ -61,11 +65,9 @@ test_that("a top-level loop whose global bindings other code removes, makes acti
     "unlockBinding('q', globalenv())",
     "for (i in 1:3) q <- q + 1",
     "print(q)"
-  ))
-})
+)
 
-test_that("a top-level loop over globals that functions assign too", {
-  expect_script_same(c(
+scripts$assigned <- c(
     "g <- function() { cnt <<- cnt + 10; assign('cnt2', cnt2 * 2, envir = globalenv()) }",
     "cnt <- 0; cnt2 <- 1",
     "for (i in 1:5) { cnt <- cnt + 1; cnt2 <- cnt2 + 1; g() }",
@@ -77,5 +79,36 @@ test_that("a top-level loop over globals that functions assign too", {
     "acc <- numeric(0)",
     "for (i in 1:3) { acc <- c(acc, i); local(acc <<- acc * 2) }",
     "print(acc)"
-  ))
+)
+
+test_that("a top-level loop over global variables", {
+  expect_script_same(scripts$globals)
+})
+
+test_that("a top-level loop whose global bindings other code removes, makes active or locks", {
+  expect_script_same(scripts$changed)
+})
+
+test_that("a top-level loop over globals that functions assign too", {
+  expect_script_same(scripts$assigned)
+})
+
+# The same scripts with every top-level loop going on in native code from
+# its first jump back (a continuation of the loop's code in the global env).
+osr_env <- c(RIR_NATIVE = "1", RIR_OSR_THRESHOLD = "0")
+
+test_that("top-level loops that go on in native code (OSR)", {
+  for (lines in scripts) expect_script_same(lines, osr_env, "osr_entries")
+  expect_script_same(c(
+    "s <- 0; x <- 0.25",
+    "for (i in 1:3e5) { x <- x * 3.7 * (1 - x); s <- s + (x > 0.5) }",
+    "print(c(s, x, i))",
+    "n <- 0L; while (n < 100000L) n <- n + 1L; print(n)",
+    "m <- matrix(0, 50, 50); for (j in 1:50) for (i in 1:50) m[i, j] <- i * j; print(sum(m))",
+    "r <- 0; for (i in 1:5000) { if (i == 4000) break; r <- r + sqrt(i) }; print(r)",
+    "print(tryCatch(for (i in 1:5000) if (i == 3000) stop('at ', i), error = conditionMessage))",
+    "withCallingHandlers(for (i in 1:3000) if (i == 2500) warning('w ', i),",
+    "  warning = function(w) { cat('caught', conditionMessage(w), '\\n'); invokeRestart('muffleWarning') })",
+    "v <- 1L; for (i in 1:3000) v <- if (i %% 1000L == 0L) paste0('s', i) else i; print(v)"
+  ), osr_env, "osr_entries")
 })
