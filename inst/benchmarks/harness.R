@@ -34,12 +34,14 @@ peak_rss_kb <- function() {
   as.numeric(gsub("[^0-9]", "", line[[1]]))
 }
 
-rir_compile_seconds <- function() {
+# rir's time compiling to its bytecode ("compile_seconds") or optimizing
+# to native code ("opt_seconds": PIR and LLVM, continuations included)
+rir_seconds <- function(what = "compile_seconds") {
   if (!("rir" %in% loadedNamespaces())) return(NA_real_)
   tryCatch({
     stats_fun <- getExportedValue("rir", "stats")
     s <- stats_fun()
-    value <- s[["compile_seconds"]]
+    value <- s[[what]]
     if (is.null(value)) NA_real_ else as.numeric(value)[[1]]
   }, error = function(e) NA_real_)
 }
@@ -94,7 +96,8 @@ ok <- tryCatch({
   emit("status", "FAILED", one_line(conditionMessage(e)))
   FALSE
 })
-emit("compile", format(rir_compile_seconds(), digits = 7))
+emit("compile", format(rir_seconds("compile_seconds"), digits = 7))
+emit("optimize", format(rir_seconds("opt_seconds"), digits = 7))
 # rir's counters: closure bodies run by rir and expressions it left to GNU
 # R's AST interpreter (the runner reports their ratio).
 if ("rir" %in% loadedNamespaces()) {

@@ -111,8 +111,11 @@ known_configs <- list(
   "gnur-ast" = list(env = c(R_ENABLE_JIT = "0"), rir = FALSE),
   "gnur-bc" = list(env = c(R_ENABLE_JIT = "3"), rir = FALSE),
   "rir" = list(env = character(), rir = TRUE),
-  "rir-baseline" = list(env = c(RIR_OPT_THRESHOLD = "1000000000"), rir = TRUE),
-  "rir-native" = list(env = c(RIR_NATIVE = "1", RIR_OPT_THRESHOLD = "2"), rir = TRUE)
+  # the optimizing tier held back: what the RIR interpreter alone does
+  "rir-baseline" = list(env = c(RIR_NATIVE = "0"), rir = TRUE),
+  # the optimizing tier switched on as a user switches it on, every other
+  # setting rir's default
+  "rir-native" = list(env = c(RIR_NATIVE = "1"), rir = TRUE)
 )
 
 select_configs <- function(names) {
@@ -182,7 +185,8 @@ parse_worker_output <- function(output, exit_status) {
   }
   list(
     ok = ok, n = get_value("n"), times = times,
-    compile = get_value("compile"), rss_kb = get_value("rss_kb"),
+    compile = get_value("compile"), optimize = get_value("optimize"),
+    rss_kb = get_value("rss_kb"),
     message = message_text, output = output
   )
 }
@@ -249,6 +253,28 @@ geomean_table <- function(summary, configs) {
   out
 }
 
+# Per configuration, over the benchmarks that ran: the time rir spent
+# compiling to bytecode and optimizing to native code, in total and as a
+# share of the first iterations' total time (the compile time is paid in
+# the process's first iteration, or later when a function gets hot).
+compile_time_table <- function(summary, configs) {
+  rows <- lapply(configs, function(cfg) {
+    r <- summary[summary$config == cfg & summary$status == "ok", ]
+    first <- sum(r$first_s, na.rm = TRUE)
+    comp <- sum(r$compile_s, na.rm = TRUE)
+    opt <- sum(r$optimize_s, na.rm = TRUE)
+    data.frame(
+      config = cfg,
+      `compile (s)` = formatC(comp, format = "f", digits = 2),
+      `optimize (s)` = formatC(opt, format = "f", digits = 2),
+      `first iterations (s)` = formatC(first, format = "f", digits = 2),
+      `share` = if (first > 0) sprintf("%.1f%%", 100 * (comp + opt) / first) else "-",
+      check.names = FALSE, stringsAsFactors = FALSE
+    )
+  })
+  do.call(rbind, rows)
+}
+
 print_table <- function(df) {
   df[] <- lapply(df, function(col) if (is.numeric(col)) fmt_ratio(col) else col)
   widths <- pmax(nchar(names(df)), vapply(df, function(col) max(nchar(col), 0), numeric(1)))
@@ -299,6 +325,7 @@ write_markdown <- function(path, summary, configs, opts, info) {
     `first speedup` = fmt_ratio(summary$first_speedup),
     `peak speedup` = fmt_ratio(summary$peak_speedup),
     `compile (s)` = fmt_time(summary$compile_s),
+    `optimize (s)` = fmt_time(summary$optimize_s),
     `peak RSS (MB)` = ifelse(is.na(summary$peak_rss_mb), "-",
       formatC(summary$peak_rss_mb, format = "f", digits = 1)),
     check.names = FALSE, stringsAsFactors = FALSE
@@ -317,6 +344,8 @@ write_markdown <- function(path, summary, configs, opts, info) {
     "",
     "## Geometric mean of speedups per suite", "",
     markdown_table(geomean_table(summary, configs)),
+    "## Compile time", "",
+    markdown_table(compile_time_table(summary, configs)),
     "## Peak time in seconds (speedup vs gnur-bc)", "",
     markdown_table(wide_table(summary, configs, "peak_s", "peak_speedup")),
     "## First iteration time in seconds (speedup vs gnur-bc)", "",
@@ -510,6 +539,7 @@ main <- function() {
         first_s = if (length(firsts)) stats::median(firsts) else NA_real_,
         peak_s = peak_time(times),
         compile_s = stats::median(vapply(runs, `[[`, numeric(1), "compile")),
+        optimize_s = stats::median(vapply(runs, `[[`, numeric(1), "optimize")),
         peak_rss_mb = max(vapply(runs, `[[`, numeric(1), "rss_kb")) / 1024,
         message = if (length(failed)) failed[[1]]$message else "",
         stringsAsFactors = FALSE
@@ -529,7 +559,8 @@ main <- function() {
   summary$peak_speedup[summary$status != "ok"] <- NA
   summary <- summary[order(match(summary$id, benchmarks$id), match(summary$config, configs)), ]
   summary <- summary[, c("suite", "benchmark", "id", "config", "status", "n", "iterations",
-    "first_s", "peak_s", "first_speedup", "peak_speedup", "compile_s", "peak_rss_mb", "message")]
+    "first_s", "peak_s", "first_speedup", "peak_speedup", "compile_s", "optimize_s",
+    "peak_rss_mb", "message")]
   raw <- raw[order(match(raw$id, benchmarks$id), match(raw$config, configs), raw$round,
     raw$iteration), ]
 

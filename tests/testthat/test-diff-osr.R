@@ -84,9 +84,12 @@ test_that("continuations give GNU R's results, and they ran", {
 })
 
 test_that("the default threshold waits for a long loop", {
-  withr::local_envvar(c(RIR_OSR_THRESHOLD = NA))
-  withr::local_options(rir.osr_threshold = NULL)
+  env <- Sys.getenv("RIR_OSR_THRESHOLD", NA)
+  opt <- options(rir.osr_threshold = NULL)
+  Sys.unsetenv("RIR_OSR_THRESHOLD")
   expect_identical(rir:::rir_settings()$osr_threshold, 10000)
+  options(opt)
+  if (!is.na(env)) Sys.setenv(RIR_OSR_THRESHOLD = env)
   old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 10000)
   on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]]))
   f <- rir::compile(function(n) { s <- 0; for (i in 1:n) s <- s + i; s })
@@ -98,7 +101,8 @@ test_that("the default threshold waits for a long loop", {
 })
 
 test_that("RIR_OSR_THRESHOLD is mirrored by options(rir.osr_threshold)", {
-  withr::local_options(rir.osr_threshold = 1234)
+  old <- options(rir.osr_threshold = 1234)
+  on.exit(options(old))
   expect_identical(rir:::rir_settings()$osr_threshold, 1234)
 })
 
@@ -112,4 +116,16 @@ test_that("status() lists a function's continuations", {
   row <- st[st$name == "osr_status_probe", ]
   expect_identical(nrow(row), 1L)
   expect_match(row$continuations, "^@[0-9]+$")
+})
+
+test_that("an interrupt stops a loop that went on in native code", {
+  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]]))
+  f <- rir::compile(function(n) {
+    for (i in 1:n) if (i == 20000) rir:::set_interrupt_pending()
+    "not interrupted"
+  })
+  before <- osr_entries()
+  expect_identical(tryCatch(f(1e6), interrupt = function(c) class(c)), c("interrupt", "condition"))
+  expect_gt(osr_entries(), before)
 })
