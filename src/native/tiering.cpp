@@ -125,10 +125,12 @@ namespace {
 // The frame's bindings, when a continuation can take them as its own (an
 // unhashed frame of ordinary bindings, each with a value: no active,
 // locked or missing one): true.
-// A binding a continuation can take as its own.
+// A binding a continuation can take as its own: an ordinary one with a
+// value, or an unsupplied argument bound to its default's promise (still
+// `missing`: the frame keeps saying so).
 bool plainBinding(SEXP b) {
-    return plainWritableCell(b) && !(hdr(b)->gp & kMissingMask) && CAR(b) != R_MissingArg &&
-           CAR(b) != R_UnboundValue;
+    return plainWritableCell(b) && CAR(b) != R_MissingArg && CAR(b) != R_UnboundValue &&
+           (!(hdr(b)->gp & kMissingMask) || TYPEOF(CAR(b)) == PROMSXP);
 }
 
 bool plainFrame(SEXP env, const Code* code, std::vector<SEXP>* names,

@@ -66,6 +66,12 @@ osr_snippets <- list(
     h <- function(n) { v <- 1L; for (i in 1:n) v <- if (i %% 1000L == 0L) as.character(i) else i; v }
     list(f(4000), f(4000, by = 1.5), g(1L, 3000), g(0.5, 3000), g(c(a = 1), 3000), h(4000))
   ",
+  "unsupplied arguments with defaults, forced in the loop or not" = "
+    f <- function(n, by = 2, verbose = FALSE) { s <- 0; for (i in 1:n) { s <- s + by; if (verbose) cat(i) }; c(s, missing(by), missing(verbose)) }
+    g <- function(n, k = n * 2) { s <- 0; for (i in 1:n) { if (i == 2500) s <- s + k; s <- s + 1 }; c(s, missing(k)) }
+    h <- function(n, tol = 1e-3) { x <- 1; for (i in 1:n) { x <- x / 2; if (missing(tol)) x <- x + tol }; x }
+    list(f(3000), f(3000, 1), f(3000, verbose = FALSE), g(3000), g(3000, 1), h(3000), h(3000, 0))
+  ",
   "frames the continuation cannot take (missing arguments, active bindings) stay in the interpreter" = "
     f <- function(n, m) { s <- 0; for (i in 1:n) s <- s + i; c(s, missing(m)) }
     g <- function(n) { makeActiveBinding('ab', function() 1, environment()); s <- 0; for (i in 1:n) s <- s + ab; s }
