@@ -231,7 +231,8 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     resumeAt = nullptr;
     // (the function whose body this is, while its loops may still go on in
     // native code; back edges taken, in thousands)
-    DispatchTable* osrTable = osrHook && tiering.native ? bodyOf : nullptr;
+    DispatchTable* osrTable =
+        osrHook && tiering.native ? (resume ? resume->table : bodyOf) : nullptr;
     bodyOf = nullptr;
     // (a top-level loop's code may go on natively too: its table is made
     // then)

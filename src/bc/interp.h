@@ -14,6 +14,8 @@ namespace rir {
 // raised with Rf_error() name the same call as under GNU R's byte code).
 SEXP interpret(Code* code, SEXP env, SEXP tramp);
 
+struct DispatchTable;
+
 // Where a deoptimization resumes a Code: the pc of an instruction and the
 // operand stack before it (raw slots, loop state included, bottom first),
 // whose shape the bytecode verifier computed (CodeShape) for that pc.
@@ -24,6 +26,9 @@ struct ResumePoint {
     const NodeStackSlot* stack;
     int height;
     int loopSlots;
+    // the function whose body `code` is, when its loops may go on in native
+    // code again (a deoptimization of its own native code)
+    DispatchTable* table = nullptr;
 };
 
 // Runs `code` in `env` from the middle: as if it had run up to `at.pc` and
@@ -38,7 +43,6 @@ extern "C" SEXP rir_entry(SEXP call, SEXP op, SEXP args, SEXP env);
 // entry once its invocations reach the threshold when no native version
 // fits the call's context (DispatchTable::natives); it may give the table
 // native code for that context.
-struct DispatchTable;
 struct Context;
 typedef void (*OptimizeHook)(DispatchTable*, Context);
 extern OptimizeHook optimizeHook;

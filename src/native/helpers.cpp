@@ -814,8 +814,10 @@ SEXP rirn_colon(SEXP from, SEXP to, SEXP call, SEXP env, SEXP tramp) {
 namespace {
 
 // RIR code resumed at pc with the frame state's stack (see rirn_deopt).
+// (t: the function whose own code deoptimized, whose loops may go on in
+// native code again)
 SEXP resumeAt(Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack, int n,
-              const unsigned char* kinds) {
+              const unsigned char* kinds, DispatchTable* t = nullptr) {
     NodeStackSlot* slots =
         n ? static_cast<NodeStackSlot*>(alloca(n * sizeof(NodeStackSlot))) : nullptr;
     int loopSlots = 0;
@@ -845,7 +847,8 @@ SEXP resumeAt(Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack, int n
             }
         }
     }
-    return interpretFrom(code, env, tramp, ResumePoint{pc, slots, n, loopSlots});
+    return interpretFrom(code, env, tramp,
+                         ResumePoint{pc, slots, n, loopSlots, t && t->baseline == code ? t : nullptr});
 }
 
 // Counts (or releases) a frame state's stack values (not a loop's raw
@@ -870,9 +873,9 @@ void noteDeopt(DispatchTable* t, int pc) {
 extern "C" {
 
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
-                int n, const unsigned char* kinds) {
+                int n, const unsigned char* kinds, int continuation) {
     noteDeopt(t, pc);
-    return resumeAt(code, pc, env, tramp, stack, n, kinds);
+    return resumeAt(code, pc, env, tramp, stack, n, kinds, continuation ? nullptr : t);
 }
 
 // The arguments of an inlined call as a call's promargs list, of cells

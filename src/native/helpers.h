@@ -239,8 +239,11 @@ void rirn_srcref(SEXP s);
 // deoptimizing loses its native code). `kinds` (SlotKind per stack value):
 // the state of running for loops (sequence, length, counter) is rebuilt as
 // the interpreter keeps it; loop slots lie below every other value.
+// `continuation`: the code deoptimizing is a continuation (OSR-in), whose
+// resumed frame does not go on in native code again (a function version's
+// may: its loops ran no continuation yet, and the nesting stays bounded).
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
-                int n, const unsigned char* kinds);
+                int n, const unsigned char* kinds, int continuation);
 
 // An inlined call (PushContext / PopContext): the callee's environment
 // made from the `n` arguments (one per formal; the missing marker for

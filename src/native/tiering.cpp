@@ -185,12 +185,19 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
     std::vector<SEXP> names;
     std::vector<DispatchTable::EntryType> types;
     if (!plainFrame(env, t->baseline, &names, &types)) return -1;
+    // (one dropped after deoptimizing is compiled again, with the feedback
+    // the interpreter gathered since, a few times)
+    int again = -1;
     for (size_t k = 0; k < t->continuations.size(); k++) {
         const DispatchTable::Continuation& c = t->continuations[k];
-        if (c.pc == pc && c.bindings == names && c.types == types)
-            return c.entry ? int(k) : -1;
+        if (c.pc != pc || c.bindings != names || c.types != types) continue;
+        if (c.entry) return int(k);
+        if (c.deopts < DispatchTable::kMaxContinuationDeopts ||
+            c.recompiles >= DispatchTable::kMaxContinuationRecompiles)
+            return -1;
+        again = int(k);
     }
-    if (t->continuations.size() >= DispatchTable::kMaxContinuations) return -1;
+    if (again < 0 && t->continuations.size() >= DispatchTable::kMaxContinuations) return -1;
     double t0 = nowSeconds();
     std::string why;
     CodeShape shape;
@@ -234,7 +241,14 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
         stats.osr_refused++;
         refusalReasons["continuation: " + why]++;
     }
-    t->continuations.push_back(DispatchTable::Continuation{pc, names, types, entry, 0});
+    if (again >= 0) {
+        DispatchTable::Continuation& c = t->continuations[size_t(again)];
+        c.entry = entry;
+        c.deopts = 0;
+        c.recompiles++;
+        return entry ? again : -1;
+    }
+    t->continuations.push_back(DispatchTable::Continuation{pc, names, types, entry, 0, 0});
     return entry ? int(t->continuations.size() - 1) : -1;
 }
 

@@ -186,7 +186,8 @@ struct DispatchTable {
     // value of type `types`); entry(env, tramp, inputs) takes the operand stack there as
     // values (a for loop's length and counter as integer scalars). A null
     // entry: refused, or dropped after kMaxContinuationDeopts calls that
-    // deoptimized.
+    // deoptimized (compiled again with the feedback gathered since, at
+    // most kMaxContinuationRecompiles times).
     typedef SEXP (*ContinuationEntry)(SEXP env, SEXP tramp, const SEXP* inputs);
     // What a continuation assumes of a binding's value at its entry.
     enum class EntryType : uint8_t { Any, SimpleReal, SimpleInt };
@@ -201,9 +202,11 @@ struct DispatchTable {
         std::vector<EntryType> types;  // of the bindings' values
         ContinuationEntry entry = nullptr;
         uint32_t deopts = 0;
+        uint8_t recompiles = 0;
     };
     static const size_t kMaxContinuations = 8;
     static const uint32_t kMaxContinuationDeopts = 3;
+    static const uint8_t kMaxContinuationRecompiles = 2;
     std::vector<Continuation> continuations;
     // GNU R runs this closure in its AST interpreter, never compiling it
     // (a small closure not defined at top level that the AST interpreter

@@ -135,3 +135,24 @@ test_that("an interrupt stops a loop that went on in native code", {
   expect_identical(tryCatch(f(1e6), interrupt = function(c) class(c)), c("interrupt", "condition"))
   expect_gt(osr_entries(), before)
 })
+
+test_that("a loop whose native version deoptimized goes on in a continuation", {
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, osr = 0, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]]))
+  f <- rir::compile(function(x, n) {
+    s <- 0
+    for (i in 1:n) {
+      if (i == 100) x <- x + 0.5
+      s <- s + x * i
+    }
+    s
+  })
+  f(1L, 10)
+  f(2L, 10)
+  f(3L, 10)
+  before <- rir::stats()[c("deopts", "osr_entries")]
+  expect_identical(f(1L, 5000), sum(c(1:99, (100:5000) * 1.5)))
+  after <- rir::stats()[c("deopts", "osr_entries")]
+  expect_gt(after[["deopts"]], before[["deopts"]])
+  expect_gt(after[["osr_entries"]], before[["osr_entries"]])
+})
