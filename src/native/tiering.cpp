@@ -226,7 +226,11 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
         if (why.empty())
             entry = reinterpret_cast<DispatchTable::ContinuationEntry>(compile(fn, t, &why));
         if (debugFlags.native) {
-            std::string trace = "rir: native: continuation " + fn.name + ": " +
+            std::string frame;
+            for (size_t k = 0; k < names.size(); k++)
+                frame += std::string(k ? ", " : "") + CHAR(PRINTNAME(names[k])) + ":" +
+                         std::to_string(int(types[k]));
+            std::string trace = "rir: native: continuation " + fn.name + " [" + frame + "]: " +
                                 (entry ? "compiled" : "refused: " + why) + "\n" + pir::print(fn) +
                                 (entry ? lastIR() : "");
             REprintf("%s", trace.c_str());

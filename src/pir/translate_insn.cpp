@@ -560,6 +560,16 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         }
         case Op::for_step: {
             const insn::for_step o(imm);
+            if (fn_->continuation && code_->feedback[o.fb].count == 0) {
+                // A continuation is compiled while the code after its loop
+                // has not run yet: a loop that never ran has no feedback
+                // to speculate on. It leaves for the interpreter there
+                // (the continuation is compiled again, with that loop's
+                // feedback, once it has deoptimized: tiering.cpp).
+                b_(Opcode::Deopt, {frameState(pc, stack)});
+                *open = false;
+                return "";
+            }
             Instruction* ctr = pop(stack);
             Instruction* len = stack.back();
             Instruction* seq = stack[stack.size() - 2];

@@ -205,8 +205,8 @@ struct DispatchTable {
         uint8_t recompiles = 0;
     };
     static const size_t kMaxContinuations = 8;
-    static const uint32_t kMaxContinuationDeopts = 3;
-    static const uint8_t kMaxContinuationRecompiles = 2;
+    static const uint32_t kMaxContinuationDeopts = 1;
+    static const uint8_t kMaxContinuationRecompiles = 3;
     std::vector<Continuation> continuations;
     // GNU R runs this closure in its AST interpreter, never compiling it
     // (a small closure not defined at top level that the AST interpreter

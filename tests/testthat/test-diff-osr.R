@@ -121,7 +121,7 @@ test_that("status() lists a function's continuations", {
   st <- rir::status()
   row <- st[st$name == "osr_status_probe", ]
   expect_identical(nrow(row), 1L)
-  expect_match(row$continuations, "^@[0-9]+$")
+  expect_match(row$continuations, "^@[0-9]+")
 })
 
 test_that("an interrupt stops a loop that went on in native code", {
@@ -155,4 +155,28 @@ test_that("a loop whose native version deoptimized goes on in a continuation", {
   after <- rir::stats()[c("deopts", "osr_entries")]
   expect_gt(after[["deopts"]], before[["deopts"]])
   expect_gt(after[["osr_entries"]], before[["osr_entries"]])
+})
+
+test_that("a continuation leaves at a loop that never ran, and is compiled again with its feedback", {
+  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 0, chaos = 0)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]]))
+  osr_two_loops <- function(n) {
+    x <- numeric(n)
+    for (i in seq_len(n)) x[i] <- i * 2
+    s <- 0
+    for (i in seq_along(x)) s <- s + x[i]
+    s
+  }
+  osr_two_loops <- rir::compile(osr_two_loops)
+  before <- rir::stats()[c("deopts", "osr_compiled")]
+  # (no loop here: this code's own loops would go on natively too)
+  r1 <- osr_two_loops(3000)
+  r2 <- osr_two_loops(3000)
+  r3 <- osr_two_loops(3000)
+  after <- rir::stats()[c("deopts", "osr_compiled")]
+  expect_identical(c(r1, r2, r3), rep(3000 * 3001, 3))
+  expect_identical(after[["deopts"]] - before[["deopts"]], 1)
+  expect_identical(after[["osr_compiled"]] - before[["osr_compiled"]], 2)
+  st <- rir::status()
+  expect_match(st$continuations[st$name == "osr_two_loops"], "^@[0-9]+$")
 })
