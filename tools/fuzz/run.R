@@ -1,7 +1,8 @@
 # Differential fuzzer driver (see docs/fuzzing.md):
 #   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|native2|chaos|all
-#     [--out DIR] [--batch B] [--minimize] [--ignore-calls]
-# (--mode all: the same N programs in every mode, one after the other;
+#     [--out DIR] [--batch B] [--jobs J] [--minimize] [--ignore-calls]
+# (--mode all: the same N programs in every mode; --jobs J: J modes at a
+# time, each in its own forked process (default 1: one after the other);
 # --ignore-calls: compare warnings and errors by message only, to find what
 # a difference in a condition's call hides)
 # Program k (0-based) of a run is generated from seed S + k. Batches of B
@@ -31,7 +32,7 @@ fz_modes <- list(
 
 fz_args <- function(args) {
   opt <- list(
-    n = 100L, seed = 1L, mode = "default", out = "fuzz-out", batch = 200L, minimize = FALSE,
+    n = 100L, seed = 1L, mode = "default", out = "fuzz-out", batch = 200L, jobs = 1L, minimize = FALSE,
     ignore_calls = FALSE
   )
   i <- 1L
@@ -99,12 +100,18 @@ fz_record_crash <- function(opt, dir, seed, status, alone) {
 main <- function() {
   opt <- fz_args(commandArgs(trailingOnly = TRUE))
   modes <- if (opt$mode == "all") names(fz_modes) else opt$mode
-  failed <- 0L
-  for (m in modes) {
+  one_mode <- function(m) {
     opt$mode <- m
-    failed <- failed + fz_run_mode(opt)
+    fz_run_mode(opt)
   }
-  quit(status = if (failed > 0L) 1L else 0L)
+  failed <- if (opt$jobs > 1L && length(modes) > 1L) {
+    res <- parallel::mclapply(modes, one_mode, mc.cores = opt$jobs, mc.preschedule = FALSE)
+    # a mode whose process died counts as failed
+    vapply(res, function(r) if (is.numeric(r)) as.integer(r) else 1L, 1L)
+  } else {
+    vapply(modes, one_mode, 1L)
+  }
+  quit(status = if (sum(failed) > 0L) 1L else 0L)
 }
 
 # runs the programs in one mode; returns the number of failures
