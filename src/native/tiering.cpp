@@ -38,6 +38,17 @@ std::map<std::string, double> refusalReasons;
 
 namespace {
 
+// Why fn is not lowered because of its size, or "". (LLVM's time grows
+// faster than the code: a base function like str.default took seconds per
+// version.)
+std::string sizeRefusal(const pir::Function& fn) {
+    size_t n = 0;
+    for (auto& b : fn.blocks) n += b->insns.size();
+    if (n <= kMaxNativeInsns) return "";
+    return "too large for the native tier (more than " + std::to_string(kMaxNativeInsns) +
+           " PIR instructions)";
+}
+
 void optimizeFunction(DispatchTable* t, Context ctx) {
     std::string why;
     optimizeNow(t, ctx, &why);
@@ -65,15 +76,7 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
         auto translateAndCompile = [&](const std::set<int>& noInline) {
             why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
                                         eager, ctx, noInline);
-            if (why.empty()) {
-                size_t n = 0;
-                for (auto& b : fn.blocks) n += b->insns.size();
-                // (LLVM's time grows faster than the code: a base function
-                // like str.default took seconds per version)
-                if (n > kMaxNativeInsns)
-                    why = "too large for the native tier (more than " +
-                          std::to_string(kMaxNativeInsns) + " PIR instructions)";
-            }
+            if (why.empty()) why = sizeRefusal(fn);
             if (why.empty()) entry = compile(fn, t, &why);
         };
         translateAndCompile({});
@@ -201,6 +204,7 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
     double t0 = nowSeconds();
     std::string why;
     CodeShape shape;
+    std::vector<uint8_t> stack;
     DispatchTable::ContinuationEntry entry = nullptr;
     if (!available(&why)) {
         // why says it
@@ -214,15 +218,12 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
         for (DispatchTable::EntryType e : types) fn.bindingTypes.push_back(pirType(e));
         fn.continuationPc = pc;
         fn.continuationStack = shape.slots[size_t(pc)];
+        for (SlotKind k : fn.continuationStack) stack.push_back(uint8_t(k));
         std::string passes;
         why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify,
                                     debugFlags.pir ? &passes : nullptr);
         if (debugFlags.pir) REprintf("rir: continuation %s\n%s", fn.name.c_str(), passes.c_str());
-        size_t n = 0;
-        for (auto& b : fn.blocks) n += b->insns.size();
-        if (why.empty() && n > kMaxNativeInsns)
-            why = "too large for the native tier (more than " + std::to_string(kMaxNativeInsns) +
-                  " PIR instructions)";
+        if (why.empty()) why = sizeRefusal(fn);
         if (why.empty())
             entry = reinterpret_cast<DispatchTable::ContinuationEntry>(compile(fn, t, &why));
         if (debugFlags.native) {
@@ -230,9 +231,9 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
             for (size_t k = 0; k < names.size(); k++)
                 frame += std::string(k ? ", " : "") + CHAR(PRINTNAME(names[k])) + ":" +
                          std::to_string(int(types[k]));
-            std::string trace = "rir: native: continuation " + fn.name + " [" + frame + "]: " +
-                                (entry ? "compiled" : "refused: " + why) + "\n" + pir::print(fn) +
-                                (entry ? lastIR() : "");
+            std::string trace = "rir: native: continuation " + fn.name + " [" + frame +
+                                "]: " + (entry ? "compiled" : "refused: " + why) + "\n" +
+                                pir::print(fn) + (entry ? lastIR() : "");
             REprintf("%s", trace.c_str());
         }
     }
@@ -248,11 +249,12 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
     if (again >= 0) {
         DispatchTable::Continuation& c = t->continuations[size_t(again)];
         c.entry = entry;
+        c.stack = stack;
         c.deopts = 0;
         c.recompiles++;
         return entry ? again : -1;
     }
-    t->continuations.push_back(DispatchTable::Continuation{pc, names, types, entry, 0, 0});
+    t->continuations.push_back(DispatchTable::Continuation{pc, names, types, stack, entry, 0, 0});
     return entry ? int(t->continuations.size() - 1) : -1;
 }
 
@@ -264,7 +266,8 @@ SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
         // a top-level loop's code: a table of its own, made once
         if (code->kind != CodeKind::TopLevel) return nullptr;
         if (!code->toplevelTable) {
-            DispatchTable* made = DispatchTable::create(R_NilValue, code->ast(), "<top-level loop>");
+            DispatchTable* made =
+                DispatchTable::create(R_NilValue, code->ast(), "<top-level loop>");
             PROTECT(made->container);
             made->setBaseline(code, code->container);
             code->addPool(made->container);
@@ -276,20 +279,22 @@ SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
     if (code != t->baseline) return nullptr;
     int k = continuationFor(t, pc, env);
     if (k < 0) return nullptr;
+    const std::vector<uint8_t>& kinds = t->continuations[size_t(k)].stack;
+    if (kinds.size() != size_t(height)) return nullptr;
     // the operand stack as values: a for loop's length and counter as
     // integer scalars, its integer range (not built by the interpreter)
     // as a compact one, counted as the loop state counts its sequence
     SEXP inputs = PROTECT(Rf_allocVector(VECSXP, height));
     for (int s = 0; s < height; s++) {
         const NodeStackSlot& slot = stack[s];
-        if (slot.tag != INTSXP) {
+        SlotKind kind = SlotKind(kinds[size_t(s)]);
+        if (kind == SlotKind::Value || kind == SlotKind::LoopSeq) {
             SET_VECTOR_ELT(inputs, s, slot.u.sxpval);
             continue;
         }
-        bool counter = s > 0 && stack[s - 1].tag == INTSXP;
         SET_VECTOR_ELT(inputs, s, Rf_ScalarInteger(slot.u.ival));
-        if (counter) continue;
-        // (the length: the sequence lies below it)
+        if (kind == SlotKind::LoopCtr) continue;
+        // (the length: the sequence lies below it, the counter above)
         SEXP seq = stack[s - 1].u.sxpval;
         int step = slot.flags, n = slot.u.ival;
         if (seq == R_NilValue && step != 0 && n > 0) {

@@ -200,6 +200,9 @@ struct DispatchTable {
         int pc;
         std::vector<SEXP> bindings;
         std::vector<EntryType> types;  // of the bindings' values
+        // the operand stack's slots at pc, bottom first (bc/verifier.h's
+        // SlotKind: a value, or a for loop's sequence, length, counter)
+        std::vector<uint8_t> stack;
         ContinuationEntry entry = nullptr;
         uint32_t deopts = 0;
         uint8_t recompiles = 0;
