@@ -127,22 +127,22 @@ test_that("a closure that branches or loops is inlined, its variables SSA values
     }
     s
   }
-  total <- function(k) {
+  tri_total <- function(k) {
     t <- 0
     for (j in seq_len(k)) t <- t + tri(j * 1.5)
     t
   }
-  f <- rir::compile(total)
+  f <- rir::compile(tri_total)
   rir:::without_native(for (k in 1:3) f(10))
   before <- rir::stats()
   f <- rir::pir.compile(f)
   after <- rir::stats()
   expect_equal(after[["inlined_calls"]] - before[["inlined_calls"]], 1)
-  deopts_before <- status_row("total")$deopts
+  deopts_before <- status_row("tri_total")$deopts
   expect_identical(f(10), 410)
   expect_identical(f(0), 0)
   # f's own count: testthat's functions run natively too in some modes
-  expect_identical(status_row("total")$deopts, deopts_before)
+  expect_identical(status_row("tri_total")$deopts, deopts_before)
   # a variable the callee reads before assigning it on every path: not
   # inlined without its environment (it would be looked up in the
   # closure's environment), but with it
