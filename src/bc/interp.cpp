@@ -1051,14 +1051,14 @@ L_subassign : {
     // The common case first: a double or integer scalar stored at an in-range
     // scalar index of an unshared plain double/integer vector bound locally
     // (x[i] <- v in numeric loops); everything else below.
-    if (!(kind & (kSuperAssign | kPushedX)) && nidx == 1) {
+    if (!(kind & (kSuperAssign | kPushedX))) {
         SEXP cell = cache[slot].u.sxpval;
         unsigned char kv = headerByte(v);
         if (cell != nil && fattrib(v) == nil &&
             (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit)) &&
-            storeScalarElement(cell, i, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
+            storeScalarElement(cell, i, j, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
                                kv == (INTSXP | kScalarBit) ? fival(v) : 0, scope)) {
-            sp -= 2;
+            sp -= 1 + nidx;
             NEXT();
         }
     }

@@ -68,13 +68,14 @@ void storeAt(int kind, SEXP x, R_xlen_t idx, SEXP v);
 bool storeField(SEXP el, SEXP field, SEXP v, SEXP cell, SEXP parent, R_xlen_t k,
                 const InPlaceScope& s);
 
-// The common element store, in place: x[i] <- v for a double or integer
-// scalar v (its header byte kv, REALSXP or INTSXP with kScalarBit, and its
-// value d or n; v itself without attributes) at an in-range scalar index i
-// of the double / integer vector x (not an object) that ordinary binding
-// `cell` holds, when only that binding counts x and no operand slot holds
-// it. False: nothing was done.
-inline bool storeScalarElement(SEXP cell, SEXP i, unsigned char kv, double d, int n,
+// The common element store, in place: x[i] <- v (j nullptr) or x[i, j] <- v
+// for a double or integer scalar v (its header byte kv, REALSXP or INTSXP
+// with kScalarBit, and its value d or n; v itself without attributes) at
+// in-range scalar indices of the double / integer vector x (not an object;
+// for two indices a plain matrix: dim its only attribute) that ordinary
+// binding `cell` holds, when only that binding counts x and no operand slot
+// holds it. False: nothing was done.
+inline bool storeScalarElement(SEXP cell, SEXP i, SEXP j, unsigned char kv, double d, int n,
                                const InPlaceScope& s) {
     if (!plainWritableCell(cell)) return false;
     SEXP x = fcar(cell);
@@ -84,7 +85,15 @@ inline bool storeScalarElement(SEXP cell, SEXP i, unsigned char kv, double d, in
     if (!((hx->type == REALSXP && (kv == kReal || kv == kInt)) ||
           (hx->type == INTSXP && kv == kInt)))
         return false;
-    R_xlen_t idx = scalarIndex(i, flength(x));
+    R_xlen_t idx;
+    if (!j) {
+        idx = scalarIndex(i, flength(x));
+    } else {
+        int nrow, ncol;
+        if (!plainMatrix(x, &nrow, &ncol)) return false;
+        R_xlen_t r = scalarIndex(i, nrow), c = scalarIndex(j, ncol);
+        idx = r < 0 || c < 0 ? -1 : r + c * R_xlen_t(nrow);
+    }
     if (idx < 0 || s.heldOnStack(x)) return false;
     if (hx->type == INTSXP)
         static_cast<int*>(fdata(x))[idx] = n;

@@ -244,9 +244,9 @@ SEXP rirn_subassign(int kind, SEXP xsym, SEXP env, SEXP v, SEXP i, SEXP j, SEXP 
     SEXP cell = ownCell(xsym, env, cache);
     // the common case first (as the interpreter's subassign)
     unsigned char kv = headerByte(v);
-    if (cell && !j && fattrib(v) == R_NilValue &&
+    if (cell && fattrib(v) == R_NilValue &&
         (kv == (REALSXP | kScalarBit) || kv == (INTSXP | kScalarBit)) &&
-        storeScalarElement(cell, i, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
+        storeScalarElement(cell, i, j, kv, kv == (REALSXP | kScalarBit) ? fdval(v) : 0,
                            kv == (INTSXP | kScalarBit) ? fival(v) : 0, scope))
         return fcar(cell);
     subassignGeneral(kind, xsym, env, v, i, j, setter, call, tramp, cell, scope, dirty);
@@ -258,7 +258,7 @@ SEXP rirn_subassign_real(int kind, SEXP xsym, SEXP env, double v, SEXP i, SEXP j
                          int nlive, char* dirty) {
     RIRN_HELD_SLOTS(scope, frame, live, nlive);
     SEXP cell = ownCell(xsym, env, cache);
-    if (cell && !j && storeScalarElement(cell, i, REALSXP | kScalarBit, v, 0, scope))
+    if (cell && storeScalarElement(cell, i, j, REALSXP | kScalarBit, v, 0, scope))
         return fcar(cell);
     SEXP boxed = PROTECT(rirn_box_real(v));
     subassignGeneral(kind, xsym, env, boxed, i, j, setter, call, tramp, cell, scope, dirty);
@@ -847,8 +847,9 @@ SEXP resumeAt(Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack, int n
             }
         }
     }
-    return interpretFrom(code, env, tramp,
-                         ResumePoint{pc, slots, n, loopSlots, t && t->baseline == code ? t : nullptr});
+    return interpretFrom(
+        code, env, tramp,
+        ResumePoint{pc, slots, n, loopSlots, t && t->baseline == code ? t : nullptr});
 }
 
 // Counts (or releases) a frame state's stack values (not a loop's raw

@@ -136,5 +136,23 @@ expect_all_same(list(
       for (i in seq_len(n)) for (j in seq_len(n)) { s <- s + m[i, j]; t <- t + mi[j, i] }
       list(s, t, m[n, 1])
     }
-    list(f(4), f(7))"
+    list(f(4), f(7))",
+  "m[i, j] <- v in place and where it may not be" = "
+    f <- function(n, i0, j0, v) {
+      m <- matrix(0, n, n); mi <- matrix(0L, n, n)
+      for (j in seq_len(n)) for (i in seq_len(n)) { m[i, j] <- i * j; mi[i, j] <- i + j }
+      shared <- m; m[1, 1] <- -1
+      r <- list(m, mi, shared[1, 1])
+      # an integer matrix takes a double (coerced), a double one NA_integer_
+      mi[1, 2] <- 2.5; m[2, 1] <- NA_integer_
+      # real indices truncate; out of range, 0, negative, NA go to GNU R
+      m[1.9, 2.2] <- 7
+      r <- c(r, list(mi, m, try(m[n + 1, 1] <- 1, silent = TRUE), try(m[i0, j0] <- v, silent = TRUE)))
+      m[0, 1] <- 5; m[-1, 1] <- 3; mi[NA, 1] <- 1L
+      d <- matrix(1:4, 2, dimnames = list(c('a', 'b'), NULL)); d[2, 2] <- 9L
+      o <- structure(matrix(0, 2, 2), class = 'mm'); o[1, 1] <- 1
+      a <- array(0, c(2, 2, 2)); a <- try(a[2, 2] <- 1, silent = TRUE)
+      c(r, list(m, mi, d, unclass(o), a))
+    }
+    list(f(3, 2, 3, 8), f(4, 5, 1, 1), f(2, 1, 1, 'x'))"
 ))
