@@ -23,7 +23,7 @@ dev:
 	$(R) CMD INSTALL --no-test-load -l $(LIB) .
 
 # The suite in each test mode; run-tests.R checks that the mode took effect.
-#   default tiering (RIR only: the native tier is off by default);
+#   default tiering (native tier on, as users get it);
 #   RIR_OPT_THRESHOLD=0 with RIR_NATIVE=1 (every closure compiled and
 #   optimized to native code at its first call); RIR_DEOPT_CHAOS=10 with
 #   RIR_OPT_THRESHOLD=2 and RIR_NATIVE=1 (optimized with feedback, about one

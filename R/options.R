@@ -26,8 +26,7 @@ rir_settings <- function() {
   list(
     enable = enable_requested(),
     opt_threshold = opt_threshold(),
-    # off by default while native code is slower than the interpreter
-    native = as_flag(knob("rir.native", "RIR_NATIVE", FALSE)),
+    native = as_flag(knob("rir.native", "RIR_NATIVE", TRUE)),
     osr_threshold = as.numeric(knob("rir.osr_threshold", "RIR_OSR_THRESHOLD", 10000)),
     deopt_chaos = as.numeric(knob("rir.deopt_chaos", "RIR_DEOPT_CHAOS", 0)),
     deopt_chaos_seed = as.numeric(knob("rir.deopt_chaos_seed", "RIR_DEOPT_CHAOS_SEED", 1)),

@@ -110,12 +110,10 @@ rir_installed <- function() {
 known_configs <- list(
   "gnur-ast" = list(env = c(R_ENABLE_JIT = "0"), rir = FALSE),
   "gnur-bc" = list(env = c(R_ENABLE_JIT = "3"), rir = FALSE),
+  # library(rir) and nothing else: what a user gets
   "rir" = list(env = character(), rir = TRUE),
   # the optimizing tier held back: what the RIR interpreter alone does
-  "rir-baseline" = list(env = c(RIR_NATIVE = "0"), rir = TRUE),
-  # the optimizing tier switched on as a user switches it on, every other
-  # setting rir's default
-  "rir-native" = list(env = c(RIR_NATIVE = "1"), rir = TRUE)
+  "rir-baseline" = list(env = c(RIR_NATIVE = "0"), rir = TRUE)
 )
 
 select_configs <- function(names) {
@@ -380,7 +378,7 @@ open_png <- function(path, width, height) {
 
 config_colors <- function(configs) {
   palette <- c("gnur-ast" = "#7f7f7f", "gnur-bc" = "#1f77b4",
-    "rir" = "#d62728", "rir-baseline" = "#ff7f0e", "rir-native" = "#2ca02c")
+    "rir" = "#d62728", "rir-baseline" = "#ff7f0e")
   cols <- palette[configs]
   # (a configuration added later still gets a colour of its own)
   spare <- c("#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
