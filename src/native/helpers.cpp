@@ -206,10 +206,14 @@ int rirn_plain_local(SEXP sym, SEXP env, SEXP* cache) {
 
 // Where values of a binding outside the function's own frame can be held
 // uncounted: any caller's operand slots (the node stack below this frame's
-// slots) and this frame's live ones (as the interpreter's scope is the node
-// stack below the instruction's operands).
-static InPlaceScope othersAndLive(NodeStackSlot* frame, const InPlaceScope& live) {
-    return InPlaceScope{nodeStackFloor, frame, live.lo, live.hi};
+// slots, which do not change while the frame runs: asked through the
+// activation's memo) and this frame's live ones (as the interpreter's scope
+// is the node stack below the instruction's operands).
+static InPlaceScope othersAndLive(NodeStackSlot* frame, const InPlaceScope& live, BelowMemo* memo) {
+    InPlaceScope s{live.lo, live.hi};
+    s.below = memo;
+    s.belowEnd = frame;
+    return s;
 }
 
 // x[i] <- v / x[i, j] <- v after the common scalar store did not apply
@@ -722,11 +726,11 @@ int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeSta
 
 void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP i, SEXP j,
                             SEXP setter, SEXP call, SEXP tramp, NodeStackSlot* frame,
-                            const int* live, int nlive) {
+                            const int* live, int nlive, BelowMemo* memo) {
     RIRN_HELD_SLOTS(own, frame, live, nlive);
     // (with <<- any frame's slots may hold x's value, as in the interpreter;
     // this frame's slots are on R's node stack too)
-    InPlaceScope scope = (kind & kSuperAssign) ? othersAndLive(frame, own) : own;
+    InPlaceScope scope = (kind & kSuperAssign) ? othersAndLive(frame, own, memo) : own;
     SEXP known = nullptr;
     if (!(kind & kSuperAssign)) {
         known = R_findVarLocInFrame(env, xsym).cell;
@@ -749,9 +753,11 @@ SEXP rirn_ldddvar(SEXP sym, SEXP env, SEXP tramp) {
 }
 
 void rirn_env_subassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, SEXP env,
-                        SEXP tramp, NodeStackSlot* frame, const int* live, int nlive) {
+                        SEXP tramp, NodeStackSlot* frame, const int* live, int nlive,
+                        BelowMemo* memo) {
     RIRN_HELD_SLOTS(local, frame, live, nlive);
-    envSubassign(kind, xsym, nameSym, call, v, i, env, tramp, local, othersAndLive(frame, local));
+    envSubassign(kind, xsym, nameSym, call, v, i, env, tramp, local,
+                 othersAndLive(frame, local, memo));
 }
 
 SEXP rirn_start_assign(SEXP sym, SEXP call, SEXP env, SEXP tramp) {
@@ -776,11 +782,12 @@ SEXP rirn_getter_call(Code* code, int site, SEXP fun, SEXP lhs, SEXP env, SEXP t
 }
 
 SEXP rirn_setter_call(Code* code, int site, SEXP vexpr, SEXP fun, SEXP rhs, SEXP lhs, SEXP env,
-                      SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own) {
+                      SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own,
+                      BelowMemo* memo) {
     RIRN_HELD_SLOTS(local, frame, live, nlive);
     // (the interpreter's rule, inplace.h; the value passed is an operand
     // slot there; with <<- the callers' slots may hold the target too)
-    InPlaceScope scope = own ? local : othersAndLive(frame, local);
+    InPlaceScope scope = own ? local : othersAndLive(frame, local, memo);
     if (lhs == rhs || !mayModifyInPlace(lhs, scope)) lhs = Rf_shallow_duplicate(lhs);
     PROTECT(lhs);
     PROTECT(fun);

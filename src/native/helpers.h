@@ -12,6 +12,7 @@
 #include "../runtime/rapi.h"
 
 namespace rir {
+struct BelowMemo;
 struct Code;
 struct DispatchTable;
 struct Feedback;
@@ -164,9 +165,11 @@ int rirn_dollar_assign(Code* code, int pc, SEXP v, SEXP env, SEXP tramp, NodeSta
 // live slot of the frame holds and the value is not.
 // x[i] <- v by the interpreter's general path (subassignSlow): kind as
 // its subassign's; xv: x's value pushed before the indices, or nullptr.
+// (`memo`: the activation's BelowMemo, for the scans of the callers' slots
+// that a store into a binding outside the frame makes; also below)
 void rirn_subassign_general(int kind, SEXP xsym, SEXP env, SEXP v, SEXP xv, SEXP i, SEXP j,
                             SEXP setter, SEXP call, SEXP tramp, NodeStackSlot* frame,
-                            const int* live, int nlive);
+                            const int* live, int nlive, BelowMemo* memo);
 // .Internal(lapply(X, FUN)) and kin (runApplyInternal).
 SEXP rirn_apply_internal(SEXP inner, SEXP call, SEXP env, SEXP tramp);
 // A loop body run in a GNU R loop context (runLoopBody): 1 after a break.
@@ -175,14 +178,16 @@ int rirn_loop_body(SEXP body, SEXP env, SEXP tramp);
 SEXP rirn_ldddvar(SEXP sym, SEXP env, SEXP tramp);
 // X$name[i] <- v and kin (envSubassign).
 void rirn_env_subassign(int kind, SEXP xsym, SEXP nameSym, SEXP call, SEXP v, SEXP i, SEXP env,
-                        SEXP tramp, NodeStackSlot* frame, const int* live, int nlive);
+                        SEXP tramp, NodeStackSlot* frame, const int* live, int nlive,
+                        BelowMemo* memo);
 SEXP rirn_start_assign(SEXP sym, SEXP call, SEXP env, SEXP tramp);
 SEXP rirn_start_assign_super(SEXP sym, SEXP call, SEXP env, SEXP tramp);
 // force_target_ast (forceTargetAst).
 void rirn_force_target_ast(SEXP sym, SEXP call, int super, SEXP env, SEXP tramp);
 SEXP rirn_getter_call(Code* code, int site, SEXP fun, SEXP lhs, SEXP env, SEXP tramp);
 SEXP rirn_setter_call(Code* code, int site, SEXP vexpr, SEXP fun, SEXP rhs, SEXP lhs, SEXP env,
-                      SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own);
+                      SEXP tramp, NodeStackSlot* frame, const int* live, int nlive, int own,
+                      BelowMemo* memo);
 // x <<- v from env (GNU R's setVar from its enclosing environment).
 void rirn_stvar_super(SEXP sym, SEXP v, SEXP env);
 // switch(): the entry of the RIR switch_table at pc of `code` that EXPR

@@ -211,6 +211,20 @@ llvm::Value* Lowering::entryAlloca(llvm::Type* t) {
     return at.CreateAlloca(t);
 }
 
+llvm::Value* Lowering::belowMemoArg() {
+    if (belowMemo) return belowMemo;
+    llvm::IRBuilder<> at(prologueBlock, prologueBlock->begin());
+    llvm::AllocaInst* m =
+        at.CreateAlloca(llvm::ArrayType::get(llvm::Type::getInt8Ty(C), sizeof(BelowMemo)));
+    m->setAlignment(llvm::Align(alignof(BelowMemo)));
+    // (not ready: cleared at its first use)
+    llvm::Value* ready = at.CreateGEP(llvm::Type::getInt8Ty(C), at.CreateBitCast(m, sexpT),
+                                      llvm::ConstantInt::get(i64T, offsetof(BelowMemo, ready)));
+    at.CreateStore(llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), 0), ready);
+    belowMemo = at.CreateBitCast(m, sexpT);
+    return belowMemo;
+}
+
 llvm::BasicBlock* Lowering::lookWhenDirty() {
     llvm::BasicBlock* look = llvm::BasicBlock::Create(C, "", fn);
     llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
@@ -490,7 +504,8 @@ std::string Lowering::lower(pir::Instruction* i) {
         }
         case Opcode::LdInput:
             if (!inputsArg) return "an entry value outside a continuation";
-            define(i, B.CreateLoad(sexpT, B.CreateConstGEP1_32(sexpT, inputsArg, unsigned(i->arg()))));
+            define(i,
+                   B.CreateLoad(sexpT, B.CreateConstGEP1_32(sexpT, inputsArg, unsigned(i->arg()))));
             return "";
         case Opcode::LdFunctionEnv:
             define(i, call(HelperId::rirn_enclos, {envArg}));
@@ -1037,7 +1052,7 @@ std::string Lowering::lower(pir::Instruction* i) {
                  {i32(i->rirKind()), sexp(i->symbol), a(0), boxedValue(i->args[1]),
                   pushed ? boxedValue(i->args[2]) : constant(nullptr), boxedValue(i->args[first]),
                   nidx == 2 ? boxedValue(i->args[first + 1]) : constant(nullptr), sexp(i->constant),
-                  sexp(i->call), trampArg, slots, constant(live), i32(n)});
+                  sexp(i->call), trampArg, slots, constant(live), i32(n), belowMemoArg()});
             return "";
         }
         case Opcode::ApplyInternal:
@@ -1060,7 +1075,7 @@ std::string Lowering::lower(pir::Instruction* i) {
             call(HelperId::rirn_env_subassign,
                  {i32(i->rirKind()), sexp(i->symbol), sexp(i->constant), sexp(i->call),
                   boxedValue(i->args[1]), boxedValue(i->args[2]), a(0), trampArg, slots,
-                  constant(live), i32(n)});
+                  constant(live), i32(n), belowMemoArg()});
             return "";
         }
         case Opcode::StartAssign:
@@ -1093,7 +1108,8 @@ std::string Lowering::lower(pir::Instruction* i) {
             define(i, call(HelperId::rirn_setter_call,
                            {constant(i->code), i32(i->site()), sexp(i->constant),
                             boxedValue(i->args[1]), boxedValue(i->args[2]), boxedValue(i->args[3]),
-                            a(0), trampArg, slots, constant(live), i32(n), i32(i->ownFrame)}));
+                            a(0), trampArg, slots, constant(live), i32(n), i32(i->ownFrame),
+                            belowMemoArg()}));
             return "";
         }
         case Opcode::UseMethod:

@@ -67,6 +67,11 @@ class Lowering {
     // alloca in a loop would grow the C stack at each iteration).
     llvm::BasicBlock* prologueBlock = nullptr;
     llvm::Value* entryAlloca(llvm::Type* t);
+    // The activation's memo of scans of the callers' slots (inplace.h's
+    // BelowMemo, as an interpreter activation has one): made in the
+    // prologue by the first in-place store that looks below the frame.
+    llvm::Value* belowMemo = nullptr;
+    llvm::Value* belowMemoArg();
     // Set (1) after anything that may have written the own environment
     // other than its stores, cleared where a checkpoint confirmed what is
     // known of it: a BindingIs only looks when it is set.

@@ -358,5 +358,18 @@ expect_all_same(list(
     g <- function() { v <- c(1, 2); l <- list(0, 0); l[[1]] <- v; v[1] <- 99; l$b <- v; v[2] <- -1
       l[[2]] <- l; list(l, v) }
     h <- function() { x <- as.double(1:4); y <- x; for (i in 1:2) x[i] <- x[i + 2]; x[3:4] <- x; list(x, y) }
-    lapply(1:3, function(i) list(f(), g(), h()))"
+    lapply(1:3, function(i) list(f(), g(), h()))",
+  "alias: a caller's operand holds the value a recursive callee updates in an enclosing frame" = "
+    make <- function() {
+      state <- new.env(); state$v <- c(1, 2, 3); state$n <- 0
+      bump <- function(k) {
+        state$n <- state$n + 1
+        if (k > 0) { state$v[1] <- state$v[1] + 1; bump(k - 1); state$v[k] <- -k }
+        state$v
+      }
+      outer <- function() c(state$v, bump(3), state$v)
+      list(outer(), outer(), state$n)
+    }
+    for (r in 1:120) out <- make()
+    out"
 ))
