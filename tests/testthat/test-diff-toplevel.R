@@ -112,3 +112,25 @@ test_that("top-level loops that go on in native code (OSR)", {
     "v <- 1L; for (i in 1:3000) v <- if (i %% 1000L == 0L) paste0('s', i) else i; print(v)"
   ), osr_env, "osr_entries")
 })
+
+# With no setting at all (the test mode's variables emptied): a script's
+# long top-level loop, and a function called once with a long loop, go on
+# in native code, as a user who only typed library(rir) gets it.
+defaults_env <- c(
+  RIR_NATIVE = "", RIR_OPT_THRESHOLD = "", RIR_OSR_THRESHOLD = "",
+  RIR_DEOPT_CHAOS = "", RIR_DEBUG = ""
+)
+
+test_that("long loops run as native code with the default settings", {
+  expect_script_same(c(
+    "s <- 0; x <- 0.25",
+    "for (i in 1:2e5) { x <- x * 3.7 * (1 - x); s <- s + (x > 0.5) }",
+    "print(c(s, x, i))"
+  ), defaults_env, "osr_entries")
+  expect_script_same(c(
+    "f <- function(n) { s <- 0; for (i in 1:n) s <- s + i * 0.5; s }",
+    "print(f(2e5))",
+    "g <- function(n) { k <- 0L; while (k < n) k <- k + 1L; k }",
+    "print(g(50000L))"
+  ), defaults_env, "osr_entries")
+})
