@@ -985,16 +985,14 @@ L_subset_var2 : {
     CallSite& cs = c->calls[o.site];
     Feedback& f = c->feedback[o.fb];
     SEXP x = peekLocal(cache, xk, xsym, env);
-    int nr, nc;
-    if (!x || !plainMatrix(x, &nr, &nc)) NEXT();  // (objects excluded)
+    if (!x) NEXT();
     SEXP i = ik == insn::kFromVariable ? peekLocal(cache, islot, POOL(ia), env) : POOL(ia);
     SEXP j = jk == insn::kFromVariable ? peekLocal(cache, jslot, POOL(ja), env) : POOL(ja);
     if (!i || !j) NEXT();
-    R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
-    if (ii < 0 || jj < 0) NEXT();
+    R_xlen_t k = matrixIndex(x, i, j);  // (objects excluded)
+    if (k < 0) NEXT();
     SEXP scr = cs.scratch ? scratch[cs.scratch - 1].u.sxpval : nullptr;
     if (scr == nil) scr = nullptr;
-    R_xlen_t k = ii + jj * R_xlen_t(nr);
     SEXP r;
     if (hdr(x)->type == REALSXP && scr && reusable(scr, REALSXP)) {
         // the numeric-loop case inline

@@ -72,13 +72,7 @@ static bool valueFits(int kind, SEXP x, SEXP v) {
 
 R_xlen_t storeIndex(int kind, SEXP x, SEXP i, SEXP j, SEXP v) {
     if (!valueFits(kind, x, v)) return -1;
-    if (j) {
-        int nr, nc;
-        if (!plainMatrix(x, &nr, &nc)) return -1;
-        R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
-        if (ii < 0 || jj < 0) return -1;
-        return ii + jj * (R_xlen_t)nr;
-    }
+    if (j) return matrixIndex(x, i, j);
     R_xlen_t idx = scalarIndex(i, flength(x));
     return idx >= 0 ? idx : nameIndex(x, i);
 }

@@ -47,6 +47,15 @@ inline bool plainMatrix(SEXP x, int* nrow, int* ncol) {
     return true;
 }
 
+// The 0-based offset of m[i, j] in a plain matrix m for in-range scalar
+// indices, or -1.
+inline R_xlen_t matrixIndex(SEXP m, SEXP i, SEXP j) {
+    int nrow, ncol;
+    if (!plainMatrix(m, &nrow, &ncol)) return -1;
+    R_xlen_t r = scalarIndex(i, nrow), c = scalarIndex(j, ncol);
+    return r < 0 || c < 0 ? -1 : r + c * R_xlen_t(nrow);
+}
+
 // Shared with interp.cpp (were static there):
 // The element of list/vector x named by the scalar string i (first match,
 // compared as cached CHARSXPs), or -1 (not found, NA, or not comparable
@@ -85,15 +94,7 @@ inline bool storeScalarElement(SEXP cell, SEXP i, SEXP j, unsigned char kv, doub
     if (!((hx->type == REALSXP && (kv == kReal || kv == kInt)) ||
           (hx->type == INTSXP && kv == kInt)))
         return false;
-    R_xlen_t idx;
-    if (!j) {
-        idx = scalarIndex(i, flength(x));
-    } else {
-        int nrow, ncol;
-        if (!plainMatrix(x, &nrow, &ncol)) return false;
-        R_xlen_t r = scalarIndex(i, nrow), c = scalarIndex(j, ncol);
-        idx = r < 0 || c < 0 ? -1 : r + c * R_xlen_t(nrow);
-    }
+    R_xlen_t idx = j ? matrixIndex(x, i, j) : scalarIndex(i, flength(x));
     if (idx < 0 || s.heldOnStack(x)) return false;
     if (hx->type == INTSXP)
         static_cast<int*>(fdata(x))[idx] = n;

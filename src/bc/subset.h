@@ -63,11 +63,8 @@ SEXP fastSubset(int kind, SEXP x, SEXP i, SEXP scr = nullptr);
 
 // m[i, j] / m[[i, j]] on a plain matrix with in-range scalar indices.
 inline SEXP fastMatrixSubset(SEXP x, SEXP i, SEXP j, SEXP scr = nullptr) {
-    int nr, nc;
-    if (!plainMatrix(x, &nr, &nc)) return nullptr;
-    R_xlen_t ii = scalarIndex(i, nr), jj = scalarIndex(j, nc);
-    if (ii < 0 || jj < 0) return nullptr;
-    return boxElement(x, ii + jj * (R_xlen_t)nr, scr);
+    R_xlen_t k = matrixIndex(x, i, j);
+    return k < 0 ? nullptr : boxElement(x, k, scr);
 }
 
 // The value of ..N (see L_ldddvar). `keepMissing`: as for getVariable (an
