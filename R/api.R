@@ -9,7 +9,8 @@ enable <- function() {
   .Call(C_rir_set_debug, settings$debug)
   .Call(
     C_rir_set_tiering, settings$opt_threshold, settings$native,
-    settings$deopt_chaos, settings$deopt_chaos_seed, settings$osr_threshold
+    settings$deopt_chaos, settings$deopt_chaos_seed, settings$osr_threshold,
+    settings$compile_thread
   )
   .Call(C_rir_set_enabled, TRUE)
   .rir$enabled <- TRUE

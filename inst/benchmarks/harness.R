@@ -9,6 +9,8 @@
 #   @@BENCH n <n>
 #   @@BENCH iter <i> <elapsed seconds>
 #   @@BENCH compile <seconds or NA>
+#   @@BENCH optimize <seconds or NA>          (R's thread)
+#   @@BENCH optimize_thread <seconds or NA>   (rir's compile thread)
 #   @@BENCH rss_kb <peak resident set size in kB or NA>
 #   @@BENCH status ok | @@BENCH status FAILED <message>
 # The process exits with status 0 on success and 1 on failure.
@@ -98,6 +100,8 @@ ok <- tryCatch({
 })
 emit("compile", format(rir_seconds("compile_seconds"), digits = 7))
 emit("optimize", format(rir_seconds("opt_seconds"), digits = 7))
+# (LLVM's time on rir's compile thread, beside R's)
+emit("optimize_thread", format(rir_seconds("opt_thread_seconds"), digits = 7))
 # rir's counters: closure bodies run by rir and expressions it left to GNU
 # R's AST interpreter (the runner reports their ratio).
 if ("rir" %in% loadedNamespaces()) {

@@ -184,6 +184,7 @@ parse_worker_output <- function(output, exit_status) {
   list(
     ok = ok, n = get_value("n"), times = times,
     compile = get_value("compile"), optimize = get_value("optimize"),
+    optimize_thread = get_value("optimize_thread"),
     rss_kb = get_value("rss_kb"),
     message = message_text, output = output
   )
@@ -252,19 +253,22 @@ geomean_table <- function(summary, configs) {
 }
 
 # Per configuration, over the benchmarks that ran: the time rir spent
-# compiling to bytecode and optimizing to native code, in total and as a
-# share of the first iterations' total time (the compile time is paid in
-# the process's first iteration, or later when a function gets hot).
+# compiling to bytecode and optimizing to native code on R's thread, in
+# total and as a share of the first iterations' total time (the compile
+# time is paid in the process's first iteration, or later when a function
+# gets hot), and LLVM's time on the compile thread (in parallel).
 compile_time_table <- function(summary, configs) {
   rows <- lapply(configs, function(cfg) {
     r <- summary[summary$config == cfg & summary$status == "ok", ]
     first <- sum(r$first_s, na.rm = TRUE)
     comp <- sum(r$compile_s, na.rm = TRUE)
     opt <- sum(r$optimize_s, na.rm = TRUE)
+    thread <- if (is.null(r$thread_s)) 0 else sum(r$thread_s, na.rm = TRUE)
     data.frame(
       config = cfg,
       `compile (s)` = formatC(comp, format = "f", digits = 2),
       `optimize (s)` = formatC(opt, format = "f", digits = 2),
+      `compile thread (s)` = formatC(thread, format = "f", digits = 2),
       `first iterations (s)` = formatC(first, format = "f", digits = 2),
       `share` = if (first > 0) sprintf("%.1f%%", 100 * (comp + opt) / first) else "-",
       check.names = FALSE, stringsAsFactors = FALSE
@@ -538,6 +542,9 @@ main <- function() {
         peak_s = peak_time(times),
         compile_s = stats::median(vapply(runs, `[[`, numeric(1), "compile")),
         optimize_s = stats::median(vapply(runs, `[[`, numeric(1), "optimize")),
+        thread_s = stats::median(vapply(runs, function(r) {
+          if (is.null(r$optimize_thread)) NA_real_ else r$optimize_thread
+        }, numeric(1))),
         peak_rss_mb = max(vapply(runs, `[[`, numeric(1), "rss_kb")) / 1024,
         message = if (length(failed)) failed[[1]]$message else "",
         stringsAsFactors = FALSE
@@ -558,7 +565,7 @@ main <- function() {
   summary <- summary[order(match(summary$id, benchmarks$id), match(summary$config, configs)), ]
   summary <- summary[, c("suite", "benchmark", "id", "config", "status", "n", "iterations",
     "first_s", "peak_s", "first_speedup", "peak_speedup", "compile_s", "optimize_s",
-    "peak_rss_mb", "message")]
+    "thread_s", "peak_rss_mb", "message")]
   raw <- raw[order(match(raw$id, benchmarks$id), match(raw$config, configs), raw$round,
     raw$iteration), ]
 

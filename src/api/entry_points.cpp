@@ -176,13 +176,16 @@ SEXP rir_disassemble(SEXP f) {
 }
 
 SEXP rir_stats() {
+    // (what the compile thread finished counts as made)
+    if (installHook && compiledWaiting.load()) installHook();
     const char* names[] = {
         "compiled",          "refused",        "rir_calls",        "gnur_entries",
         "native_calls",      "deopts",         "compile_seconds",  "toplevel_compiled",
         "promises_compiled", "ast_evals",      "eager_compiled",   "verified",
         "verify_failures",   "pir_translated", "pir_untranslated", "pir_verify_failures",
-        "optimized",         "opt_refused",    "opt_seconds",      "inlined_calls",
-        "static_calls",      "osr_entries",    "osr_compiled",     "osr_refused"};
+        "optimized",         "opt_refused",    "opt_seconds",      "opt_thread_seconds",
+        "inlined_calls",     "static_calls",   "osr_entries",      "osr_compiled",
+        "osr_refused"};
     double vals[] = {stats.compiled,          stats.refused,
                      stats.rir_calls,         stats.gnur_entries,
                      stats.native_calls,      stats.deopts,
@@ -192,9 +195,10 @@ SEXP rir_stats() {
                      stats.verify_failures,   stats.pir_translated,
                      stats.pir_untranslated,  stats.pir_verify_failures,
                      stats.optimized,         stats.opt_refused,
-                     stats.opt_seconds,       stats.inlined_calls,
-                     stats.static_calls,      stats.osr_entries,
-                     stats.osr_compiled,      stats.osr_refused};
+                     stats.opt_seconds,       stats.opt_thread_seconds,
+                     stats.inlined_calls,     stats.static_calls,
+                     stats.osr_entries,       stats.osr_compiled,
+                     stats.osr_refused};
     int nfix = sizeof(vals) / sizeof(vals[0]);
     int nreason = int(AstReason::Count);
     int n = nfix + nreason;
@@ -236,6 +240,7 @@ SEXP rir_reset_stats() {
 }
 
 SEXP rir_status() {
+    if (installHook && compiledWaiting.load()) installHook();
     R_xlen_t n = registry.size();
     const int ncol = 11;
     SEXP out = PROTECT(Rf_allocVector(VECSXP, ncol));
@@ -279,7 +284,10 @@ SEXP rir_status() {
                          : !t->natives.empty() ? "native"
                                                : "rir";
         SET_STRING_ELT(tier, i, tr ? Rf_mkChar(tr) : NA_STRING);
-        SET_STRING_ELT(optimizer, i, t ? Rf_mkChar(optStateName(t->optState)) : NA_STRING);
+        SET_STRING_ELT(optimizer, i,
+                       !t             ? NA_STRING
+                       : t->compiling ? Rf_mkChar("compiling")
+                                      : Rf_mkChar(optStateName(t->optState)));
         SET_STRING_ELT(optReason, i,
                        t && !t->optRefusal.empty() ? Rf_mkChar(t->optRefusal.c_str()) : NA_STRING);
         REAL(optSeconds)
@@ -295,7 +303,10 @@ SEXP rir_status() {
         if (t)
             for (const auto& c : t->continuations)
                 cs += (cs.empty() ? "@" : " @") + std::to_string(c.pc) +
-                      (c.entry ? "" : c.deopts ? " (dropped)" : " (refused)");
+                      (c.entry       ? ""
+                       : c.compiling ? " (compiling)"
+                       : c.deopts    ? " (dropped)"
+                                     : " (refused)");
         SET_STRING_ELT(continuations, i, !cs.empty() ? Rf_mkChar(cs.c_str()) : NA_STRING);
     }
     UNPROTECT(1);
@@ -398,16 +409,18 @@ SEXP rir_opt_refusals() {
 }
 
 // RIR_OPT_THRESHOLD and RIR_NATIVE (or their options); NULL keeps one.
-// Returns the previous values, list(threshold, native, chaos, osr).
-// `osr`: RIR_OSR_THRESHOLD.
+// Returns the previous values, list(threshold, native, chaos, osr, thread).
+// `osr`: RIR_OSR_THRESHOLD; `thread`: RIR_COMPILE_THREAD.
 // `chaos`: RIR_DEOPT_CHAOS (one in N, or a probability below 1), `seed` its
 // generator's seed.
-SEXP rir_set_tiering(SEXP threshold, SEXP native, SEXP chaos, SEXP seed, SEXP osr) {
-    SEXP old = PROTECT(Rf_allocVector(VECSXP, 4));
+SEXP rir_set_tiering(SEXP threshold, SEXP native, SEXP chaos, SEXP seed, SEXP osr, SEXP thread) {
+    SEXP old = PROTECT(Rf_allocVector(VECSXP, 5));
     SET_VECTOR_ELT(old, 0, Rf_ScalarReal(tiering.threshold));
     SET_VECTOR_ELT(old, 1, Rf_ScalarLogical(tiering.native));
     SET_VECTOR_ELT(old, 2, Rf_ScalarReal(tiering.chaos));
     SET_VECTOR_ELT(old, 3, Rf_ScalarReal(tiering.osrThreshold));
+    SET_VECTOR_ELT(old, 4, Rf_ScalarLogical(tiering.compileThread));
+    if (thread != R_NilValue) tiering.compileThread = Rf_asLogical(thread) == TRUE;
     if (osr != R_NilValue) {
         double o = Rf_asReal(osr);
         tiering.osrThreshold = ISNAN(o) || o < 0 ? 10000 : o;

@@ -26,6 +26,8 @@ namespace rir {
 
 OptimizeHook optimizeHook = nullptr;
 OsrHook osrHook = nullptr;
+std::atomic<bool> compiledWaiting{false};
+InstallHook installHook = nullptr;
 static unsigned backEdges = 0;
 
 namespace {
@@ -567,12 +569,17 @@ L_br_back : {
     if (osr && ++osrTrips > tiering.osrThreshold) {
         SYNC();
         const insn::br_back at(pc);
-        SEXP r = osrHook(osrTable, c, at.target, env, tramp, base, int(sp - base));
+        bool later = false;
+        SEXP r = osrHook(osrTable, c, at.target, env, tramp, base, int(sp - base), &later);
         if (r) {
             R_BCNodeStackTop = frame;
             return r;
         }
-        osr = false;  // (declined: not again in this call)
+        // (declined: not again in this call, unless its code is on the way)
+        if (later)
+            osrTrips = 0;
+        else
+            osr = false;
     }
     DECODE(br_back);
     pc = start + o.target;

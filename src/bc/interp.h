@@ -5,6 +5,8 @@
 // condition handlers) reset it exactly as for GNU R's byte code.
 #pragma once
 
+#include <atomic>
+
 #include "code.h"
 
 namespace rir {
@@ -59,9 +61,18 @@ SEXP interpretBody(DispatchTable* t, Code* code, SEXP env, SEXP tramp);
 // t is nullptr for a top-level loop's code (CodeKind::TopLevel).
 // Returns what the function body returns, or nullptr when it declines (the
 // interpreter goes on).
+// *later: declined for now (its continuation is being compiled on the
+// compile thread): to be asked again after as many back edges.
 typedef SEXP (*OsrHook)(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
-                        const NodeStackSlot* stack, int height);
+                        const NodeStackSlot* stack, int height, bool* later);
 extern OsrHook osrHook;
+
+// Set by the compile thread when native code it made waits to be installed;
+// the interpreter then calls installHook (R's thread) at the next function
+// entry, and the tiering policy at a loop's check.
+extern std::atomic<bool> compiledWaiting;
+typedef void (*InstallHook)();
+extern InstallHook installHook;
 
 // Compiles a closure for rir (the JIT hook and compile()): returns a closure
 // with a trampoline body, or R_NilValue with `*reason` set.

@@ -9,7 +9,9 @@
 // at the first question to the tier (available(), compile(), lastIR()):
 //
 //   rir.so                                 rirllvm.so (+ libLLVM)
-//     native::compile(f, t, &why)  --dlopen-->  rir_llvm_compile(f, t, &why)
+//     native::lower(f, t, &why)    --dlopen-->  rir_llvm_lower(f, t, &why)
+//     native::emit(lowered, &why)               rir_llvm_emit(lowered, &why)
+//     native::discard(lowered)                  rir_llvm_discard(lowered)
 //
 // Without LLVM at build time the file is not built and the tier says why.
 #include <dlfcn.h>
@@ -25,7 +27,9 @@ namespace {
 
 struct LlvmHalf {
     bool (*available)(std::string*) = nullptr;
-    DispatchTable::NativeEntry (*compile)(pir::Function&, DispatchTable*, std::string*) = nullptr;
+    void* (*lower)(pir::Function&, DispatchTable*, std::string*) = nullptr;
+    void* (*emit)(void*, std::string*) = nullptr;
+    void (*discard)(void*) = nullptr;
     const std::string& (*lastIR)() = nullptr;
     std::string problem;
 };
@@ -53,10 +57,12 @@ LlvmHalf& half() {
             return r;
         }
         r.available = reinterpret_cast<bool (*)(std::string*)>(dlsym(lib, "rir_llvm_available"));
-        r.compile = reinterpret_cast<DispatchTable::NativeEntry (*)(
-            pir::Function&, DispatchTable*, std::string*)>(dlsym(lib, "rir_llvm_compile"));
+        r.lower = reinterpret_cast<void* (*)(pir::Function&, DispatchTable*, std::string*)>(
+            dlsym(lib, "rir_llvm_lower"));
+        r.emit = reinterpret_cast<void* (*)(void*, std::string*)>(dlsym(lib, "rir_llvm_emit"));
+        r.discard = reinterpret_cast<void (*)(void*)>(dlsym(lib, "rir_llvm_discard"));
         r.lastIR = reinterpret_cast<const std::string& (*)()>(dlsym(lib, "rir_llvm_last_ir"));
-        if (!r.available || !r.compile || !r.lastIR) {
+        if (!r.available || !r.lower || !r.emit || !r.discard || !r.lastIR) {
             r.available = nullptr;
             r.problem = "the native tier's library " + path + " lacks its entry points";
         }
@@ -83,13 +89,22 @@ const std::string& lastIR() {
     return h.available ? h.lastIR() : none;
 }
 
-DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::string* why) {
+void* lower(pir::Function& f, DispatchTable* t, std::string* why) {
     LlvmHalf& h = half();
     if (!h.available) {
         *why = h.problem;
         return nullptr;
     }
-    return h.compile(f, t, why);
+    return h.lower(f, t, why);
+}
+
+// (only for what lower() made: the half is loaded)
+void* emit(void* lowered, std::string* why) {
+    return half().emit(lowered, why);
+}
+
+void discard(void* lowered) {
+    half().discard(lowered);
 }
 
 }  // namespace native

@@ -19,8 +19,10 @@
 //                                          %6 = icmp ne %t, 0
 //     %7 = Branch %6 -> BB1, BB2           br %6, BB1, BB2
 //
-// An instruction the lowering cannot handle makes rir_llvm_compile() return
+// An instruction the lowering cannot handle makes rir_llvm_lower() return
 // nullptr with the reason, which the tiering policy counts as a refusal.
+// The lowering runs on R's thread; LLVM's passes and code generation
+// (rir_llvm_emit) on the compile thread (compile_thread.h).
 //
 // This file, analyses.cpp and inline_paths.cpp are built into rirllvm.so,
 // which rir.so loads the first time the native tier is asked for
@@ -65,9 +67,11 @@ struct Jit {
     unsigned modules = 0;
 };
 
+// (never destroyed: the compile thread may be in it while the process exits)
 Jit& theJit() {
-    static Jit j = [] {
-        Jit r;
+    static Jit& j = *[] {
+        Jit* out = new Jit;
+        Jit& r = *out;
         llvm::InitializeNativeTarget();
         llvm::InitializeNativeTargetAsmPrinter();
         auto made = llvm::orc::LLJITBuilder().create();
@@ -83,7 +87,7 @@ Jit& theJit() {
             llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener();
             if (layer && perf) layer->registerJITEventListener(*perf);
         }
-        return r;
+        return out;
     }();
     return j;
 }
@@ -1327,27 +1331,40 @@ extern "C" RIR_EXPORT const std::string& rir_llvm_last_ir() {
     return irText;
 }
 
-extern "C" RIR_EXPORT DispatchTable::NativeEntry rir_llvm_compile(pir::Function& f,
-                                                                  DispatchTable* t,
-                                                                  std::string* why) {
+namespace {
+
+// A function lowered to an LLVM module of its own, waiting for LLVM's
+// passes and code generation (rir_llvm_emit, on the compile thread).
+struct Lowered {
+    std::unique_ptr<llvm::LLVMContext> ctx;
+    std::unique_ptr<llvm::Module> mod;
+    std::string name;
+};
+
+}  // namespace
+
+// R's thread: f lowered to a module, or nullptr with *why. (Touches no JIT
+// state but the module counter.)
+extern "C" RIR_EXPORT void* rir_llvm_lower(pir::Function& f, DispatchTable* t, std::string* why) {
     Jit& j = theJit();
     if (!j.jit) {
         *why = j.problem;
         return nullptr;
     }
-    auto ctx = std::make_unique<llvm::LLVMContext>();
-    auto mod = std::make_unique<llvm::Module>("rir" + std::to_string(j.modules), *ctx);
+    auto out = std::make_unique<Lowered>();
+    out->ctx = std::make_unique<llvm::LLVMContext>();
+    out->mod = std::make_unique<llvm::Module>("rir" + std::to_string(j.modules), *out->ctx);
     // (the R function's name, for profiles: RIR_DEBUG=perf)
-    std::string name = "rirn_";
-    for (char c : f.name.substr(0, 40)) name += std::isalnum((unsigned char)c) ? c : '_';
-    name += "_" + std::to_string(j.modules++);
+    out->name = "rirn_";
+    for (char c : f.name.substr(0, 40)) out->name += std::isalnum((unsigned char)c) ? c : '_';
+    out->name += "_" + std::to_string(j.modules++);
     std::string problem;
     {
         // (the lowering makes no R call; a lookup it did not expect to fail
         // is a refusal, not a crash)
         try {
-            Lowering l(*ctx, *mod, f, t);
-            problem = l.run(name);
+            Lowering l(*out->ctx, *out->mod, f, t);
+            problem = l.run(out->name);
         } catch (const std::exception& e) {
             problem = std::string("internal error in the lowering: ") + e.what();
         }
@@ -1356,6 +1373,20 @@ extern "C" RIR_EXPORT DispatchTable::NativeEntry rir_llvm_compile(pir::Function&
         *why = problem;
         return nullptr;
     }
+    return out.release();
+}
+
+extern "C" RIR_EXPORT void rir_llvm_discard(void* lowered) {
+    delete static_cast<Lowered*>(lowered);
+}
+
+// The compile thread (one at a time: the JIT is used by no other thread
+// meanwhile): the module's cleanup passes and machine code; the entry, or
+// nullptr with *why. Consumes `lowered`.
+extern "C" RIR_EXPORT void* rir_llvm_emit(void* lowered, std::string* why) {
+    std::unique_ptr<Lowered> l(static_cast<Lowered*>(lowered));
+    Jit& j = theJit();
+    llvm::Module* mod = l->mod.get();
     // a short cleanup: the dirty flag into registers, repeated header and
     // slot loads merged, constant branches folded
     {
@@ -1377,7 +1408,8 @@ extern "C" RIR_EXPORT DispatchTable::NativeEntry rir_llvm_compile(pir::Function&
         for (llvm::Function& fn : *mod)
             if (!fn.isDeclaration()) fpm.run(fn, fam);
     }
-    // (the text only for RIR_DEBUG=native: printing a large function costs)
+    // (the text only for RIR_DEBUG=native, which compiles on R's thread's
+    // behalf and waits: printing a large function costs)
     irText.clear();
     if (debugFlags.native) {
         llvm::raw_string_ostream os(irText);
@@ -1385,16 +1417,16 @@ extern "C" RIR_EXPORT DispatchTable::NativeEntry rir_llvm_compile(pir::Function&
         os.flush();
     }
     if (auto err =
-            j.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+            j.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(l->mod), std::move(l->ctx)))) {
         *why = "LLVM: " + llvm::toString(std::move(err));
         return nullptr;
     }
-    auto sym = j.jit->lookup(name);
+    auto sym = j.jit->lookup(l->name);
     if (!sym) {
         *why = "LLVM: " + llvm::toString(sym.takeError());
         return nullptr;
     }
-    return reinterpret_cast<DispatchTable::NativeEntry>(sym->getAddress());
+    return reinterpret_cast<void*>(sym->getAddress());
 }
 
 #endif  // RIR_HAVE_LLVM

@@ -25,10 +25,16 @@ const size_t kMaxNativeInsns = 1500;
 // initialized); else why not.
 bool available(std::string* why);
 
-// Native code for `f`, the optimized PIR of table t's baseline code, or
-// nullptr with *why when it holds something not lowered yet. Makes no R
-// call that can fail (C++ objects are alive).
-DispatchTable::NativeEntry compile(pir::Function& f, DispatchTable* t, std::string* why);
+// Native code for `f`, the optimized PIR of table t's baseline code, is made
+// in two halves. lower() (R's thread) makes an LLVM module of it, or
+// returns nullptr with *why when it holds something not lowered yet; it
+// makes no R call that can fail (C++ objects are alive). emit() (the
+// compile thread, compile_thread.h) runs LLVM's passes and code generation
+// and returns the entry, or nullptr with *why; it consumes the module, as
+// discard() does.
+void* lower(pir::Function& f, DispatchTable* t, std::string* why);
+void* emit(void* lowered, std::string* why);
+void discard(void* lowered);
 
 // Why functions were refused by the optimizing tier, with counts (since
 // the package was loaded).

@@ -29,6 +29,7 @@
 #include "../pir/printer.h"
 #include "../pir/rir2pir.h"
 #include "../runtime/stats.h"
+#include "compile_thread.h"
 #include "native.h"
 
 namespace rir {
@@ -49,78 +50,201 @@ std::string sizeRefusal(const pir::Function& fn) {
            " PIR instructions)";
 }
 
+// A version or a continuation whose module is with the compile thread:
+// what installing it needs.
+struct Pending {
+    CompileJob job;
+    DispatchTable* t = nullptr;
+    Context ctx;
+    int continuation = -1;  // its index in t->continuations; -1: t's version for ctx
+    double inlinedCalls = 0, staticCalls = 0;
+    bool waited = false;  // R's thread waited for it (its time is in opt_seconds)
+};
+
+// (R's thread's: the jobs not installed yet)
+std::vector<Pending*> pending;
+
+// Whether R's thread waits for the code it asks for: RIR_COMPILE_THREAD off,
+// RIR_DEBUG=native (which prints the code), or a threshold of 0 (at once:
+// the test mode that runs everything optimized).
+bool synchronous(bool continuation) {
+    return !tiering.compileThread || debugFlags.native ||
+           (continuation ? tiering.osrThreshold == 0 : tiering.threshold == 0);
+}
+
+void refuse(DispatchTable* t, const std::string& why) {
+    // (the versions made before stay; no more are tried)
+    if (t->natives.empty()) t->optState = DispatchTable::OptState::Refused;
+    t->moreVersions = false;
+    t->optRefusal = why;
+    stats.opt_refused++;
+    refusalReasons[why]++;
+}
+
+// R's thread: p's result into its table; deletes p. (No R call.)
+void install(Pending* p) {
+    DispatchTable* t = p->t;
+    t->jobs--;
+    stats.opt_thread_seconds += p->job.seconds;
+    if (!p->waited) t->optSeconds += p->job.seconds;
+    void* entry = p->job.entry;
+    if (p->job.cancelled) discard(p->job.lowered);
+    if (t->orphaned) {
+        // (its closure is gone)
+        if (!t->jobs) delete t;
+        delete p;
+        return;
+    }
+    if (p->continuation < 0) {
+        t->compiling = false;
+        if (p->job.cancelled) {
+            // (a fork's child: asked again when hot)
+        } else if (entry) {
+            t->addNative(p->ctx, reinterpret_cast<DispatchTable::NativeEntry>(entry));
+            t->optState = DispatchTable::OptState::Optimized;
+            stats.optimized++;
+            stats.inlined_calls += p->inlinedCalls;
+            stats.static_calls += p->staticCalls;
+        } else {
+            refuse(t, p->job.why);
+        }
+    } else {
+        DispatchTable::Continuation& c = t->continuations[size_t(p->continuation)];
+        c.compiling = false;
+        c.entry = reinterpret_cast<DispatchTable::ContinuationEntry>(entry);
+        if (p->job.cancelled) {
+            // (compiled again when its loop asks)
+            c.deopts = DispatchTable::kMaxContinuationDeopts;
+        } else if (entry) {
+            stats.osr_compiled++;
+        } else {
+            stats.osr_refused++;
+            refusalReasons["continuation: " + p->job.why]++;
+        }
+    }
+    delete p;
+}
+
+// installHook: the jobs the compile thread finished, installed.
+void installFinished() {
+    compiledWaiting.store(false);
+    for (size_t k = 0; k < pending.size();) {
+        Pending* p = pending[k];
+        if (!p->job.done.load()) {
+            k++;
+            continue;
+        }
+        pending.erase(pending.begin() + long(k));
+        install(p);
+    }
+}
+
+// Hands p's module to the compile thread; when `sync`, waits for it and
+// installs it (p is gone), else it is installed later (installFinished).
+void dispatch(Pending* p, bool sync) {
+    p->t->jobs++;
+    submit(&p->job, sync || p->continuation >= 0);
+    if (!sync) {
+        pending.push_back(p);
+        return;
+    }
+    double t0 = nowSeconds();
+    waitFor(&p->job);
+    double secs = nowSeconds() - t0;
+    p->waited = true;
+    p->t->optSeconds += secs;
+    stats.opt_seconds += secs;
+    install(p);
+}
+
+// t's baseline for calls in `ctx`: translated to PIR, optimized and
+// lowered (a Pending), or nullptr with *why. `trace`: RIR_DEBUG=native's
+// PIR text. (C++ objects live here: no R call that can fail.)
+Pending* lowerVersion(DispatchTable* t, Context ctx, std::string* why, std::string* trace) {
+    if (!available(why)) return nullptr;
+    if (!t->baseline) {
+        *why = "no baseline code";
+        return nullptr;
+    }
+    pir::Function fn;
+    fn.name = t->name;
+    // the arguments the context has evaluated, and (beyond the ones it
+    // describes) those the feedback never saw lazy
+    uint32_t eager = pir::eagerArgs(t) & ~((1u << Context::kMaxArgs) - 1);
+    for (int k = 0; k < Context::kMaxArgs; k++)
+        if (ctx.has(k, ArgFlag::Eager)) eager |= 1u << k;
+    void* lowered = nullptr;
+    auto translateAndLower = [&](const std::set<int>& noInline) {
+        *why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
+                                     eager, ctx, noInline);
+        if (why->empty()) *why = sizeRefusal(fn);
+        if (why->empty()) lowered = lower(fn, t, why);
+    };
+    translateAndLower({});
+    std::set<int> withContext = pir::contextInlinedSites(fn);
+    if (!lowered && !withContext.empty()) {
+        // (something of an inlined callee's code was refused, or made
+        // the function too large: again with those calls made as calls)
+        fn.clear();
+        translateAndLower(withContext);
+    }
+    if (debugFlags.native) *trace = pir::print(fn);
+    if (!lowered) return nullptr;
+    Pending* p = new Pending;
+    p->job.lowered = lowered;
+    p->t = t;
+    p->ctx = ctx;
+    // (call sites of an inlined callee's code are numbered in its code:
+    // counted with the frame they are in)
+    std::set<std::pair<const pir::Instruction*, int>> sites;
+    for (auto& i : fn.insns)
+        if (i->inlinedFrom && i->bb) sites.insert({i->frame, i->inlinedFrom});
+    p->inlinedCalls = double(sites.size() + pir::contextInlinedSites(fn).size());
+    for (auto& i : fn.insns)
+        if (i->op == pir::Opcode::StaticCall && i->bb) p->staticCalls++;
+    return p;
+}
+
+// A version of t for `ctx`, now (sync) or on the compile thread.
+bool optimize(DispatchTable* t, Context ctx, bool sync, std::string* whyNot) {
+    double t0 = nowSeconds();
+    std::string why, trace;
+    Pending* p = lowerVersion(t, ctx, &why, &trace);
+    bool lowered = p != nullptr;
+    double secs = nowSeconds() - t0;
+    t->optSeconds += secs;
+    stats.opt_seconds += secs;
+    if (!p) {
+        refuse(t, why);
+    } else {
+        t->compiling = true;
+        dispatch(p, sync);
+        if (sync) {
+            bool made = t->hasNative(ctx);
+            why = made ? "" : t->optRefusal;
+        }
+    }
+    if (debugFlags.native) {
+        // (RIR_DEBUG=native waits for the code: sync)
+        bool made = lowered && t->hasNative(ctx);
+        trace = "rir: native: " + t->name + ": " + (made ? "compiled" : "refused: " + why) + "\n" +
+                trace + (made ? lastIR() : "");
+        // (no R error can happen in REprintf's output of a plain string)
+        REprintf("%s", trace.c_str());
+    }
+    *whyNot = why;
+    return lowered && sync && t->hasNative(ctx);
+}
+
 void optimizeFunction(DispatchTable* t, Context ctx) {
     std::string why;
-    optimizeNow(t, ctx, &why);
+    optimize(t, ctx, synchronous(false), &why);
 }
 
 }  // namespace
 
 bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
-    double t0 = nowSeconds();
-    std::string why;
-    DispatchTable::NativeEntry entry = nullptr;
-    std::string trace;
-    if (!available(&why)) {
-        // why says it
-    } else if (!t->baseline) {
-        why = "no baseline code";
-    } else {
-        pir::Function fn;
-        fn.name = t->name;
-        // the arguments the context has evaluated, and (beyond the ones it
-        // describes) those the feedback never saw lazy
-        uint32_t eager = pir::eagerArgs(t) & ~((1u << Context::kMaxArgs) - 1);
-        for (int k = 0; k < Context::kMaxArgs; k++)
-            if (ctx.has(k, ArgFlag::Eager)) eager |= 1u << k;
-        auto translateAndCompile = [&](const std::set<int>& noInline) {
-            why = pir::rir2pirOptimized(t->baseline, t->formals(), &fn, debugFlags.verify, nullptr,
-                                        eager, ctx, noInline);
-            if (why.empty()) why = sizeRefusal(fn);
-            if (why.empty()) entry = compile(fn, t, &why);
-        };
-        translateAndCompile({});
-        std::set<int> withContext = pir::contextInlinedSites(fn);
-        if (!entry && !withContext.empty()) {
-            // (something of an inlined callee's code was refused, or made
-            // the function too large: again with those calls made as calls)
-            fn.clear();
-            translateAndCompile(withContext);
-        }
-        if (entry) {
-            // (call sites of an inlined callee's code are numbered in its
-            // code: counted with the frame they are in)
-            std::set<std::pair<const pir::Instruction*, int>> sites;
-            for (auto& i : fn.insns)
-                if (i->inlinedFrom && i->bb) sites.insert({i->frame, i->inlinedFrom});
-            stats.inlined_calls += double(sites.size() + pir::contextInlinedSites(fn).size());
-            for (auto& i : fn.insns)
-                if (i->op == pir::Opcode::StaticCall && i->bb) stats.static_calls++;
-        }
-        if (debugFlags.native) {
-            trace = "rir: native: " + t->name + ": " + (entry ? "compiled" : "refused: " + why) +
-                    "\n" + pir::print(fn) + (entry ? lastIR() : "");
-        }
-    }
-    double secs = nowSeconds() - t0;
-    t->optSeconds += secs;
-    stats.opt_seconds += secs;
-    if (entry) {
-        t->addNative(ctx, entry);
-        t->optState = DispatchTable::OptState::Optimized;
-        stats.optimized++;
-    } else {
-        // (the versions made before stay; no more are tried)
-        if (t->natives.empty()) t->optState = DispatchTable::OptState::Refused;
-        t->moreVersions = false;
-        t->optRefusal = why;
-        stats.opt_refused++;
-        refusalReasons[why]++;
-    }
-    // (no R error can happen in REprintf's output of a plain string)
-    if (!trace.empty()) REprintf("%s", trace.c_str());
-    *whyNot = why;
-    return entry != nullptr;
+    return optimize(t, ctx, true, whyNot);
 }
 
 namespace {
@@ -182,9 +306,10 @@ pir::PirType pirType(DispatchTable::EntryType t) {
 }
 
 // The index in t->continuations of the continuation from pc for env's
-// frame, compiled now if there is none yet; -1 when there is none to run.
+// frame, compiled now if there is none yet; -1 when there is none to run
+// (*later: it is being compiled on the compile thread).
 // (C++ objects live here: no R call that can fail.)
-int continuationFor(DispatchTable* t, int pc, SEXP env) {
+int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
     std::vector<SEXP> names;
     std::vector<DispatchTable::EntryType> types;
     if (!plainFrame(env, t->baseline, &names, &types)) return -1;
@@ -195,6 +320,10 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
         const DispatchTable::Continuation& c = t->continuations[k];
         if (c.pc != pc || c.bindings != names || c.types != types) continue;
         if (c.entry) return int(k);
+        if (c.compiling) {
+            *later = true;
+            return -1;
+        }
         if (c.deopts < DispatchTable::kMaxContinuationDeopts ||
             c.recompiles >= DispatchTable::kMaxContinuationRecompiles)
             return -1;
@@ -205,7 +334,8 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
     std::string why;
     CodeShape shape;
     std::vector<uint8_t> stack;
-    DispatchTable::ContinuationEntry entry = nullptr;
+    Pending* p = nullptr;
+    std::string head, trace;  // (RIR_DEBUG=native)
     if (!available(&why)) {
         // why says it
     } else if (!verifyCode(t->baseline, &shape).empty() || size_t(pc) >= shape.slots.size()) {
@@ -224,44 +354,61 @@ int continuationFor(DispatchTable* t, int pc, SEXP env) {
                                     debugFlags.pir ? &passes : nullptr);
         if (debugFlags.pir) REprintf("rir: continuation %s\n%s", fn.name.c_str(), passes.c_str());
         if (why.empty()) why = sizeRefusal(fn);
-        if (why.empty())
-            entry = reinterpret_cast<DispatchTable::ContinuationEntry>(compile(fn, t, &why));
+        void* lowered = why.empty() ? lower(fn, t, &why) : nullptr;
+        if (lowered) {
+            p = new Pending;
+            p->job.lowered = lowered;
+            p->t = t;
+        }
         if (debugFlags.native) {
             std::string frame;
             for (size_t k = 0; k < names.size(); k++)
                 frame += std::string(k ? ", " : "") + CHAR(PRINTNAME(names[k])) + ":" +
                          std::to_string(int(types[k]));
-            std::string trace = "rir: native: continuation " + fn.name + " [" + frame +
-                                "]: " + (entry ? "compiled" : "refused: " + why) + "\n" +
-                                pir::print(fn) + (entry ? lastIR() : "");
-            REprintf("%s", trace.c_str());
+            head = "rir: native: continuation " + fn.name + " [" + frame + "]: ";
+            trace = pir::print(fn);
         }
     }
     double secs = nowSeconds() - t0;
     t->optSeconds += secs;
     stats.opt_seconds += secs;
-    if (entry) {
-        stats.osr_compiled++;
-    } else {
-        stats.osr_refused++;
-        refusalReasons["continuation: " + why]++;
-    }
-    if (again >= 0) {
-        DispatchTable::Continuation& c = t->continuations[size_t(again)];
-        c.entry = entry;
+    int k = again;
+    if (k >= 0) {
+        DispatchTable::Continuation& c = t->continuations[size_t(k)];
+        c.entry = nullptr;
         c.stack = stack;
         c.deopts = 0;
         c.recompiles++;
-        return entry ? again : -1;
+    } else {
+        t->continuations.push_back(
+            DispatchTable::Continuation{pc, names, types, stack, nullptr, 0, 0, false});
+        k = int(t->continuations.size() - 1);
     }
-    t->continuations.push_back(DispatchTable::Continuation{pc, names, types, stack, entry, 0, 0});
-    return entry ? int(t->continuations.size() - 1) : -1;
+    if (!p) {
+        stats.osr_refused++;
+        refusalReasons["continuation: " + why]++;
+    } else {
+        p->continuation = k;
+        t->continuations[size_t(k)].compiling = true;
+        bool sync = synchronous(true);
+        dispatch(p, sync);
+        if (!sync) *later = true;
+    }
+    if (!head.empty()) {
+        // (RIR_DEBUG=native waits for the code: sync)
+        bool made = t->continuations[size_t(k)].entry != nullptr;
+        trace = head + (made ? "compiled" : "refused: " + (p ? std::string("LLVM") : why)) + "\n" +
+                trace + (made ? lastIR() : "");
+        REprintf("%s", trace.c_str());
+    }
+    return t->continuations[size_t(k)].entry ? k : -1;
 }
 
 // osrHook: the function body goes on from pc in a continuation. (No C++
 // object with a destructor lives here: the continuation may jump out.)
 SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
-                  const NodeStackSlot* stack, int height) {
+                  const NodeStackSlot* stack, int height, bool* later) {
+    if (compiledWaiting.load(std::memory_order_relaxed)) installFinished();
     if (!t) {
         // a top-level loop's code: a table of its own, made once
         if (code->kind != CodeKind::TopLevel) return nullptr;
@@ -277,7 +424,7 @@ SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
         t = code->toplevelTable;
     }
     if (code != t->baseline) return nullptr;
-    int k = continuationFor(t, pc, env);
+    int k = continuationFor(t, pc, env, later);
     if (k < 0) return nullptr;
     const std::vector<uint8_t>& kinds = t->continuations[size_t(k)].stack;
     if (kinds.size() != size_t(height)) return nullptr;
@@ -326,6 +473,7 @@ SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
 void registerTiering() {
     optimizeHook = optimizeFunction;
     osrHook = goOnNatively;
+    installHook = installFinished;
 }
 
 }  // namespace native

@@ -20,8 +20,11 @@ static void tableFinalizer(SEXP ptr) {
         registry[t->registryIndex].calls = nullptr;
         registry[t->registryIndex].table = nullptr;
     }
-    delete t;
     R_ClearExternalPtr(ptr);
+    if (t->jobs)
+        t->orphaned = true;
+    else
+        delete t;
 }
 
 DispatchTable* DispatchTable::create(SEXP formals, SEXP body, const std::string& name) {

@@ -64,6 +64,13 @@ struct DispatchTable {
     static const uint32_t kMaxDeopts = 8;
     static const uint8_t kMaxReoptimizations = 2;
     uint64_t completed = 0;
+    // a version is being made on the compile thread (no other is started);
+    // `jobs`: versions and continuations being made (the finalizer then
+    // leaves the table, `orphaned`, to the tiering policy, which deletes it
+    // once they are done)
+    bool compiling = false;
+    uint16_t jobs = 0;
+    bool orphaned = false;
     uint32_t deoptsSinceOptimized = 0;
     uint8_t reoptimizations = 0;
     // One of the versions deoptimized: after kMaxDeopts, they are dropped
@@ -86,6 +93,7 @@ struct DispatchTable {
     }
     // May a call whose context no version fits get one compiled?
     bool mayOptimize() const {
+        if (compiling) return false;
         return optState == OptState::NotTried || optState == OptState::RetiredAgain ||
                (optState == OptState::Optimized && moreVersions &&
                 natives.size() < kMaxNativeVersions);
@@ -206,6 +214,7 @@ struct DispatchTable {
         ContinuationEntry entry = nullptr;
         uint32_t deopts = 0;
         uint8_t recompiles = 0;
+        bool compiling = false;  // on the compile thread (entry null until it is done)
     };
     static const size_t kMaxContinuations = 8;
     static const uint32_t kMaxContinuationDeopts = 1;

@@ -2,24 +2,25 @@
 // of compiled / refused closures reported by rir::status().
 #pragma once
 
-#include "export.h"
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "export.h"
+
 namespace rir {
 
 struct Stats {
-    double compiled = 0;         // closures given a DispatchTable
-    double refused = 0;          // closures left to GNU R
-    double rir_calls = 0;        // closure bodies executed by the RIR interpreter
-    double gnur_entries = 0;     // entries into rir from GNU R code (trampolines)
-    double native_calls = 0;     // function bodies run as native code
-    double deopts = 0;           // deoptimizations (native code resumed in RIR)
-    double optimized = 0;        // functions given native code
-    double opt_refused = 0;      // functions the optimizing tier refused (status() says why)
-    double opt_seconds = 0;      // time spent in the optimizing tier (PIR, LLVM)
+    double compiled = 0;            // closures given a DispatchTable
+    double refused = 0;             // closures left to GNU R
+    double rir_calls = 0;           // closure bodies executed by the RIR interpreter
+    double gnur_entries = 0;        // entries into rir from GNU R code (trampolines)
+    double native_calls = 0;        // function bodies run as native code
+    double deopts = 0;              // deoptimizations (native code resumed in RIR)
+    double optimized = 0;           // functions given native code
+    double opt_refused = 0;         // functions the optimizing tier refused (status() says why)
+    double opt_seconds = 0;         // time R's thread spent in the optimizing tier (PIR, LLVM)
+    double opt_thread_seconds = 0;  // time the compile thread spent in LLVM (compile_thread.h)
     double inlined_calls = 0;    // call sites of optimized functions inlined (their callee's body)
     double static_calls = 0;     // call sites of optimized functions made StaticCalls
     double osr_entries = 0;      // loops that went on in native code from the interpreter
@@ -58,10 +59,14 @@ extern RIR_EXPORT DebugFlags debugFlags;
 // RIR_OSR_THRESHOLD: a function body the interpreter runs goes on in native
 // code at a loop header once its loops have jumped back more than that
 // many times in one call (Inf: never).
+// RIR_COMPILE_THREAD: LLVM's code generation runs on a second thread while
+// the interpreter goes on (native/compile_thread.h); off, or with a
+// threshold of 0, R's thread waits for it.
 struct TieringSettings {
     double threshold = 100;
     double osrThreshold = 10000;
     bool native = false;
+    bool compileThread = true;
     double chaos = 0;
     uint64_t chaosState = 1;
 };

@@ -96,8 +96,8 @@ test_that("the default threshold waits for a long loop", {
   expect_identical(rir:::rir_settings()$osr_threshold, 10000)
   options(opt)
   if (!is.na(env)) Sys.setenv(RIR_OSR_THRESHOLD = env)
-  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 10000)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]]))
+  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 10000, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], thread = old[[5]]))
   f <- rir::compile(function(n) { s <- 0; for (i in 1:n) s <- s + i; s })
   before <- osr_entries()
   expect_identical(f(2000), 2001000)
@@ -137,8 +137,8 @@ test_that("an interrupt stops a loop that went on in native code", {
 })
 
 test_that("a loop whose native version deoptimized goes on in a continuation", {
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, osr = 0, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, osr = 0, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]], thread = old[[5]]))
   f <- rir::compile(function(x, n) {
     s <- 0
     for (i in 1:n) {

@@ -11,8 +11,8 @@ native_available <- function() {
 test_that("an argument computed before the call is one the callee forces at once", {
   skip_if_not(native_available(), "built without LLVM")
   # tiering with feedback: native code after two calls, no chaos
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   # a promise the callee keeps unevaluated is forced after the caller
   # assigned its variable: its code must see the new value
   mk <- rir::compile(function(a) function() a)

@@ -161,8 +161,8 @@ test_that("a closure that branches or loops is inlined, its variables SSA values
 
 test_that("a call whose arguments arrive differently gets its own native version", {
   skip_if_not(native_available(), "built without LLVM")
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   scaled_sum <- function(n, dt) {
     s <- 0
     for (i in seq_len(n)) s <- s + dt * i
@@ -202,8 +202,8 @@ test_that("a call whose arguments arrive differently gets its own native version
 
 test_that("the number of trailing missing arguments is part of the context", {
   skip_if_not(native_available(), "built without LLVM")
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   times_by <- function(x, by = 2, shift) {
     s <- x * by
     if (missing(shift)) s else s + shift
@@ -243,8 +243,8 @@ test_that("the number of trailing missing arguments is part of the context", {
 
 test_that("a recursive function is optimized once its first calls returned", {
   skip_if_not(native_available(), "built without LLVM")
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   # at the third call nothing returned yet: fib(k - 2) had not run, nor `+`
   fib_rec <- function(k) if (k < 2) k else fib_rec(k - 1) + fib_rec(k - 2)
   fib_rec <- rir::compile(fib_rec)
@@ -261,8 +261,8 @@ test_that("a recursive function is optimized once its first calls returned", {
 
 test_that("a function passed as an argument is called statically (or inlined) without deoptimizing", {
   skip_if_not(native_available(), "built without LLVM")
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   # the lookup of `f` forces its promise: the guard that the call is
   # static checks the function it found (a guard before the lookup, which
   # may not force, would fail at every call)
@@ -283,8 +283,8 @@ test_that("a function passed as an argument is called statically (or inlined) wi
 
 test_that("element stores the interpreter's routines do keep their native version", {
   skip_if_not(native_available(), "built without LLVM")
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   # x[f(k)] <- v and X$a[k] <- v: x is read again after them, not assumed
   # unchanged (which deoptimized at every iteration)
   idx <- function(k) k
@@ -320,8 +320,8 @@ test_that("functions too large for the native tier are refused with the reason",
 
 test_that("a loop whose body runs in a loop context is optimized without deoptimizing", {
   skip_if_not(native_available(), "built without LLVM")
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   # the body (a break behind a call) assigns s and k: the optimized code
   # reads them after it instead of assuming they kept their values
   pass <- function(a) a
@@ -346,8 +346,8 @@ test_that("a loop whose body runs in a loop context is optimized without deoptim
 
 test_that("versions that keep deoptimizing are dropped and made again, then for good", {
   skip_if_not(native_available(), "built without LLVM")
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]]))
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
   # (x a vector: its elements' type is speculated, not part of the context)
   twice_plus <- function(x) x[[1]] * 2 + 1
   f <- rir::compile(twice_plus)
