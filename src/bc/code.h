@@ -53,6 +53,11 @@ const int kRhsShift = 16;
 // A subassign's feedback keeps its value's types in the low bits and this
 // bit once x was not a plain local vector (see plainLocalVector).
 const uint32_t kSubassignNotPlain = TB_OBJECT << kRhsShift;
+// A subset's (x[i], x[[i]], x[i, j]) feedback keeps x's types in the low
+// bits and this bit once its result was not an attribute-free scalar (a
+// vector index, a negative one, names): the optimizer speculates on a
+// scalar result only without it.
+const uint32_t kSubsetNotScalar = TB_VECTOR << kRhsShift;
 // dollar (x$name) keeps x's types in the low bits and this bit once
 // dollarPlain did not apply; dollar_assign its value's and this bit once
 // dollarAssignPlain did not.

@@ -930,6 +930,8 @@ L_subset : {
         vmaxset(vmax);
         UNPROTECT(1);
     }
+    if (!simpleScalar(r, REALSXP) && !simpleScalar(r, INTSXP) && !simpleScalar(r, LGLSXP))
+        f.types |= kSubsetNotScalar;
     sp -= n + 1;
     PUSH(r);
     R_Visible = TRUE;

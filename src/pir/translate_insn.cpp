@@ -465,11 +465,15 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             x->code = code_;  // its call site (the call GNU R's `[` gets)
             x->site() = o.site;
             // speculation: an element of a plain double / integer vector
-            // (or matrix) seen so far is a scalar of its type; leaving
-            // resumes after the subset with its value
+            // (or matrix) seen so far is a scalar of its type, unless a
+            // result seen was not (kSubsetNotScalar: the interpreter
+            // resumes after the subset, whose feedback would never see the
+            // value that failed); leaving resumes after the subset with
+            // its value
             Kind k = (t & 0x7f) == TB_REAL ? Kind::Real : Kind::Nil;
             if ((t & 0x7f) == TB_INT) k = Kind::Int;
-            if (k != Kind::Nil && !(t & TB_OBJECT) && (n == 2 || !(t & TB_ATTRIB))) {
+            if (k != Kind::Nil && !(t & TB_OBJECT) && !(t & kSubsetNotScalar) &&
+                (n == 2 || !(t & TB_ATTRIB))) {
                 std::vector<Instruction*> after = stack;
                 after.push_back(x);
                 Instruction* cp = checkpoint(next, after);

@@ -344,6 +344,27 @@ test_that("a loop whose body runs in a loop context is optimized without deoptim
   expect_equal(row$deopts, 0)
 })
 
+test_that("a subset whose results were not all scalars is not speculated to give one", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], thread = old[[5]]))
+  # (base R's diff.default: r[i1] with i1 <- -1; the interpreter resumes
+  # after the subset, so a deoptimization there never told its feedback)
+  drop_first <- function(x, i) {
+    r <- x + 0L
+    r[i]
+  }
+  f <- rir::compile(drop_first)
+  expect_identical(f(1:2, -1), 2L)
+  expect_identical(f(1:5, -1), 2:5)
+  expect_identical(f(3:4, -1), 4L)
+  for (k in 1:10) expect_identical(f(1:5, -1), 2:5)
+  expect_identical(f(7:8, -1), 8L)
+  row <- status_row("drop_first")
+  expect_identical(row$tier, "native")
+  expect_equal(row$deopts, 0)
+})
+
 test_that("versions that keep deoptimizing are dropped and made again, then for good", {
   skip_if_not(native_available(), "built without LLVM")
   old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, thread = FALSE)
