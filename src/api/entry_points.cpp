@@ -177,7 +177,7 @@ SEXP rir_disassemble(SEXP f) {
 
 SEXP rir_stats() {
     // (what the compile thread finished counts as made)
-    if (installHook && compiledWaiting.load()) installHook();
+    installCompiled();
     const char* names[] = {
         "compiled",          "refused",        "rir_calls",        "gnur_entries",
         "native_calls",      "deopts",         "compile_seconds",  "toplevel_compiled",
@@ -240,7 +240,7 @@ SEXP rir_reset_stats() {
 }
 
 SEXP rir_status() {
-    if (installHook && compiledWaiting.load()) installHook();
+    installCompiled();
     R_xlen_t n = registry.size();
     const int ncol = 11;
     SEXP out = PROTECT(Rf_allocVector(VECSXP, ncol));

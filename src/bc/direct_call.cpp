@@ -285,7 +285,7 @@ SEXP runFunctionBody(DispatchTable* t, SEXP env, SEXP tramp, Context given) {
     }
     Code* code = baselineOf(t, ENCLOS(env));
     if (optimizeHook) {
-        if (compiledWaiting.load(std::memory_order_relaxed)) installHook();
+        installCompiled();
         if (t->optState == DispatchTable::OptState::NotTried ||
             t->optState == DispatchTable::OptState::RetiredAgain)
             t->recordArgs(env);

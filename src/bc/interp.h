@@ -73,6 +73,10 @@ extern OsrHook osrHook;
 extern std::atomic<bool> compiledWaiting;
 typedef void (*InstallHook)();
 extern InstallHook installHook;
+// Installs what the compile thread finished, if anything waits (R's thread).
+inline void installCompiled() {
+    if (compiledWaiting.load(std::memory_order_relaxed) && installHook) installHook();
+}
 
 // Compiles a closure for rir (the JIT hook and compile()): returns a closure
 // with a trampoline body, or R_NilValue with `*reason` set.

@@ -384,6 +384,7 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
             DispatchTable::Continuation{pc, names, types, stack, nullptr, 0, 0, false});
         k = int(t->continuations.size() - 1);
     }
+    bool lowered = p != nullptr;
     if (!p) {
         stats.osr_refused++;
         refusalReasons["continuation: " + why]++;
@@ -397,8 +398,8 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
     if (!head.empty()) {
         // (RIR_DEBUG=native waits for the code: sync)
         bool made = t->continuations[size_t(k)].entry != nullptr;
-        trace = head + (made ? "compiled" : "refused: " + (p ? std::string("LLVM") : why)) + "\n" +
-                trace + (made ? lastIR() : "");
+        trace = head + (made ? "compiled" : "refused: " + (lowered ? std::string("LLVM") : why)) +
+                "\n" + trace + (made ? lastIR() : "");
         REprintf("%s", trace.c_str());
     }
     return t->continuations[size_t(k)].entry ? k : -1;
@@ -408,7 +409,7 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
 // object with a destructor lives here: the continuation may jump out.)
 SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
                   const NodeStackSlot* stack, int height, bool* later) {
-    if (compiledWaiting.load(std::memory_order_relaxed)) installFinished();
+    installCompiled();
     if (!t) {
         // a top-level loop's code: a table of its own, made once
         if (code->kind != CodeKind::TopLevel) return nullptr;
