@@ -102,9 +102,11 @@ test_that("a small closure's body is inlined; another callee leaves for the call
   }
   f <- rir::compile(total)
   rir:::without_native(for (k in 1:3) f(10))
-  before <- rir::stats()
-  f <- rir::pir.compile(f)
-  after <- rir::stats()
+  without_implicit_tiering({
+    before <- rir::stats()
+    f <- rir::pir.compile(f)
+    after <- rir::stats()
+  })
   expect_equal(after[["inlined_calls"]] - before[["inlined_calls"]], 1)
   expect_identical(f(10), 115)
   expect_identical(f(0), 0)
@@ -134,9 +136,11 @@ test_that("a closure that branches or loops is inlined, its variables SSA values
   }
   f <- rir::compile(tri_total)
   rir:::without_native(for (k in 1:3) f(10))
-  before <- rir::stats()
-  f <- rir::pir.compile(f)
-  after <- rir::stats()
+  without_implicit_tiering({
+    before <- rir::stats()
+    f <- rir::pir.compile(f)
+    after <- rir::stats()
+  })
   expect_equal(after[["inlined_calls"]] - before[["inlined_calls"]], 1)
   deopts_before <- status_row("tri_total")$deopts
   expect_identical(f(10), 410)
