@@ -12,6 +12,7 @@ enable <- function() {
     settings$deopt_chaos, settings$deopt_chaos_seed, settings$osr_threshold,
     settings$compile_thread
   )
+  .rir$heap_tuned <- .Call(C_rir_tune_heap, settings$heap_tuning)
   .Call(C_rir_set_enabled, TRUE)
   .rir$enabled <- TRUE
   install_eager()

@@ -29,6 +29,7 @@ rir_settings <- function() {
     native = as_flag(knob("rir.native", "RIR_NATIVE", TRUE)),
     osr_threshold = as.numeric(knob("rir.osr_threshold", "RIR_OSR_THRESHOLD", 10000)),
     compile_thread = as_flag(knob("rir.compile_thread", "RIR_COMPILE_THREAD", TRUE)),
+    heap_tuning = as_flag(knob("rir.heap_tuning", "RIR_HEAP_TUNING", TRUE)),
     deopt_chaos = as.numeric(knob("rir.deopt_chaos", "RIR_DEOPT_CHAOS", 0)),
     deopt_chaos_seed = as.numeric(knob("rir.deopt_chaos_seed", "RIR_DEOPT_CHAOS_SEED", 1)),
     debug = as.character(knob("rir.debug", "RIR_DEBUG", ""))

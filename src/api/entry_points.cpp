@@ -16,6 +16,7 @@
 #include "../native/native.h"
 #include "../runtime/dispatch_table.h"
 #include "../runtime/eval_depth.h"
+#include "../runtime/heap_policy.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
 #include "api_util.h"
@@ -82,6 +83,12 @@ SEXP rir_set_enabled(SEXP on) {
     bool old = rirEnabled;
     rirEnabled = Rf_asLogical(on) == TRUE;
     return Rf_ScalarLogical(old);
+}
+
+// Fixes glibc's malloc thresholds (runtime/heap_policy.h) when `on`; returns
+// whether they are rir's.
+SEXP rir_tune_heap(SEXP on) {
+    return Rf_ScalarLogical(Rf_asLogical(on) == TRUE && tuneHeap());
 }
 
 // Returns a closure like f whose body is a rir trampoline, or a string with
