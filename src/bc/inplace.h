@@ -103,22 +103,43 @@ struct BelowMemo {
     }
 };
 
-inline bool heldBelow(SEXP x, const NodeStackSlot* base, BelowMemo& m) {
+inline void memoReady(BelowMemo& m) {
     if (!m.ready) {
         for (int k = 0; k < 2 * BelowMemo::kSets; k++) m.x[k] = nullptr;
         for (int k = 0; k < BelowMemo::kSets; k++) m.victim[k] = 0;
         m.ready = true;
     }
+}
+
+inline void memoPut(SEXP x, bool held, BelowMemo& m) {
+    int s = BelowMemo::set(x);
+    int e = 2 * s + m.victim[s];
+    m.victim[s] ^= 1;
+    m.x[e] = x;
+    m.held[e] = held;
+}
+
+inline bool heldBelow(SEXP x, const NodeStackSlot* base, BelowMemo& m) {
+    memoReady(m);
     int k = 2 * BelowMemo::set(x);
     if (m.x[k] == x) return m.held[k];
     if (m.x[k + 1] == x) return m.held[k + 1];
     bool h = heldBySlot(x, nodeStackFloor, base);
-    int s = k / 2;
-    int e = k + m.victim[s];
-    m.victim[s] ^= 1;
-    m.x[e] = x;
-    m.held[e] = h;
+    memoPut(x, h, m);
     return h;
+}
+
+// x was allocated while the activation runs: the slots below it, frozen
+// since it started, cannot hold x (nor a dead object at its address: they
+// hold live ones), and the next in-place check of x needs no scan. (A
+// loop's variable is a new object at the first round of every start of
+// the loop, the binding being NULL before it: an inner loop of five rounds
+// scanned the callers' slots once every five rounds.)
+inline void noteFresh(SEXP x, BelowMemo& m) {
+    memoReady(m);
+    int k = 2 * BelowMemo::set(x);
+    if (m.x[k] == x || m.x[k + 1] == x) return;
+    memoPut(x, false, m);
 }
 
 // Where uncounted references to values of `target`'s bindings can be.

@@ -893,6 +893,9 @@ L_for_step : {
         }
     }
     SEXP v = step ? Rf_ScalarInteger(sp[-1].flags + i * step) : elementOf(seq, i);
+    // (a new integer or double; a list's element is not, and a logical may
+    // be one of R's shared TRUE/FALSE/NA)
+    if (step || ftype(seq) == INTSXP || ftype(seq) == REALSXP) noteFresh(v, belowMemo);
     PUSH(v);
     SYNC();
     bindLocal(cache, k, cell, sym, v, env, base, sp - 1);
