@@ -44,6 +44,10 @@ set_tiering <- function(threshold = NULL, native = NULL, chaos = NULL, seed = NU
   invisible(.Call(C_rir_set_tiering, threshold, native, chaos, seed, osr, thread))
 }
 
+# Waits for the compile thread's jobs and installs what they made
+# (internal, for the tests).
+finish_compiles <- function() invisible(.Call(C_rir_finish_compiles))
+
 # Runs `code` with the native tier off (its functions stay in RIR).
 without_native <- function(code) {
   old <- set_tiering(native = FALSE)

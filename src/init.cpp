@@ -13,6 +13,7 @@ extern "C" {
 SEXP rir_init(SEXP);
 SEXP rir_set_enabled(SEXP);
 SEXP rir_tune_heap(SEXP);
+SEXP rir_finish_compiles();
 SEXP rir_bc_version(SEXP);
 SEXP rir_compile_closure(SEXP, SEXP);
 SEXP rir_compile_toplevel(SEXP, SEXP);
@@ -50,6 +51,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_init", (DL_FUNC)&rir_init, 1},
     {"rir_set_enabled", (DL_FUNC)&rir_set_enabled, 1},
     {"rir_tune_heap", (DL_FUNC)&rir_tune_heap, 1},
+    {"rir_finish_compiles", (DL_FUNC)&rir_finish_compiles, 0},
     {"rir_bc_version", (DL_FUNC)&rir_bc_version, 1},
     {"rir_compile_closure", (DL_FUNC)&rir_compile_closure, 2},
     {"rir_compile_toplevel", (DL_FUNC)&rir_compile_toplevel, 2},

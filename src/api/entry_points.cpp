@@ -182,6 +182,12 @@ SEXP rir_disassemble(SEXP f) {
     return out;
 }
 
+// For the tests: the compile thread's jobs finished and installed.
+SEXP rir_finish_compiles() {
+    native::finishPending();
+    return R_NilValue;
+}
+
 SEXP rir_stats() {
     // (what the compile thread finished counts as made)
     installCompiled();

@@ -48,6 +48,11 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* why);
 // Registers the tiering policy with the interpreter (optimizeHook).
 void registerTiering();
 
+// Waits for every job on the compile thread and installs what it made (for
+// the tests: counters read before and after an explicit compilation must
+// not count a version an earlier call left on the thread).
+void finishPending();
+
 // The LLVM IR of the last function compiled, kept only under
 // RIR_DEBUG=native (which prints it).
 const std::string& lastIR();

@@ -243,6 +243,11 @@ void optimizeFunction(DispatchTable* t, Context ctx) {
 
 }  // namespace
 
+void finishPending() {
+    for (Pending* p : pending) waitFor(&p->job);
+    installFinished();
+}
+
 bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
     return optimize(t, ctx, true, whyNot);
 }
