@@ -353,6 +353,36 @@ void Lowering::findLoopVarReuse() {
         }
 }
 
+bool Lowering::numberType(pir::PirType t) {
+    return !t.isBottom() && t.isSimpleScalar() && (t.isA(pir::Kind::Int) || t.isA(pir::Kind::Real));
+}
+
+void Lowering::findVirtualRanges() {
+    using pir::Opcode;
+    for (auto& b : f.blocks)
+        for (pir::Instruction* seq : b->insns) {
+            if (seq->op != Opcode::ForSeq || seq->args[0]->op != Opcode::Colon) continue;
+            pir::Instruction* colon = seq->args[0];
+            if (users[colon].size() != 1 || !numberType(colon->args[0]->type) ||
+                !numberType(colon->args[1]->type))
+                continue;
+            bool ok = true;
+            for (pir::Instruction* u : users[seq]) {
+                if (u->op == Opcode::FrameState) {
+                    // (a frame state an inlined call's context boxes at
+                    // each call would build the range each time)
+                    for (pir::Instruction* d : users[u]) ok = ok && d->op == Opcode::Deopt;
+                } else {
+                    ok = ok && (u->op == Opcode::ForLength || u->op == Opcode::ForElement ||
+                                u->op == Opcode::ForEnd);
+                }
+            }
+            if (!ok) continue;
+            rangeSeqOf[colon] = seq;
+            rangeSeqs.insert(seq);
+        }
+}
+
 pir::Instruction* Lowering::slotHolder(pir::Instruction* a) {
     // (a CastType has no slot of its own: its value is its operand's)
     while (!slotOf.count(a) && a->op == pir::Opcode::CastType) a = a->args[0];

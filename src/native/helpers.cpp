@@ -678,6 +678,18 @@ void rirn_forend(SEXP seq) {
     if (seq != R_NilValue) decRefcnt(seq);
 }
 
+SEXP rirn_range_seq(int start, int step, int len) {
+    static SEXP colon = SYMVALUE(Rf_install(":"));
+    SEXP from = PROTECT(Rf_ScalarInteger(start));
+    SEXP to = PROTECT(Rf_ScalarInteger(start + step * (len - 1)));
+    SEXP args = PROTECT(Rf_list2(from, to));
+    // (whole numbers in int range: `:` only allocates)
+    SEXP seq = primFun(colon)(R_NilValue, colon, args, R_BaseEnv);
+    UNPROTECT(3);
+    incRefcnt(seq);
+    return seq;
+}
+
 SEXP rirn_forlength(SEXP seq) {
     return Rf_ScalarInteger(TYPEOF(seq) == NILSXP ? 0 : int(XLENGTH(seq)));
 }

@@ -142,6 +142,11 @@ SEXP rirn_forseq(SEXP v, SEXP call);
 int rirn_loop_fits(SEXP v, SEXP b);
 void rirn_forend(SEXP seq);  // (no error)
 SEXP rirn_forlength(SEXP seq);
+// The sequence of a loop over an integer range native code did not build
+// (start, step 1 or -1, len elements), as `:` builds it, counted as
+// rirn_forseq counts its result: for a frame state (the interpreter's
+// loop state reads the range from it).
+SEXP rirn_range_seq(int start, int step, int len);
 SEXP rirn_forelement(SEXP seq, SEXP i);
 // The same, written into `prev` (the loop variable's value of the previous
 // iteration, which nothing else holds uncounted: findLoopVarReuse) when
@@ -349,6 +354,7 @@ enum HelperEffects : uint8_t { kNoEffect = 0, kAllocates = 1, kMayRunR = 3 };
     H(rirn_forelement_reuse, kAllocates)     \
     H(rirn_colon, kMayRunR)                  \
     H(rirn_forend, kNoEffect)                \
+    H(rirn_range_seq, kAllocates)            \
     H(rirn_call_builtin, kMayRunR)           \
     H(rirn_count, kNoEffect)                 \
     H(rirn_dollar, kMayRunR)                 \

@@ -205,6 +205,74 @@ llvm::Value* Lowering::branchOnCellHolding(llvm::Value* cellP, llvm::Value* v,
     return cell;
 }
 
+llvm::Value* Lowering::numberAsDouble(pir::Instruction* v) {
+    if (!numberType(v->type)) return nullptr;
+    if (v->type.isA(pir::Kind::Real)) return scalarOperand(v, Rep::Double);
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* x = scalarOperand(v, Rep::Int);
+    return B.CreateSelect(B.CreateICmpEQ(x, i32(NA_INTEGER)), llvm::ConstantFP::getNaN(dT),
+                          B.CreateSIToFP(x, dT));
+}
+
+llvm::Value* Lowering::unbuilt(pir::Instruction* seq) {
+    return B.CreateICmpEQ(ranges.at(seq).seq, sexp(R_NilValue));
+}
+
+void Lowering::lowerRange(pir::Instruction* colon) {
+    pir::Instruction* seq = rangeSeqOf.at(colon);
+    llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    llvm::Value* from = numberAsDouble(colon->args[0]);
+    llvm::Value* to = numberAsDouble(colon->args[1]);
+    auto intrinsic = [&](llvm::Intrinsic::ID id, llvm::Value* x) {
+        return B.CreateCall(llvm::Intrinsic::getDeclaration(&M, id, {dT}), {x});
+    };
+    auto dbl = [&](double d) { return llvm::ConstantFP::get(dT, d); };
+    // whole numbers in int range, at most INT_MAX apart (false for NaN):
+    // the interpreter's for_colon test
+    auto whole = [&](llvm::Value* d) {
+        return B.CreateAnd(B.CreateFCmpOEQ(d, intrinsic(llvm::Intrinsic::floor, d)),
+                           B.CreateAnd(B.CreateFCmpOGT(d, dbl(double(INT_MIN))),
+                                       B.CreateFCmpOLE(d, dbl(double(INT_MAX)))));
+    };
+    llvm::Value* span = intrinsic(llvm::Intrinsic::fabs, B.CreateFSub(to, from));
+    llvm::Value* ok = B.CreateAnd(B.CreateAnd(whole(from), whole(to)),
+                                  B.CreateFCmpOLT(span, dbl(double(INT_MAX))));
+    llvm::BasicBlock* fast = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(ok, fast, slow);
+    B.SetInsertPoint(fast);
+    llvm::Value* start = B.CreateFPToSI(from, i32T);
+    llvm::Value* step = B.CreateSelect(B.CreateFCmpOLE(from, to), i32(1), i32(-1));
+    llvm::Value* len = B.CreateAdd(B.CreateFPToSI(span, i32T), i32(1));
+    B.CreateBr(join);
+    // `:` and for()'s checks of its result, as GNU R runs them (the live
+    // values held meanwhile; R code may have run after)
+    B.SetInsertPoint(slow);
+    if (forceNHeld) emitHold(forceHeld, forceNHeld);
+    llvm::Value* made =
+        call(HelperId::rirn_colon, {boxedValue(colon->args[0]), boxedValue(colon->args[1]),
+                                    sexp(colon->constant), rho(), trampArg});
+    define(colon, made);
+    llvm::Value* built = call(HelperId::rirn_forseq, {made, sexp(seq->constant)});
+    if (forceNHeld) emitRelease(forceNHeld);
+    setDirty(1);
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    auto phi = [&](llvm::Value* a, llvm::Value* b) {
+        llvm::PHINode* p = B.CreatePHI(a->getType(), 2);
+        p->addIncoming(a, fast);
+        p->addIncoming(b, slowEnd);
+        return p;
+    };
+    VirtualRange& r = ranges[seq];
+    r.seq = phi(sexp(R_NilValue), built);
+    r.start = phi(start, i32(0));
+    r.step = phi(step, i32(0));
+    r.len = phi(len, i32(-1));
+}
+
 llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* phi) {
     using pir::Opcode;
     // (the binding the loop binds the element to, when cached)
@@ -220,10 +288,11 @@ llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* 
                     {seq, idx, prev, cellP ? B.CreateBitCast(cellP, sexpT) : constant(nullptr)});
     };
     SEXP range = compactIntRangeClass();
-    if (!range) return helper();
+    bool virt = virtualSeq(e->args[0]);
+    if (!range && !virt) return helper();
     auto block = [&]() { return llvm::BasicBlock::Create(C, "", fn); };
     llvm::BasicBlock *checkSeq = block(), *checkRange = block(), *fast = block(), *slow = block(),
-                     *join = block();
+                     *join = block(), *store = block(), *fromRange = block();
     // after the first round, prev a plain integer scalar (as the helper's
     // test: counted by nothing, or by the loop variable's binding only)
     llvm::Value* ok =
@@ -244,27 +313,71 @@ llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* 
         B.SetInsertPoint(once);
         branchOnCellHolding(cellP, prev, checkSeq, slow);
     }
-    // seq an unexpanded compact integer range
+    // seq a range native code did not build, or an unexpanded compact
+    // integer range
     B.SetInsertPoint(checkSeq);
-    B.CreateCondBr(headerByteIs(seq, kHeaderTypeMask | kHeaderAltBit, INTSXP | kHeaderAltBit),
-                   checkRange, slow);
-    B.SetInsertPoint(checkRange);
-    B.CreateCondBr(B.CreateAnd(B.CreateICmpEQ(fieldAt(seq, kTagOffset, sexpT), sexp(range)),
-                               B.CreateICmpEQ(fieldAt(seq, kCdrOffset, sexpT), sexp(R_NilValue))),
-                   fast, slow);
-    B.SetInsertPoint(fast);
-    llvm::Type* dT = llvm::Type::getDoubleTy(C);
-    llvm::Value* info = fieldAt(seq, kCarOffset, sexpT);
-    llvm::Value* first = B.CreateFPToSI(fieldAt(info, kVectorDataOffset + 8, dT), i32T);
-    llvm::Value* inc = B.CreateFPToSI(fieldAt(info, kVectorDataOffset + 16, dT), i32T);
-    llvm::Value* v = B.CreateAdd(first, B.CreateMul(inc, idx));
+    llvm::BasicBlock* checkCompact = range ? block() : slow;
+    if (virt) {
+        B.CreateCondBr(unbuilt(e->args[0]), fromRange, checkCompact);
+    } else {
+        B.CreateBr(checkCompact);
+    }
+    B.SetInsertPoint(fromRange);
+    llvm::Value* vRange = nullptr;
+    if (virt) {
+        const VirtualRange& r = ranges.at(e->args[0]);
+        vRange = B.CreateAdd(r.start, B.CreateMul(r.step, idx));
+    }
+    B.CreateBr(store);
+    llvm::Value* vCompact = nullptr;
+    if (range) {
+        B.SetInsertPoint(checkCompact);
+        B.CreateCondBr(headerByteIs(seq, kHeaderTypeMask | kHeaderAltBit, INTSXP | kHeaderAltBit),
+                       checkRange, slow);
+        B.SetInsertPoint(checkRange);
+        B.CreateCondBr(
+            B.CreateAnd(B.CreateICmpEQ(fieldAt(seq, kTagOffset, sexpT), sexp(range)),
+                        B.CreateICmpEQ(fieldAt(seq, kCdrOffset, sexpT), sexp(R_NilValue))),
+            fast, slow);
+        B.SetInsertPoint(fast);
+        llvm::Type* dT = llvm::Type::getDoubleTy(C);
+        llvm::Value* info = fieldAt(seq, kCarOffset, sexpT);
+        llvm::Value* first = B.CreateFPToSI(fieldAt(info, kVectorDataOffset + 8, dT), i32T);
+        llvm::Value* inc = B.CreateFPToSI(fieldAt(info, kVectorDataOffset + 16, dT), i32T);
+        vCompact = B.CreateAdd(first, B.CreateMul(inc, idx));
+        B.CreateBr(store);
+    } else {
+        checkRange->eraseFromParent();
+        fast->eraseFromParent();
+    }
+    B.SetInsertPoint(store);
+    llvm::PHINode* v = B.CreatePHI(i32T, 2);
+    v->addIncoming(vRange ? vRange : llvm::UndefValue::get(i32T), fromRange);
+    if (vCompact) v->addIncoming(vCompact, fast);
     B.CreateStore(v, B.CreateBitCast(B.CreateGEP(llvm::Type::getInt8Ty(C), prev,
                                                  llvm::ConstantInt::get(i64T, kVectorDataOffset)),
                                      i32T->getPointerTo()));
     B.CreateBr(join);
     B.SetInsertPoint(slow);
-    llvm::Value* made = helper();
-    return mergeAt(join, prev, fast, made);
+    llvm::Value* made;
+    if (virt) {
+        // (the first round, or a box that cannot be reused)
+        const VirtualRange& r = ranges.at(e->args[0]);
+        llvm::BasicBlock* built = block();
+        llvm::BasicBlock* fresh = block();
+        llvm::BasicBlock* slowJoin = block();
+        B.CreateCondBr(unbuilt(e->args[0]), fresh, built);
+        B.SetInsertPoint(fresh);
+        llvm::Value* box =
+            call(HelperId::rirn_box_int, {B.CreateAdd(r.start, B.CreateMul(r.step, idx))});
+        llvm::BasicBlock* freshEnd = B.GetInsertBlock();
+        B.CreateBr(slowJoin);
+        B.SetInsertPoint(built);
+        made = mergeAt(slowJoin, box, freshEnd, helper());
+    } else {
+        made = helper();
+    }
+    return mergeAt(join, prev, store, made);
 }
 
 bool Lowering::inlineExtract(pir::Instruction* i) {

@@ -109,6 +109,7 @@ std::string Lowering::run(const std::string& name) {
     if (!problem.empty()) return problem;
     findRawValues();
     findLoopVarReuse();
+    findVirtualRanges();
     // (a continuation takes its entry values too: ContinuationEntry)
     std::vector<llvm::Type*> params = {sexpT, sexpT};
     if (f.continuation) params.push_back(sexpT->getPointerTo());
@@ -172,9 +173,10 @@ std::string Lowering::run(const std::string& name) {
             // (a Force holds only on its path that forces a promise:
             // inlineForce; its fast paths run no R code)
             int nheld = 0;
-            if (holdsAround(i)) {
+            if (holdsAround(i) && !virtualSeq(i)) {
                 const int* held = liveSlots(i, i, nullptr, &nheld);
-                if (forcesInline(i)) {
+                if (forcesInline(i) || rangeSeqOf.count(i)) {
+                    // (held on the path that runs R code only)
                     forceHeld = held;
                     forceNHeld = nheld;
                     nheld = 0;
@@ -191,7 +193,8 @@ std::string Lowering::run(const std::string& name) {
             if (writesEnv(i) && !i->is(pir::Opcode::Force) &&
                 i->op != pir::Opcode::ForceOrMissing && !i->is(pir::Opcode::SubassignVar) &&
                 !i->is(pir::Opcode::LdFun) && i->op != pir::Opcode::CallBuiltin &&
-                !pir::isBinaryOperator(i->op) && !i->isTerminator())
+                !rangeSeqOf.count(i) && !virtualSeq(i) && !pir::isBinaryOperator(i->op) &&
+                !i->isTerminator())
                 setDirty(1);
         }
     }
@@ -1016,16 +1019,49 @@ std::string Lowering::lower(pir::Instruction* i) {
             return "";
         }
         case Opcode::ForSeq:
+            if (virtualSeq(i)) {
+                define(i, ranges.at(i).seq);
+                return "";
+            }
             define(i, call(HelperId::rirn_forseq, {a(0), sexp(i->constant)}));
             return "";
         case Opcode::ForLength:
+            if (virtualSeq(i->args[0])) {
+                const VirtualRange& r = ranges.at(i->args[0]);
+                llvm::BasicBlock* built = llvm::BasicBlock::Create(C, "", fn);
+                llvm::BasicBlock* range = llvm::BasicBlock::Create(C, "", fn);
+                llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+                B.CreateCondBr(unbuilt(i->args[0]), range, built);
+                B.SetInsertPoint(range);
+                llvm::Value* box = call(HelperId::rirn_box_int, {r.len});
+                llvm::BasicBlock* rangeEnd = B.GetInsertBlock();
+                B.CreateBr(join);
+                B.SetInsertPoint(built);
+                define(i, mergeAt(join, box, rangeEnd, call(HelperId::rirn_forlength, {r.seq})));
+                return "";
+            }
             define(i, call(HelperId::rirn_forlength, {a(0)}));
             return "";
         case Opcode::ForElement: {
             auto reuse = loopVarReuse.find(i);
-            if (reuse != loopVarReuse.end())
+            if (reuse != loopVarReuse.end()) {
                 define(i, reusedLoopElement(i, reuse->second));
-            else
+            } else if (virtualSeq(i->args[0])) {
+                const VirtualRange& r = ranges.at(i->args[0]);
+                llvm::Value* idx = scalarOperand(i->args[1], Rep::Int);
+                llvm::BasicBlock* built = llvm::BasicBlock::Create(C, "", fn);
+                llvm::BasicBlock* range = llvm::BasicBlock::Create(C, "", fn);
+                llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+                B.CreateCondBr(unbuilt(i->args[0]), range, built);
+                B.SetInsertPoint(range);
+                llvm::Value* box =
+                    call(HelperId::rirn_box_int, {B.CreateAdd(r.start, B.CreateMul(r.step, idx))});
+                llvm::BasicBlock* rangeEnd = B.GetInsertBlock();
+                B.CreateBr(join);
+                B.SetInsertPoint(built);
+                define(i,
+                       mergeAt(join, box, rangeEnd, call(HelperId::rirn_forelement, {a(0), a(1)})));
+            } else
                 define(i, call(HelperId::rirn_forelement, {a(0), a(1)}));
             return "";
         }
@@ -1130,6 +1166,10 @@ std::string Lowering::lower(pir::Instruction* i) {
                            {constant(i->code), i32(i->pc()), a(0), trampArg}));
             return "";
         case Opcode::Colon:
+            if (rangeSeqOf.count(i)) {
+                lowerRange(i);
+                return "";
+            }
             define(i, call(HelperId::rirn_colon, {a(0), a(1), sexp(i->constant), rho(), trampArg}));
             return "";
         case Opcode::LdFun:
@@ -1226,9 +1266,23 @@ llvm::Value* Lowering::stackArray(pir::Instruction* fs, int first, int extra, in
     if (*n == 0) return constant(nullptr);
     auto* at = llvm::ArrayType::get(sexpT, *n);
     llvm::Value* arr = entryAlloca(at);
-    for (int k = 0; k < values; k++)
-        B.CreateStore(boxedValue(fs->args[first + k]),
-                      B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+    for (int k = 0; k < values; k++) {
+        pir::Instruction* v = fs->args[first + k];
+        llvm::Value* box = boxedValue(v);
+        if (virtualSeq(v)) {
+            // (the interpreter's loop state: the range built)
+            const VirtualRange& r = ranges.at(v);
+            llvm::BasicBlock* from = B.GetInsertBlock();
+            llvm::BasicBlock* build = llvm::BasicBlock::Create(C, "", fn);
+            llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+            B.CreateCondBr(unbuilt(v), build, join);
+            B.SetInsertPoint(build);
+            llvm::Value* made = call(HelperId::rirn_range_seq, {r.start, r.step, r.len});
+            B.CreateStore(made, B.CreateBitCast(slotAddress(slotOf.at(v)), sexpT->getPointerTo()));
+            box = mergeAt(join, box, from, made);
+        }
+        B.CreateStore(box, B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
+    }
     for (int k = values; k < *n; k++)
         B.CreateStore(constant(nullptr), B.CreateConstGEP2_32(at, arr, 0, unsigned(k)));
     return B.CreateBitCast(arr, sexpT);

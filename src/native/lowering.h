@@ -229,6 +229,28 @@ class Lowering {
     // inline for an unexpanded compact integer range and a box counted by
     // nothing or by the loop variable's binding only, else the helper.
     llvm::Value* reusedLoopElement(pir::Instruction* e, pir::Instruction* phi);
+    // for() loops over from:to (ForSeq of a Colon) whose range native code
+    // does not build when from and to are whole numbers in int range (as
+    // the interpreter's for_colon): the sequence's value is R_NilValue
+    // then, and the loop's elements are start + step * i. Where from:to is
+    // not such a range, `:` builds it (start 0, step 0, len -1). Only where
+    // the sequence is used by the loop's length, elements and end and by
+    // frame states of deoptimizations (which build the range:
+    // rirn_range_seq), and the Colon by the ForSeq alone.
+    struct VirtualRange {
+        llvm::Value *seq = nullptr, *start = nullptr, *step = nullptr, *len = nullptr;
+    };
+    std::map<pir::Instruction*, pir::Instruction*> rangeSeqOf;  // Colon -> its ForSeq
+    std::set<pir::Instruction*> rangeSeqs;                      // those ForSeqs
+    std::map<pir::Instruction*, VirtualRange> ranges;           // by ForSeq
+    void findVirtualRanges();
+    // an int or double scalar operand as a double (NA: NaN), or nullptr
+    llvm::Value* numberAsDouble(pir::Instruction* v);
+    static bool numberType(pir::PirType t);
+    void lowerRange(pir::Instruction* colon);
+    bool virtualSeq(pir::Instruction* seq) { return rangeSeqs.count(seq) != 0; }
+    // seq == R_NilValue (an unbuilt range)
+    llvm::Value* unbuilt(pir::Instruction* seq);
     // Does u only read v's value (or bind it, which counts it)?
     bool readsLoopVar(pir::Instruction* u, pir::Instruction* v, int depth);
 

@@ -46,6 +46,20 @@ expect_all_same(list(
                              f(seq_len(q)), g(seq_along(x), x), g(e, x), h(10 + q))
     r
   ",
+  "from:to ranges native code does not build: whole, fractional, NA, reversed, empty, deoptimized" = "
+    f <- function(a, b) { s <- 0; for (i in a:b) s <- s + i; c(s, i) }
+    g <- function(n) { s <- 0; for (r in 1:n) for (j in (r + 1):(n + 1)) s <- s + r * j; c(s, r, j) }
+    h <- function(a, b) { l <- list(); for (i in a:b) l[[length(l) + 1L]] <- i; l }
+    k <- function(n, x) { s <- 0; for (i in 1:n) s <- s + x[[i]]; s }
+    m <- function(a, b) tryCatch({ for (i in a:b) {}; i }, error = function(e) conditionMessage(e))
+    w <- function(n) { out <- 0; for (i in 1:n) { if (i == 3L) out <- out + 0.5; out <- out + i }; out }
+    r <- NULL
+    for (q in 1:6) r <- list(f(1, q), f(q, 1), f(1L, q), f(1.5, q + 2), f(-q, q), f(q, q),
+                             f(2147483640, 2147483647), g(q), h(q, 2), h(3L, q),
+                             k(q, c(1:5, 2.5)), m(1, NA), m(NA_integer_, 3L), m(0.5, 3),
+                             w(q + 3))
+    r
+  ",
   "the variable handed to calls" = "
     f <- function(n) { r <- list(); for (i in seq_len(n)) r[[i]] <- identity(i); r }
     g <- function(n) { y <- 0; for (i in seq_len(n)) y <- (i); y }
