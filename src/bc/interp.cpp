@@ -240,6 +240,7 @@ SEXP interpret(Code* c, SEXP env, SEXP tramp) {
     // then)
     bool osr = osrTable || (c->kind == CodeKind::TopLevel && !resume && osrHook && tiering.native);
     double osrTrips = 0;
+    int osrWait = -1;  // (the loop header whose continuation is on the way)
     checkCStack();
     NodeStackSlot* frame = R_BCNodeStackTop;
     BelowMemo belowMemo;  // (inplace.h)
@@ -566,20 +567,25 @@ L_br_back : {
     }
     // a function body whose loops run long goes on in native code from
     // the loop header (the stack there is the stack here)
-    if (osr && ++osrTrips > tiering.osrThreshold) {
+    // (at the header whose continuation is on the way: whether it is
+    // there yet, every 256 rounds)
+    if (osr && (++osrTrips > tiering.osrThreshold ||
+                (insn::br_back(pc).target == osrWait && (int64_t(osrTrips) & 255) == 0))) {
         SYNC();
         const insn::br_back at(pc);
-        bool later = false;
+        int later = -1;
         SEXP r = osrHook(osrTable, c, at.target, env, tramp, base, int(sp - base), &later);
         if (r) {
             R_BCNodeStackTop = frame;
             return r;
         }
-        // (declined: not again in this call, unless its code is on the way)
-        if (later)
+        // (declined: not again in this call, unless code is on the way)
+        if (later >= 0) {
             osrTrips = 0;
-        else
+            osrWait = later;
+        } else {
             osr = false;
+        }
     }
     DECODE(br_back);
     pc = start + o.target;

@@ -61,10 +61,12 @@ SEXP interpretBody(DispatchTable* t, Code* code, SEXP env, SEXP tramp);
 // t is nullptr for a top-level loop's code (CodeKind::TopLevel).
 // Returns what the function body returns, or nullptr when it declines (the
 // interpreter goes on).
-// *later: declined for now (its continuation is being compiled on the
-// compile thread): to be asked again after as many back edges.
+// *later (else left -1): declined for now, a continuation is being compiled
+// on the compile thread for the loop header at this pc (`pc`'s, or another
+// loop's of the same code): to be asked again there soon, and anywhere
+// after as many back edges.
 typedef SEXP (*OsrHook)(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
-                        const NodeStackSlot* stack, int height, bool* later);
+                        const NodeStackSlot* stack, int height, int* later);
 extern OsrHook osrHook;
 
 // Set by the compile thread when native code it made waits to be installed;

@@ -20,6 +20,12 @@ namespace native {
 // a program's time goes. (1000 refused shootout/nbody's advance_steps, about
 // 1,040 instructions: its module and 15 small ones took 1.8 s, 2026-11-27.)
 const size_t kMaxNativeInsns = 1500;
+// A continuation is compiled for a loop that has run long already (its
+// frame's loop crossed RIR_OSR_THRESHOLD), on the compile thread while
+// the interpreter goes on: it may be larger. (shootout/nbody's
+// advance_steps: its continuations have about 1,650 instructions, 0.8 s
+// of LLVM each; refused, the benchmark ran in the interpreter.)
+const size_t kMaxContinuationInsns = 3000;
 
 // Whether this build has the native tier (LLVM found by configure and
 // initialized); else why not.

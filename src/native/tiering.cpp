@@ -45,8 +45,9 @@ namespace {
 std::string sizeRefusal(const pir::Function& fn) {
     size_t n = 0;
     for (auto& b : fn.blocks) n += b->insns.size();
-    if (n <= kMaxNativeInsns) return "";
-    return "too large for the native tier (more than " + std::to_string(kMaxNativeInsns) +
+    size_t most = fn.continuation ? kMaxContinuationInsns : kMaxNativeInsns;
+    if (n <= most) return "";
+    return "too large for the native tier (more than " + std::to_string(most) +
            " PIR instructions)";
 }
 
@@ -305,6 +306,16 @@ pir::PirType pirType(DispatchTable::EntryType t) {
             return pir::PirType::scalar(pir::Kind::Real);
         case DispatchTable::EntryType::SimpleInt:
             return pir::PirType::scalar(pir::Kind::Int);
+        case DispatchTable::EntryType::RealVector:
+        case DispatchTable::EntryType::IntVector:
+        case DispatchTable::EntryType::LglVector: {
+            pir::Kind k = t == DispatchTable::EntryType::RealVector  ? pir::Kind::Real
+                          : t == DispatchTable::EntryType::IntVector ? pir::Kind::Int
+                                                                     : pir::Kind::Lgl;
+            return pir::PirType::of(k).without(pir::Flag::Attrib).without(pir::Flag::Object);
+        }
+        case DispatchTable::EntryType::Value:
+            return pir::PirType::val();
         default:
             return pir::PirType::any().without(pir::Flag::Missing);
     }
@@ -312,21 +323,30 @@ pir::PirType pirType(DispatchTable::EntryType t) {
 
 // The index in t->continuations of the continuation from pc for env's
 // frame, compiled now if there is none yet; -1 when there is none to run
-// (*later: it is being compiled on the compile thread).
+// (*later: the loop header whose continuation is being compiled on the
+// compile thread, this one's or another's of t).
 // (C++ objects live here: no R call that can fail.)
-int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
+int continuationFor(DispatchTable* t, int pc, SEXP env, int* later) {
     std::vector<SEXP> names;
     std::vector<DispatchTable::EntryType> types;
     if (!plainFrame(env, t->baseline, &names, &types)) return -1;
     // (one dropped after deoptimizing is compiled again, with the feedback
     // the interpreter gathered since, a few times)
     int again = -1;
+    // (one at a time on the compile thread per function: the loop that
+    // asked goes on in the interpreter meanwhile, and a loop nested in it
+    // would ask for one of its own at its header)
+    for (const DispatchTable::Continuation& c : t->continuations)
+        if (c.compiling && (c.pc != pc || c.bindings != names || c.types != types)) {
+            *later = c.pc;
+            return -1;
+        }
     for (size_t k = 0; k < t->continuations.size(); k++) {
         const DispatchTable::Continuation& c = t->continuations[k];
         if (c.pc != pc || c.bindings != names || c.types != types) continue;
         if (c.entry) return int(k);
         if (c.compiling) {
-            *later = true;
+            *later = pc;
             return -1;
         }
         if (c.deopts < DispatchTable::kMaxContinuationDeopts ||
@@ -350,7 +370,10 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
         fn.name = t->name + "@" + std::to_string(pc);
         fn.continuation = true;
         fn.bindings = names;
-        for (DispatchTable::EntryType e : types) fn.bindingTypes.push_back(pirType(e));
+        for (DispatchTable::EntryType e : types) {
+            fn.bindingTypes.push_back(pirType(e));
+            fn.bindingForced.push_back(e == DispatchTable::EntryType::ForcedPromise);
+        }
         fn.continuationPc = pc;
         fn.continuationStack = shape.slots[size_t(pc)];
         for (SlotKind k : fn.continuationStack) stack.push_back(uint8_t(k));
@@ -398,7 +421,7 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
         t->continuations[size_t(k)].compiling = true;
         bool sync = synchronous(true);
         dispatch(p, sync);
-        if (!sync) *later = true;
+        if (!sync) *later = pc;
     }
     if (!head.empty()) {
         // (RIR_DEBUG=native waits for the code: sync)
@@ -413,7 +436,7 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, bool* later) {
 // osrHook: the function body goes on from pc in a continuation. (No C++
 // object with a destructor lives here: the continuation may jump out.)
 SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
-                  const NodeStackSlot* stack, int height, bool* later) {
+                  const NodeStackSlot* stack, int height, int* later) {
     installCompiled();
     if (!t) {
         // a top-level loop's code: a table of its own, made once

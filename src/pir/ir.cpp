@@ -227,6 +227,7 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             if (pred(type(a))) return true;
         return false;
     };
+    if (op == Opcode::CallBuiltin && scalarMath(typeOf, analysis)) return mayWarn(typeOf, analysis);
     if (op == Opcode::CallBuiltin) {
         // a builtin runs R code only by dispatching on an object argument,
         // in foreign code (.Call, ...) or as S4's standardGeneric
@@ -254,6 +255,57 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
             return true;
     }
     return mayWarn(typeOf, analysis);
+}
+
+bool Instruction::scalarMath(OperandType typeOf, void* analysis) const {
+    static const char* const math[] = {"sqrt", "exp", "abs", "floor", "ceiling", "sign"};
+    if (op != Opcode::CallBuiltin || args.size() != 2 || !names.empty() || !constant ||
+        TYPEOF(constant) != BUILTINSXP)
+        return false;
+    PirType t = typeOf ? typeOf(args[1], analysis) : args[1]->type;
+    if (!t.isUnboxable()) return false;
+    const char* name = primRow(constant).name;
+    for (const char* m : math)
+        if (!std::strcmp(name, m)) return true;
+    return false;
+}
+
+bool nonNegative(const Instruction* v, int depth) {
+    if (depth > 8) return false;
+    auto arg = [&](size_t k) { return nonNegative(v->args[k], depth + 1); };
+    auto stripped = [](const Instruction* x) {
+        while (x->op == Opcode::CastType) x = x->args[0];
+        return x;
+    };
+    switch (v->op) {
+        case Opcode::CastType:
+            return arg(0);
+        case Opcode::LdConst: {
+            SEXP c = v->constant;
+            if (!c || XLENGTH(c) != 1) return false;
+            if (TYPEOF(c) == REALSXP) return !(REAL(c)[0] < 0);
+            if (TYPEOF(c) == INTSXP || TYPEOF(c) == LGLSXP)
+                return INTEGER(c)[0] >= 0 || INTEGER(c)[0] == NA_INTEGER;
+            return false;
+        }
+        case Opcode::Mul:
+            return stripped(v->args[0]) == stripped(v->args[1]) || (arg(0) && arg(1));
+        case Opcode::Add:
+        case Opcode::Div:
+            return arg(0) && arg(1);
+        case Opcode::Phi:
+            for (size_t k = 0; k < v->args.size(); k++)
+                if (!arg(k)) return false;
+            return true;
+        case Opcode::CallBuiltin: {
+            if (!v->scalarMath()) return false;
+            const char* name = primRow(v->constant).name;
+            return !std::strcmp(name, "sqrt") || !std::strcmp(name, "abs") ||
+                   !std::strcmp(name, "exp");
+        }
+        default:
+            return false;
+    }
 }
 
 namespace {
@@ -309,6 +361,9 @@ bool Instruction::mayWarn(OperandType typeOf, void* analysis) const {
         case Opcode::SwitchIndex:   // (a factor EXPR; no alternatives)
             return true;
         case Opcode::CallBuiltin:
+            // (sqrt: NaNs produced from a negative number)
+            if (scalarMath(typeOf, analysis))
+                return !std::strcmp(primRow(constant).name, "sqrt") && !nonNegative(args[1]);
             return !constant || TYPEOF(constant) != BUILTINSXP || !quietBuiltin(constant);
         default:
             return false;

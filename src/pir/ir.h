@@ -134,9 +134,20 @@ struct Instruction {
     // to it), given its operands' types? Errors are not counted: after their
     // handlers the function does not go on.
     bool mayWarn(OperandType typeOf = nullptr, void* analysis = nullptr) const;
+    // A CallBuiltin of a math function on one plain number (sqrt, exp,
+    // abs, floor, ceiling, sign, of a logical, integer or double scalar
+    // without attributes): it raises no error, runs no R code and does not
+    // look at its environment operand (only sqrt warns: of a negative
+    // number, see nonNegative).
+    bool scalarMath(OperandType typeOf = nullptr, void* analysis = nullptr) const;
     // The result type the table's rule gives for the current operands.
     PirType ruleType() const;
 };
+
+// Is v's value never below zero (a NaN or NA aside), by its definition:
+// a constant, x * x, sums, products and quotients of such, sqrt, abs and
+// exp?
+bool nonNegative(const Instruction* v, int depth = 0);
 
 struct BB {
     unsigned id = 0;
@@ -161,9 +172,12 @@ struct Function {
     // operand stack; the frame may have been handed out before the entry.
     bool continuation = false;
     std::vector<SEXP> bindings;
-    // their values' types at the entry (the entry checks them: plain
-    // double or integer scalars, or anything)
+    // their values' types at the entry (the continuation is dispatched on
+    // them: DispatchTable::EntryType)
     std::vector<PirType> bindingTypes;
+    // (and those whose value is a promise evaluated already: forcing it
+    // runs no code)
+    std::vector<bool> bindingForced;
     int continuationPc = -1;
     std::vector<SlotKind> continuationStack;
     std::vector<std::unique_ptr<BB>> blocks;

@@ -202,6 +202,10 @@ std::string Translator::runContinuation(const CodeShape& shape) {
                                             : PirType::any().without(Flag::Missing)));
     Instruction* parent = b_(Opcode::LdFunctionEnv);
     env_ = b_.mkEnv(args, fn_->bindings, parent);
+    // (a promise evaluated before: its Force here makes later ones of the
+    // same value no effect, as an eager argument's)
+    for (size_t k = 0; k < args.size() && k < fn_->bindingForced.size(); k++)
+        if (fn_->bindingForced[k]) b_(Opcode::ForceForced, {args[k]});
     for (size_t k = 0; k < entryKinds_.size(); k++) {
         SlotKind kind = entryKinds_[k];
         b_.ldInput(int(k), kind == SlotKind::LoopLen || kind == SlotKind::LoopCtr
@@ -322,8 +326,7 @@ std::set<int> unsoundInlines(const Function& fn) {
 std::string rir2pir(const Code* code, SEXP formals, Function* fn, const std::set<int>& noInline,
                     uint32_t eagerArgs, Context ctx, std::set<int>* failedInlines) {
     // (a continuation may also go on in a top-level loop's code)
-    if (code->kind != CodeKind::Function &&
-        !(fn->continuation && code->kind == CodeKind::TopLevel))
+    if (code->kind != CodeKind::Function && !(fn->continuation && code->kind == CodeKind::TopLevel))
         return "not a function body";
     if (!oneInt) return "rir2pir is not initialized";
     fn->nargs = fn->continuation ? int(fn->bindings.size()) : Rf_length(formals);

@@ -198,11 +198,30 @@ struct DispatchTable {
     // most kMaxContinuationRecompiles times).
     typedef SEXP (*ContinuationEntry)(SEXP env, SEXP tramp, const SEXP* inputs);
     // What a continuation assumes of a binding's value at its entry.
-    enum class EntryType : uint8_t { Any, SimpleReal, SimpleInt };
+    // (a value, not a promise: Value; a vector without attributes of one of
+    // the unboxable types: by its type; a promise evaluated already:
+    // ForcedPromise; anything else, a promise to evaluate: Any)
+    enum class EntryType : uint8_t {
+        Any,
+        SimpleReal,
+        SimpleInt,
+        RealVector,
+        IntVector,
+        LglVector,
+        Value,
+        ForcedPromise
+    };
     static EntryType entryType(SEXP v) {
-        return simpleScalar(v, REALSXP)  ? EntryType::SimpleReal
-               : simpleScalar(v, INTSXP) ? EntryType::SimpleInt
-                                         : EntryType::Any;
+        if (simpleScalar(v, REALSXP)) return EntryType::SimpleReal;
+        if (simpleScalar(v, INTSXP)) return EntryType::SimpleInt;
+        if (TYPEOF(v) == PROMSXP)
+            return PRVALUE(v) != R_UnboundValue ? EntryType::ForcedPromise : EntryType::Any;
+        if (ATTRIB(v) == R_NilValue) {
+            if (TYPEOF(v) == REALSXP) return EntryType::RealVector;
+            if (TYPEOF(v) == INTSXP) return EntryType::IntVector;
+            if (TYPEOF(v) == LGLSXP) return EntryType::LglVector;
+        }
+        return EntryType::Value;
     }
     struct Continuation {
         int pc;

@@ -77,6 +77,22 @@ osr_snippets <- list(
     g <- function(n) { makeActiveBinding('ab', function() 1, environment()); s <- 0; for (i in 1:n) s <- s + ab; s }
     list(f(3000), g(3000))
   ",
+  "vectors, values and evaluated promises bound at the entry; their kinds change in the loop" = "
+    f <- function(x, v, n) { for (i in 1:n) { j <- i %% 5L + 1L; v[j] <- v[j] + x[j] * 0.5; if (i == 2000) x <- as.integer(x * 10) }; list(v, x) }
+    g <- function(n, lst) { x <- c(1.5, 2.5); s <- 0; for (i in 1:n) { s <- s + x[1] + length(lst); if (i == 1500) x <- list(7, 8) }; list(s, x) }
+    h <- function(a, n) { force(a); s <- 0; for (i in 1:n) s <- s + a[2]; s }
+    k <- function(a, n) { s <- 0; for (i in 1:n) { if (i == 2500) s <- s + a; s <- s + 1 }; s }
+    m <- function(n, flags) { c <- 0L; for (i in 1:n) if (flags[i %% 3L + 1L]) c <- c + 1L; c }
+    list(f(c(1, 2, 3, 4, 5), numeric(5), 4000), g(3000, list(1, 2)), h(c(0.5, 1.5), 3000),
+         k({ cat('forced late\n'); 2 }, 3000), m(3000, c(TRUE, FALSE, NA)))
+  ",
+  "math builtins in the continued loop: sqrt of what cannot be negative, and of what can" = "
+    f <- function(x, n) { s <- 0; for (i in 1:n) { d <- x[i %% 3L + 1L] - 1; s <- s + sqrt(d * d) + exp(-abs(d)) + floor(d) }; s }
+    g <- function(n) { s <- 0; for (i in 1:n) { d <- (i %% 7L) - 3; s <- s + sqrt(d) }; s }
+    h <- function(n) { r <- NULL; for (i in 1:n) { d <- 2500 - i; q <- sqrt(d); if (is.nan(q)) { r <- c(i, d); break } }; r }
+    w <- function(n) withCallingHandlers(h(n), warning = function(w) { cat('warned with d =', get('d', envir = Find(function(e) exists('d', envir = e, inherits = FALSE), rev(sys.frames()))), '\n'); invokeRestart('muffleWarning') })
+    list(f(c(0.5, 2, -3), 3000), suppressWarnings(g(3000)), w(3000))
+  ",
   "functions called again with other types reuse or add continuations" = "
     f <- function(x, n) { s <- x; for (i in 1:n) s <- s + x; s }
     list(f(1L, 3000), f(2L, 3000), f(0.5, 3000), f(1:2, 3000), f(1L, 3000))

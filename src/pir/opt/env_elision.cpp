@@ -8,9 +8,9 @@
 // "pending" with its value, and the pending variables are written just
 // before the next such instruction, at the start of a deoptimization (before
 // its FrameState), and before the return when R code may have kept the
-// environment (always in a continuation: its frame existed before it). Where paths with different pending values meet, the value
-// is a Phi; a variable pending on one path but of unknown value on another
-// is written at the end of the path where it is pending.
+// environment (always in a continuation: its frame existed before it). Where paths with different
+// pending values meet, the value is a Phi; a variable pending on one path but of unknown value on
+// another is written at the end of the path where it is pending.
 //
 //   before                                  after
 //   BB1                                     BB1
@@ -96,6 +96,7 @@ bool mayRaise(const Instruction* i) {
     if (isArithmetic(i->op) || isComparison(i->op))
         return !t(0).isUnboxable() || !t(1).isUnboxable();
     if (isUnaryOperator(i->op)) return !t(0).isUnboxable();
+    if (i->scalarMath()) return false;
     switch (i->op) {
         case Opcode::AsTest:
             return !t(0).isUnboxable() || t(0).may(Flag::NA);
@@ -146,8 +147,10 @@ struct Elider {
     bool observes(const Instruction* i) const {
         if (i->op == Opcode::FrameState) return true;
         if (i->op == Opcode::Return) return escapes;
-        for (const Instruction* a : i->args)
-            if (a == env) return true;
+        // (a math builtin's environment operand: it does not look)
+        if (!i->scalarMath())
+            for (const Instruction* a : i->args)
+                if (a == env) return true;
         // (once R code could have handed the frame out as a value, x$name
         // on an environment value may read it)
         if (escapes && (i->reads() & OtherEnv)) return true;
