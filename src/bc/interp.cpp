@@ -32,6 +32,20 @@ static unsigned backEdges = 0;
 
 namespace {
 
+// Whether the slot below a setter call's own slots (`heldTo`: the
+// assignment's value, which the outermost setter gets as `value`) stays
+// uncounted while the setter runs: a builtin setter on a target that is not
+// an object runs no R code, and GNU R's byte code counts no operand of a
+// builtin. Counted, `$<-` and `[[<-` took the value for referenced and
+// searched it for a cycle through the target (R_FixupRHS): its whole depth,
+// at every level of a recursion that rebuilds a tree of lists.
+bool uncountedValueSlot(SEXP fun, SEXP lhs, SEXP rhs, SEXP vexpr, const NodeStackSlot* heldTo) {
+    static SEXP vtmpSym = Rf_install("*vtmp*");
+    SEXPTYPE t = ftype(fun);
+    return (t == SPECIALSXP || t == BUILTINSXP) && vexpr != vtmpSym && !fobject(lhs) &&
+           heldTo[-1].tag == 0 && heldTo[-1].u.sxpval == rhs;
+}
+
 // Feedback bit of each SEXPTYPE (TB_OTHER for all but the vector types).
 const uint16_t kTypeBits[32] = {
     TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER,
@@ -1396,8 +1410,10 @@ L_setter_call : {
     }
     // (the slots of this assignment stay uncounted: the target is updated
     // in place when nothing else refers to it)
+    NodeStackSlot* heldTo = sp - below;
+    if (heldTo > base && uncountedValueSlot(fun, lhs, rhs, vexpr, heldTo)) heldTo--;
     SEXP r;
-    WHILE_HELD(sp - below, r = doAssignCall(c, cs, fun, env, tramp, lhs, rhs, vexpr));
+    WHILE_HELD(heldTo, r = doAssignCall(c, cs, fun, env, tramp, lhs, rhs, vexpr));
     sp -= 2;
     sp[-1].u.sxpval = r;
     NEXT();
