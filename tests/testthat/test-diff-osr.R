@@ -83,8 +83,12 @@ osr_snippets <- list(
     h <- function(a, n) { force(a); s <- 0; for (i in 1:n) s <- s + a[2]; s }
     k <- function(a, n) { s <- 0; for (i in 1:n) { if (i == 2500) s <- s + a; s <- s + 1 }; s }
     m <- function(n, flags) { c <- 0L; for (i in 1:n) if (flags[i %% 3L + 1L]) c <- c + 1L; c }
+    mm <- function(A, n) { s <- 0; B <- A * 2; for (i in 1:n) s <- s + A[i %% 3L + 1L, 2] * B[1, i %% 2L + 1L]; s }
+    `[.wrapped` <- function(x, i) unclass(x)[i] * 10
+    w <- function(x, n) { s <- 0; y <- structure(c(1, 2, 3), class = 'wrapped'); for (i in 1:n) s <- s + x[i %% 3L + 1L] + y[2]; s }
     list(f(c(1, 2, 3, 4, 5), numeric(5), 4000), g(3000, list(1, 2)), h(c(0.5, 1.5), 3000),
-         k({ cat('forced late\n'); 2 }, 3000), m(3000, c(TRUE, FALSE, NA)))
+         k({ cat('forced late\n'); 2 }, 3000), m(3000, c(TRUE, FALSE, NA)),
+         mm(matrix(1:9 / 2, 3), 3000), w(structure(c(4, 5, 6), class = 'wrapped'), 3000), w(c(4, 5, 6), 3000))
   ",
   "math builtins in the continued loop: sqrt of what cannot be negative, and of what can" = "
     f <- function(x, n) { s <- 0; for (i in 1:n) { d <- x[i %% 3L + 1L] - 1; s <- s + sqrt(d * d) + exp(-abs(d)) + floor(d) }; s }
