@@ -218,6 +218,11 @@ llvm::Value* Lowering::unbuilt(pir::Instruction* seq) {
     return B.CreateICmpEQ(ranges.at(seq).seq, sexp(R_NilValue));
 }
 
+llvm::Value* Lowering::rangeElement(pir::Instruction* seq, llvm::Value* idx) {
+    const VirtualRange& r = ranges.at(seq);
+    return B.CreateAdd(r.start, B.CreateMul(r.step, idx));
+}
+
 void Lowering::lowerRange(pir::Instruction* colon) {
     pir::Instruction* seq = rangeSeqOf.at(colon);
     llvm::Type* dT = llvm::Type::getDoubleTy(C);
@@ -323,11 +328,7 @@ llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* 
         B.CreateBr(checkCompact);
     }
     B.SetInsertPoint(fromRange);
-    llvm::Value* vRange = nullptr;
-    if (virt) {
-        const VirtualRange& r = ranges.at(e->args[0]);
-        vRange = B.CreateAdd(r.start, B.CreateMul(r.step, idx));
-    }
+    llvm::Value* vRange = virt ? rangeElement(e->args[0], idx) : nullptr;
     B.CreateBr(store);
     llvm::Value* vCompact = nullptr;
     if (range) {
@@ -359,24 +360,9 @@ llvm::Value* Lowering::reusedLoopElement(pir::Instruction* e, pir::Instruction* 
                                      i32T->getPointerTo()));
     B.CreateBr(join);
     B.SetInsertPoint(slow);
-    llvm::Value* made;
-    if (virt) {
-        // (the first round, or a box that cannot be reused)
-        const VirtualRange& r = ranges.at(e->args[0]);
-        llvm::BasicBlock* built = block();
-        llvm::BasicBlock* fresh = block();
-        llvm::BasicBlock* slowJoin = block();
-        B.CreateCondBr(unbuilt(e->args[0]), fresh, built);
-        B.SetInsertPoint(fresh);
-        llvm::Value* box =
-            call(HelperId::rirn_box_int, {B.CreateAdd(r.start, B.CreateMul(r.step, idx))});
-        llvm::BasicBlock* freshEnd = B.GetInsertBlock();
-        B.CreateBr(slowJoin);
-        B.SetInsertPoint(built);
-        made = mergeAt(slowJoin, box, freshEnd, helper());
-    } else {
-        made = helper();
-    }
+    // (the first round, or a box that cannot be reused)
+    llvm::Value* made =
+        virt ? boxIfUnbuilt(e->args[0], rangeElement(e->args[0], idx), helper) : helper();
     return mergeAt(join, prev, store, made);
 }
 

@@ -1028,16 +1028,8 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::ForLength:
             if (virtualSeq(i->args[0])) {
                 const VirtualRange& r = ranges.at(i->args[0]);
-                llvm::BasicBlock* built = llvm::BasicBlock::Create(C, "", fn);
-                llvm::BasicBlock* range = llvm::BasicBlock::Create(C, "", fn);
-                llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
-                B.CreateCondBr(unbuilt(i->args[0]), range, built);
-                B.SetInsertPoint(range);
-                llvm::Value* box = call(HelperId::rirn_box_int, {r.len});
-                llvm::BasicBlock* rangeEnd = B.GetInsertBlock();
-                B.CreateBr(join);
-                B.SetInsertPoint(built);
-                define(i, mergeAt(join, box, rangeEnd, call(HelperId::rirn_forlength, {r.seq})));
+                define(i, boxIfUnbuilt(i->args[0], r.len,
+                                       [&] { return call(HelperId::rirn_forlength, {r.seq}); }));
                 return "";
             }
             define(i, call(HelperId::rirn_forlength, {a(0)}));
@@ -1047,20 +1039,10 @@ std::string Lowering::lower(pir::Instruction* i) {
             if (reuse != loopVarReuse.end()) {
                 define(i, reusedLoopElement(i, reuse->second));
             } else if (virtualSeq(i->args[0])) {
-                const VirtualRange& r = ranges.at(i->args[0]);
                 llvm::Value* idx = scalarOperand(i->args[1], Rep::Int);
-                llvm::BasicBlock* built = llvm::BasicBlock::Create(C, "", fn);
-                llvm::BasicBlock* range = llvm::BasicBlock::Create(C, "", fn);
-                llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
-                B.CreateCondBr(unbuilt(i->args[0]), range, built);
-                B.SetInsertPoint(range);
-                llvm::Value* box =
-                    call(HelperId::rirn_box_int, {B.CreateAdd(r.start, B.CreateMul(r.step, idx))});
-                llvm::BasicBlock* rangeEnd = B.GetInsertBlock();
-                B.CreateBr(join);
-                B.SetInsertPoint(built);
-                define(i,
-                       mergeAt(join, box, rangeEnd, call(HelperId::rirn_forelement, {a(0), a(1)})));
+                define(i, boxIfUnbuilt(i->args[0], rangeElement(i->args[0], idx), [&] {
+                           return call(HelperId::rirn_forelement, {a(0), a(1)});
+                       }));
             } else
                 define(i, call(HelperId::rirn_forelement, {a(0), a(1)}));
             return "";

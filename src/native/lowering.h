@@ -251,6 +251,23 @@ class Lowering {
     bool virtualSeq(pir::Instruction* seq) { return rangeSeqs.count(seq) != 0; }
     // seq == R_NilValue (an unbuilt range)
     llvm::Value* unbuilt(pir::Instruction* seq);
+    // element idx (0-based) of seq's unbuilt range
+    llvm::Value* rangeElement(pir::Instruction* seq, llvm::Value* idx);
+    // A box of `value` where seq's range is unbuilt, else what `built()`
+    // emits (on the path where it is built).
+    template <class Built>
+    llvm::Value* boxIfUnbuilt(pir::Instruction* seq, llvm::Value* value, Built built) {
+        llvm::BasicBlock* range = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* other = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(unbuilt(seq), range, other);
+        B.SetInsertPoint(range);
+        llvm::Value* box = call(HelperId::rirn_box_int, {value});
+        llvm::BasicBlock* rangeEnd = B.GetInsertBlock();
+        B.CreateBr(join);
+        B.SetInsertPoint(other);
+        return mergeAt(join, box, rangeEnd, built());
+    }
     // Does u only read v's value (or bind it, which counts it)?
     bool readsLoopVar(pir::Instruction* u, pir::Instruction* v, int depth);
 
