@@ -10,7 +10,7 @@ enable <- function() {
   .Call(
     C_rir_set_tiering, settings$opt_threshold, settings$native,
     settings$deopt_chaos, settings$deopt_chaos_seed, settings$osr_threshold,
-    settings$compile_thread
+    settings$compile_thread, settings$deoptless
   )
   .rir$heap_tuned <- .Call(C_rir_tune_heap, settings$heap_tuning)
   .Call(C_rir_set_enabled, TRUE)

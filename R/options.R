@@ -29,6 +29,7 @@ rir_settings <- function() {
     native = as_flag(knob("rir.native", "RIR_NATIVE", TRUE)),
     osr_threshold = as.numeric(knob("rir.osr_threshold", "RIR_OSR_THRESHOLD", 10000)),
     compile_thread = as_flag(knob("rir.compile_thread", "RIR_COMPILE_THREAD", TRUE)),
+    deoptless = as_flag(knob("rir.deoptless", "RIR_DEOPTLESS", FALSE)),
     heap_tuning = as_flag(knob("rir.heap_tuning", "RIR_HEAP_TUNING", TRUE)),
     deopt_chaos = as.numeric(knob("rir.deopt_chaos", "RIR_DEOPT_CHAOS", 0)),
     deopt_chaos_seed = as.numeric(knob("rir.deopt_chaos_seed", "RIR_DEOPT_CHAOS_SEED", 1)),
@@ -37,11 +38,11 @@ rir_settings <- function() {
 }
 
 # Sets the tiering knobs of this session (NULL keeps one) and returns the
-# previous ones, list(threshold, native, chaos, osr, thread) (internal: tests
-# run code in the RIR tier with set_tiering(native = FALSE)).
+# previous ones, list(threshold, native, chaos, osr, thread, deoptless)
+# (internal: tests run code in the RIR tier with set_tiering(native = FALSE)).
 set_tiering <- function(threshold = NULL, native = NULL, chaos = NULL, seed = NULL,
-                        osr = NULL, thread = NULL) {
-  invisible(.Call(C_rir_set_tiering, threshold, native, chaos, seed, osr, thread))
+                        osr = NULL, thread = NULL, deoptless = NULL) {
+  invisible(.Call(C_rir_set_tiering, threshold, native, chaos, seed, osr, thread, deoptless))
 }
 
 # Waits for the compile thread's jobs and installs what they made

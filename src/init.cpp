@@ -30,7 +30,7 @@ SEXP rir_context_str(SEXP);
 SEXP rir_table_test(SEXP, SEXP);
 SEXP rir_insn_table();
 SEXP rir_set_debug(SEXP);
-SEXP rir_set_tiering(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP rir_set_tiering(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP rir_opt_refusals();
 SEXP rir_optimize(SEXP);
 SEXP rir_verify(SEXP, SEXP, SEXP);
@@ -68,7 +68,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rir_table_test", (DL_FUNC)&rir_table_test, 2},
     {"rir_insn_table", (DL_FUNC)&rir_insn_table, 0},
     {"rir_set_debug", (DL_FUNC)&rir_set_debug, 1},
-    {"rir_set_tiering", (DL_FUNC)&rir_set_tiering, 6},
+    {"rir_set_tiering", (DL_FUNC)&rir_set_tiering, 7},
     {"rir_opt_refusals", (DL_FUNC)&rir_opt_refusals, 0},
     {"rir_optimize", (DL_FUNC)&rir_optimize, 1},
     {"rir_verify", (DL_FUNC)&rir_verify, 3},

@@ -11,6 +11,7 @@
 #   @@BENCH compile <seconds or NA>
 #   @@BENCH optimize <seconds or NA>          (R's thread)
 #   @@BENCH optimize_thread <seconds or NA>   (rir's compile thread)
+#   @@BENCH continuations <seconds or NA>     (of optimize: continuations)
 #   @@BENCH rss_kb <peak resident set size in kB or NA>
 #   @@BENCH status ok | @@BENCH status FAILED <message>
 # The process exits with status 0 on success and 1 on failure.
@@ -102,6 +103,8 @@ emit("compile", format(rir_seconds("compile_seconds"), digits = 7))
 emit("optimize", format(rir_seconds("opt_seconds"), digits = 7))
 # (LLVM's time on rir's compile thread, beside R's)
 emit("optimize_thread", format(rir_seconds("opt_thread_seconds"), digits = 7))
+# (the part of R's thread's time that made continuations: OSR, deoptless)
+emit("continuations", format(rir_seconds("continuation_seconds"), digits = 7))
 # rir's counters: closure bodies run by rir and expressions it left to GNU
 # R's AST interpreter (the runner reports their ratio).
 if ("rir" %in% loadedNamespaces()) {

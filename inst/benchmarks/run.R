@@ -113,7 +113,10 @@ known_configs <- list(
   # library(rir) and nothing else: what a user gets
   "rir" = list(env = character(), rir = TRUE),
   # the optimizing tier held back: what the RIR interpreter alone does
-  "rir-baseline" = list(env = c(RIR_NATIVE = "0"), rir = TRUE)
+  "rir-baseline" = list(env = c(RIR_NATIVE = "0"), rir = TRUE),
+  # deoptless held back (deoptimizations resume the interpreter): what
+  # deoptless adds, for comparison only
+  "rir-no-deoptless" = list(env = c(RIR_DEOPTLESS = "0"), rir = TRUE)
 )
 
 select_configs <- function(names) {
@@ -185,6 +188,7 @@ parse_worker_output <- function(output, exit_status) {
     ok = ok, n = get_value("n"), times = times,
     compile = get_value("compile"), optimize = get_value("optimize"),
     optimize_thread = get_value("optimize_thread"),
+    continuations = get_value("continuations"),
     rss_kb = get_value("rss_kb"),
     message = message_text, output = output
   )
@@ -264,10 +268,12 @@ compile_time_table <- function(summary, configs) {
     comp <- sum(r$compile_s, na.rm = TRUE)
     opt <- sum(r$optimize_s, na.rm = TRUE)
     thread <- if (is.null(r$thread_s)) 0 else sum(r$thread_s, na.rm = TRUE)
+    cont <- if (is.null(r$continuation_s)) 0 else sum(r$continuation_s, na.rm = TRUE)
     data.frame(
       config = cfg,
       `compile (s)` = formatC(comp, format = "f", digits = 2),
       `optimize (s)` = formatC(opt, format = "f", digits = 2),
+      `of which continuations (s)` = formatC(cont, format = "f", digits = 2),
       `compile thread (s)` = formatC(thread, format = "f", digits = 2),
       `first iterations (s)` = formatC(first, format = "f", digits = 2),
       `share` = if (first > 0) sprintf("%.1f%%", 100 * (comp + opt) / first) else "-",
@@ -382,7 +388,7 @@ open_png <- function(path, width, height) {
 
 config_colors <- function(configs) {
   palette <- c("gnur-ast" = "#7f7f7f", "gnur-bc" = "#1f77b4",
-    "rir" = "#d62728", "rir-baseline" = "#ff7f0e")
+    "rir" = "#d62728", "rir-baseline" = "#ff7f0e", "rir-no-deoptless" = "#9467bd")
   cols <- palette[configs]
   # (a configuration added later still gets a colour of its own)
   spare <- c("#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
@@ -545,6 +551,9 @@ main <- function() {
         thread_s = stats::median(vapply(runs, function(r) {
           if (is.null(r$optimize_thread)) NA_real_ else r$optimize_thread
         }, numeric(1))),
+        continuation_s = stats::median(vapply(runs, function(r) {
+          if (is.null(r$continuations)) NA_real_ else r$continuations
+        }, numeric(1))),
         peak_rss_mb = max(vapply(runs, `[[`, numeric(1), "rss_kb")) / 1024,
         message = if (length(failed)) failed[[1]]$message else "",
         stringsAsFactors = FALSE
@@ -565,7 +574,7 @@ main <- function() {
   summary <- summary[order(match(summary$id, benchmarks$id), match(summary$config, configs)), ]
   summary <- summary[, c("suite", "benchmark", "id", "config", "status", "n", "iterations",
     "first_s", "peak_s", "first_speedup", "peak_speedup", "compile_s", "optimize_s",
-    "thread_s", "peak_rss_mb", "message")]
+    "thread_s", "continuation_s", "peak_rss_mb", "message")]
   raw <- raw[order(match(raw$id, benchmarks$id), match(raw$config, configs), raw$round,
     raw$iteration), ]
 

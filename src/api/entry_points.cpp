@@ -191,27 +191,64 @@ SEXP rir_finish_compiles() {
 SEXP rir_stats() {
     // (what the compile thread finished counts as made)
     installCompiled();
-    const char* names[] = {
-        "compiled",          "refused",        "rir_calls",        "gnur_entries",
-        "native_calls",      "deopts",         "compile_seconds",  "toplevel_compiled",
-        "promises_compiled", "ast_evals",      "eager_compiled",   "verified",
-        "verify_failures",   "pir_translated", "pir_untranslated", "pir_verify_failures",
-        "optimized",         "opt_refused",    "opt_seconds",      "opt_thread_seconds",
-        "inlined_calls",     "static_calls",   "osr_entries",      "osr_compiled",
-        "osr_refused"};
-    double vals[] = {stats.compiled,          stats.refused,
-                     stats.rir_calls,         stats.gnur_entries,
-                     stats.native_calls,      stats.deopts,
-                     stats.compile_seconds,   stats.toplevel_compiled,
-                     stats.promises_compiled, stats.ast_evals,
-                     stats.eager_compiled,    stats.verified,
-                     stats.verify_failures,   stats.pir_translated,
-                     stats.pir_untranslated,  stats.pir_verify_failures,
-                     stats.optimized,         stats.opt_refused,
-                     stats.opt_seconds,       stats.opt_thread_seconds,
-                     stats.inlined_calls,     stats.static_calls,
-                     stats.osr_entries,       stats.osr_compiled,
-                     stats.osr_refused};
+    const char* names[] = {"compiled",
+                           "refused",
+                           "rir_calls",
+                           "gnur_entries",
+                           "native_calls",
+                           "deopts",
+                           "compile_seconds",
+                           "toplevel_compiled",
+                           "promises_compiled",
+                           "ast_evals",
+                           "eager_compiled",
+                           "verified",
+                           "verify_failures",
+                           "pir_translated",
+                           "pir_untranslated",
+                           "pir_verify_failures",
+                           "optimized",
+                           "opt_refused",
+                           "opt_seconds",
+                           "opt_thread_seconds",
+                           "inlined_calls",
+                           "static_calls",
+                           "osr_entries",
+                           "osr_compiled",
+                           "osr_refused",
+                           "deoptless_entries",
+                           "deoptless_compiled",
+                           "deoptless_fallbacks",
+                           "continuation_seconds"};
+    double vals[] = {stats.compiled,
+                     stats.refused,
+                     stats.rir_calls,
+                     stats.gnur_entries,
+                     stats.native_calls,
+                     stats.deopts,
+                     stats.compile_seconds,
+                     stats.toplevel_compiled,
+                     stats.promises_compiled,
+                     stats.ast_evals,
+                     stats.eager_compiled,
+                     stats.verified,
+                     stats.verify_failures,
+                     stats.pir_translated,
+                     stats.pir_untranslated,
+                     stats.pir_verify_failures,
+                     stats.optimized,
+                     stats.opt_refused,
+                     stats.opt_seconds,
+                     stats.opt_thread_seconds,
+                     stats.inlined_calls,
+                     stats.static_calls,
+                     stats.osr_entries,
+                     stats.osr_compiled,
+                     stats.osr_refused,
+                     stats.deoptless_entries,
+                     stats.deoptless_compiled,
+                     stats.deoptless_fallbacks,
+                     stats.continuation_seconds};
     int nfix = sizeof(vals) / sizeof(vals[0]);
     int nreason = int(AstReason::Count);
     int n = nfix + nreason;
@@ -311,11 +348,14 @@ SEXP rir_status() {
         if (t)
             for (const auto& v : t->natives) vs += (vs.empty() ? "" : " ") + v.context.str();
         SET_STRING_ELT(versions, i, t && !vs.empty() ? Rf_mkChar(vs.c_str()) : NA_STRING);
-        // its continuations: the loop header (pc) each goes on from
+        // its continuations: the loop header (pc) each goes on from; a
+        // deoptless one's deoptimization pc and what failed there
         std::string cs;
         if (t)
             for (const auto& c : t->continuations)
-                cs += (cs.empty() ? "@" : " @") + std::to_string(c.pc) +
+                cs += std::string(cs.empty() ? "" : " ") + (c.deoptless ? "deoptless@" : "@") +
+                      std::to_string(c.pc) +
+                      (c.deoptless ? std::string("(") + c.reason + ")" : std::string()) +
                       (c.entry       ? ""
                        : c.compiling ? " (compiling)"
                        : c.deopts    ? " (dropped)"
@@ -422,17 +462,21 @@ SEXP rir_opt_refusals() {
 }
 
 // RIR_OPT_THRESHOLD and RIR_NATIVE (or their options); NULL keeps one.
-// Returns the previous values, list(threshold, native, chaos, osr, thread).
-// `osr`: RIR_OSR_THRESHOLD; `thread`: RIR_COMPILE_THREAD.
+// Returns the previous values, list(threshold, native, chaos, osr, thread,
+// deoptless). `osr`: RIR_OSR_THRESHOLD; `thread`: RIR_COMPILE_THREAD;
+// `deoptless`: RIR_DEOPTLESS.
 // `chaos`: RIR_DEOPT_CHAOS (one in N, or a probability below 1), `seed` its
 // generator's seed.
-SEXP rir_set_tiering(SEXP threshold, SEXP native, SEXP chaos, SEXP seed, SEXP osr, SEXP thread) {
-    SEXP old = PROTECT(Rf_allocVector(VECSXP, 5));
+SEXP rir_set_tiering(SEXP threshold, SEXP native, SEXP chaos, SEXP seed, SEXP osr, SEXP thread,
+                     SEXP deoptless) {
+    SEXP old = PROTECT(Rf_allocVector(VECSXP, 6));
     SET_VECTOR_ELT(old, 0, Rf_ScalarReal(tiering.threshold));
     SET_VECTOR_ELT(old, 1, Rf_ScalarLogical(tiering.native));
     SET_VECTOR_ELT(old, 2, Rf_ScalarReal(tiering.chaos));
     SET_VECTOR_ELT(old, 3, Rf_ScalarReal(tiering.osrThreshold));
     SET_VECTOR_ELT(old, 4, Rf_ScalarLogical(tiering.compileThread));
+    SET_VECTOR_ELT(old, 5, Rf_ScalarLogical(tiering.deoptless));
+    if (deoptless != R_NilValue) tiering.deoptless = Rf_asLogical(deoptless) == TRUE;
     if (thread != R_NilValue) tiering.compileThread = Rf_asLogical(thread) == TRUE;
     if (osr != R_NilValue) {
         double o = Rf_asReal(osr);

@@ -46,28 +46,6 @@ bool uncountedValueSlot(SEXP fun, SEXP lhs, SEXP rhs, SEXP vexpr, const NodeStac
            heldTo[-1].tag == 0 && heldTo[-1].u.sxpval == rhs;
 }
 
-// Feedback bit of each SEXPTYPE (TB_OTHER for all but the vector types).
-const uint16_t kTypeBits[32] = {
-    TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER,
-    TB_OTHER, TB_OTHER, TB_LGL,   TB_OTHER, TB_OTHER, TB_INT,   TB_REAL,  TB_CPLX,
-    TB_STR,   TB_OTHER, TB_OTHER, TB_LIST,  TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER,
-    TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER, TB_OTHER};
-
-// `shift`: 0, or kRhsShift for a binop's right operand.
-inline void recordType(Feedback& f, SEXP x, int shift = 0) {
-    SexpHeader* h = hdr(x);
-    uint32_t t = kTypeBits[h->type];
-    if (t != TB_OTHER) {
-        if (h->alt || !h->scalar)  // the scalar bit: a length-1 vector
-            t |= TB_VECTOR;
-        else if ((t == TB_INT || t == TB_LGL) ? fival(x) == NA_INTEGER
-                                              : t == TB_REAL && std::isnan(fdval(x)))
-            t |= TB_NA;
-    }
-    if (h->attrib != R_NilValue) t |= TB_ATTRIB;
-    if (h->obj) t |= TB_OBJECT;
-    f.types |= t << shift;
-}
 
 // The value of a local variable when reading it has no effect: bound in
 // env's own frame to a value or an evaluated promise; else nullptr (the

@@ -24,6 +24,7 @@
 #include "../runtime/r_messages.h"
 #include "../runtime/stats.h"
 #include "../runtime/trampoline.h"
+#include "native.h"
 
 namespace rir {
 namespace native {
@@ -895,6 +896,7 @@ extern "C" {
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
                 int n, const unsigned char* kinds, int continuation) {
     noteDeopt(t, pc);
+    if (SEXP r = goOnDeoptless(t, code, pc, env, tramp, stack, n, kinds)) return r;
     return resumeAt(code, pc, env, tramp, stack, n, kinds, continuation ? nullptr : t);
 }
 
@@ -957,6 +959,9 @@ SEXP rirn_deopt_inlined(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tra
                         Code* callerCode, int callerPc, SEXP callerEnv, SEXP* callerStack,
                         int callerN, const unsigned char* callerKinds) {
     noteDeopt(t, pc);
+    // (not deoptless: the callee's frame and the caller's resume the
+    // interpreter, one after the other)
+    if (tiering.deoptless) stats.deoptless_fallbacks++;
     // the caller's operands (all but the call's value, the last) count as
     // referenced while the callee's code runs (inplace.h's holdSlots)
     holdValues(callerStack, callerN - 1, callerKinds, true);

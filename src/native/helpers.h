@@ -249,9 +249,12 @@ void rirn_srcref(SEXP s);
 // deoptimizing loses its native code). `kinds` (SlotKind per stack value):
 // the state of running for loops (sequence, length, counter) is rebuilt as
 // the interpreter keeps it; loop slots lie below every other value.
-// `continuation`: the code deoptimizing is a continuation (OSR-in), whose
-// resumed frame does not go on in native code again (a function version's
-// may: its loops ran no continuation yet, and the nesting stays bounded).
+// The frame goes on in a deoptless continuation when there is one for
+// its state (goOnDeoptless: a few may nest); else the interpreter resumes
+// it. `continuation`: 0 the code deoptimizing is a function version, 1 an
+// OSR continuation, 2 a deoptless one; a version's resumed frame may go on
+// in native code again at a loop header (a continuation's does not: the
+// nesting stays bounded).
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
                 int n, const unsigned char* kinds, int continuation);
 

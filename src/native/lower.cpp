@@ -1283,7 +1283,10 @@ std::string Lowering::lowerDeopt(pir::Instruction* i) {
     if (!inlined) {
         r = call(HelperId::rirn_deopt,
                  {constant(t), constant(fs->code), i32(fs->pc()), value(fs->args[0]), trampArg,
-                  stack, i32(n), constant(slotKinds.at(fs)), i32(f.continuation ? 1 : 0)});
+                  stack, i32(n), constant(slotKinds.at(fs)),
+                  i32(f.deoptless      ? 2
+                      : f.continuation ? 1
+                                       : 0)});
     } else {
         pir::Instruction* outer = fs->args[1];
         auto known = afterStacks.find(outer);

@@ -51,6 +51,14 @@ extern std::map<std::string, double> refusalReasons;
 // `ctx`: the calls the version is for (Context(): any call).
 bool optimizeNow(DispatchTable* t, Context ctx, std::string* why);
 
+// Deoptless (deoptless.cpp): a deoptimization of t's own frame at pc (its
+// baseline `code`, the frame state's env and operand stack of n values with
+// their SlotKinds) goes on in a continuation compiled for that state; its
+// value is the function's. nullptr: none runs (RIR_DEOPTLESS off, the state
+// not taken, the table full): the interpreter resumes the frame.
+SEXP goOnDeoptless(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
+                   int n, const unsigned char* kinds);
+
 // Registers the tiering policy with the interpreter (optimizeHook).
 void registerTiering();
 

@@ -30,6 +30,7 @@
 #include "../pir/rir2pir.h"
 #include "../runtime/stats.h"
 #include "compile_thread.h"
+#include "continuation.h"
 #include "native.h"
 
 namespace rir {
@@ -117,9 +118,9 @@ void install(Pending* p) {
             // (compiled again when its loop asks)
             c.deopts = DispatchTable::kMaxContinuationDeopts;
         } else if (entry) {
-            stats.osr_compiled++;
+            (c.deoptless ? stats.deoptless_compiled : stats.osr_compiled)++;
         } else {
-            stats.osr_refused++;
+            if (!c.deoptless) stats.osr_refused++;
             refusalReasons["continuation: " + p->job.why]++;
         }
     }
@@ -255,9 +256,6 @@ bool optimizeNow(DispatchTable* t, Context ctx, std::string* whyNot) {
 
 namespace {
 
-// The frame's bindings, when a continuation can take them as its own (an
-// unhashed frame of ordinary bindings, each with a value: no active,
-// locked or missing one): true.
 // A binding a continuation can take as its own: an ordinary one with a
 // value, or an unsupplied argument bound to its default's promise (still
 // `missing`: the frame keeps saying so).
@@ -265,6 +263,8 @@ bool plainBinding(SEXP b) {
     return plainWritableCell(b) && CAR(b) != R_MissingArg && CAR(b) != R_UnboundValue &&
            (!(hdr(b)->gp & kMissingMask) || TYPEOF(CAR(b)) == PROMSXP);
 }
+
+}  // namespace
 
 bool plainFrame(SEXP env, const Code* code, std::vector<SEXP>* names,
                 std::vector<DispatchTable::EntryType>* types) {
@@ -300,6 +300,8 @@ bool plainFrame(SEXP env, const Code* code, std::vector<SEXP>* names,
     return true;
 }
 
+namespace {
+
 pir::PirType pirType(DispatchTable::EntryType t) {
     switch (t) {
         case DispatchTable::EntryType::SimpleReal:
@@ -321,40 +323,17 @@ pir::PirType pirType(DispatchTable::EntryType t) {
     }
 }
 
-// The index in t->continuations of the continuation from pc for env's
-// frame, compiled now if there is none yet; -1 when there is none to run
-// (*later: the loop header whose continuation is being compiled on the
-// compile thread, this one's or another's of t).
+}  // namespace
+
+// Compiles the continuation `key` describes (pc, the frame's bindings and
+// their types; for a deoptless one the stack's types too) into
+// t->continuations[again], or a new entry when again < 0; returns its
+// index. `sync`: R's thread waits for the code, else it is installed when
+// the compile thread is done (the entry's `compiling` says so).
 // (C++ objects live here: no R call that can fail.)
-int continuationFor(DispatchTable* t, int pc, SEXP env, int* later) {
-    std::vector<SEXP> names;
-    std::vector<DispatchTable::EntryType> types;
-    if (!plainFrame(env, t->baseline, &names, &types)) return -1;
-    // (one dropped after deoptimizing is compiled again, with the feedback
-    // the interpreter gathered since, a few times)
-    int again = -1;
-    // (one at a time on the compile thread per function: the loop that
-    // asked goes on in the interpreter meanwhile, and a loop nested in it
-    // would ask for one of its own at its header)
-    for (const DispatchTable::Continuation& c : t->continuations)
-        if (c.compiling && (c.pc != pc || c.bindings != names || c.types != types)) {
-            *later = c.pc;
-            return -1;
-        }
-    for (size_t k = 0; k < t->continuations.size(); k++) {
-        const DispatchTable::Continuation& c = t->continuations[k];
-        if (c.pc != pc || c.bindings != names || c.types != types) continue;
-        if (c.entry) return int(k);
-        if (c.compiling) {
-            *later = pc;
-            return -1;
-        }
-        if (c.deopts < DispatchTable::kMaxContinuationDeopts ||
-            c.recompiles >= DispatchTable::kMaxContinuationRecompiles)
-            return -1;
-        again = int(k);
-    }
-    if (again < 0 && t->continuations.size() >= DispatchTable::kMaxContinuations) return -1;
+int compileContinuation(DispatchTable* t, const DispatchTable::Continuation& key, int again,
+                        bool sync) {
+    int pc = key.pc;
     double t0 = nowSeconds();
     std::string why;
     CodeShape shape;
@@ -369,11 +348,15 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, int* later) {
         pir::Function fn;
         fn.name = t->name + "@" + std::to_string(pc);
         fn.continuation = true;
-        fn.bindings = names;
-        for (DispatchTable::EntryType e : types) {
+        fn.deoptless = key.deoptless;
+        fn.bindings = key.bindings;
+        for (DispatchTable::EntryType e : key.types) {
             fn.bindingTypes.push_back(pirType(e));
             fn.bindingForced.push_back(e == DispatchTable::EntryType::ForcedPromise);
         }
+        for (DispatchTable::EntryType e : key.stackTypes)
+            fn.inputTypes.push_back(e == DispatchTable::EntryType::Any ? pir::PirType::any()
+                                                                       : pirType(e));
         fn.continuationPc = pc;
         fn.continuationStack = shape.slots[size_t(pc)];
         for (SlotKind k : fn.continuationStack) stack.push_back(uint8_t(k));
@@ -390,10 +373,11 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, int* later) {
         }
         if (debugFlags.native) {
             std::string frame;
-            for (size_t k = 0; k < names.size(); k++)
-                frame += std::string(k ? ", " : "") + CHAR(PRINTNAME(names[k])) + ":" +
-                         std::to_string(int(types[k]));
-            head = "rir: native: continuation " + fn.name + " [" + frame + "]: ";
+            for (size_t k = 0; k < key.bindings.size(); k++)
+                frame += std::string(k ? ", " : "") + CHAR(PRINTNAME(key.bindings[k])) + ":" +
+                         std::to_string(int(key.types[k]));
+            head = std::string("rir: native: ") + (key.deoptless ? "deoptless " : "") +
+                   "continuation " + fn.name + " [" + frame + "]: ";
             trace = pir::print(fn);
         }
     }
@@ -408,21 +392,25 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, int* later) {
         c.deopts = 0;
         c.recompiles++;
     } else {
-        t->continuations.push_back(
-            DispatchTable::Continuation{pc, names, types, stack, nullptr, 0, 0, false});
+        t->continuations.push_back(key);
         k = int(t->continuations.size() - 1);
+        DispatchTable::Continuation& c = t->continuations.back();
+        c.stack = stack;
+        c.entry = nullptr;
+        c.deopts = 0;
+        c.recompiles = 0;
+        c.compiling = false;
     }
     bool lowered = p != nullptr;
     if (!p) {
-        stats.osr_refused++;
+        if (!key.deoptless) stats.osr_refused++;
         refusalReasons["continuation: " + why]++;
     } else {
         p->continuation = k;
         t->continuations[size_t(k)].compiling = true;
-        bool sync = synchronous(true);
         dispatch(p, sync);
-        if (!sync) *later = pc;
     }
+    stats.continuation_seconds += nowSeconds() - t0;
     if (!head.empty()) {
         // (RIR_DEBUG=native waits for the code: sync)
         bool made = t->continuations[size_t(k)].entry != nullptr;
@@ -430,6 +418,51 @@ int continuationFor(DispatchTable* t, int pc, SEXP env, int* later) {
                 "\n" + trace + (made ? lastIR() : "");
         REprintf("%s", trace.c_str());
     }
+    return k;
+}
+
+namespace {
+
+// The index in t->continuations of the continuation from pc for env's
+// frame, compiled now if there is none yet; -1 when there is none to run
+// (*later: the loop header whose continuation is being compiled on the
+// compile thread, this one's or another's of t).
+// (C++ objects live here: no R call that can fail.)
+int continuationFor(DispatchTable* t, int pc, SEXP env, int* later) {
+    DispatchTable::Continuation key;
+    key.pc = pc;
+    if (!plainFrame(env, t->baseline, &key.bindings, &key.types)) return -1;
+    // (one dropped after deoptimizing is compiled again, with the feedback
+    // the interpreter gathered since, a few times)
+    int again = -1;
+    // (one at a time on the compile thread per function: the loop that
+    // asked goes on in the interpreter meanwhile, and a loop nested in it
+    // would ask for one of its own at its header)
+    for (const DispatchTable::Continuation& c : t->continuations)
+        if (c.compiling && (c.pc != pc || c.bindings != key.bindings || c.types != key.types)) {
+            *later = c.pc;
+            return -1;
+        }
+    for (size_t k = 0; k < t->continuations.size(); k++) {
+        const DispatchTable::Continuation& c = t->continuations[k];
+        if (c.deoptless || c.pc != pc || c.bindings != key.bindings || c.types != key.types)
+            continue;
+        if (c.entry) return int(k);
+        if (c.compiling) {
+            *later = pc;
+            return -1;
+        }
+        if (c.deopts < DispatchTable::kMaxContinuationDeopts ||
+            c.recompiles >= DispatchTable::kMaxContinuationRecompiles)
+            return -1;
+        again = int(k);
+    }
+    size_t loops = 0;
+    for (const DispatchTable::Continuation& c : t->continuations) loops += !c.deoptless;
+    if (again < 0 && loops >= DispatchTable::kMaxContinuations) return -1;
+    bool sync = synchronous(true);
+    int k = compileContinuation(t, key, again, sync);
+    if (!sync && t->continuations[size_t(k)].compiling) *later = pc;
     return t->continuations[size_t(k)].entry ? k : -1;
 }
 

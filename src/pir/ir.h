@@ -180,6 +180,12 @@ struct Function {
     std::vector<bool> bindingForced;
     int continuationPc = -1;
     std::vector<SlotKind> continuationStack;
+    // A deoptless continuation: entered by a deoptimization at
+    // continuationPc (its own deoptimizations resume the interpreter for
+    // good), with the types of the operand stack's values (a Value slot's
+    // LdInput; empty: any value, as at an OSR entry)
+    bool deoptless = false;
+    std::vector<PirType> inputTypes;
     std::vector<std::unique_ptr<BB>> blocks;
     std::vector<std::unique_ptr<Instruction>> insns;
     BB* entry = nullptr;

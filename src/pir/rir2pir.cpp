@@ -208,9 +208,11 @@ std::string Translator::runContinuation(const CodeShape& shape) {
         if (fn_->bindingForced[k]) b_(Opcode::ForceForced, {args[k]});
     for (size_t k = 0; k < entryKinds_.size(); k++) {
         SlotKind kind = entryKinds_[k];
-        b_.ldInput(int(k), kind == SlotKind::LoopLen || kind == SlotKind::LoopCtr
-                               ? PirType::scalar(Kind::Int).without(Flag::NA)
-                               : PirType::val());
+        PirType t = kind == SlotKind::LoopLen || kind == SlotKind::LoopCtr
+                        ? PirType::scalar(Kind::Int).without(Flag::NA)
+                    : kind == SlotKind::Value && k < fn_->inputTypes.size() ? fn_->inputTypes[k]
+                                                                            : PirType::val();
+        b_.ldInput(int(k), t);
     }
     std::string problem = translateBody(shape);
     if (!problem.empty()) return problem;

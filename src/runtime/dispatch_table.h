@@ -223,6 +223,31 @@ struct DispatchTable {
         }
         return EntryType::Value;
     }
+    // Whether a continuation compiled for values of type `general` takes
+    // a value of type `specific` (Any takes everything; Value every value
+    // that is not a promise; a vector type its scalars).
+    static bool covers(EntryType general, EntryType specific) {
+        if (general == specific || general == EntryType::Any) return true;
+        switch (specific) {
+            case EntryType::SimpleReal:
+                return general == EntryType::RealVector || general == EntryType::Value;
+            case EntryType::SimpleInt:
+                return general == EntryType::IntVector || general == EntryType::Value;
+            case EntryType::RealVector:
+            case EntryType::IntVector:
+            case EntryType::LglVector:
+                return general == EntryType::Value;
+            default:
+                return false;
+        }
+    }
+    static bool covers(const std::vector<EntryType>& general,
+                       const std::vector<EntryType>& specific) {
+        if (general.size() != specific.size()) return false;
+        for (size_t k = 0; k < general.size(); k++)
+            if (!covers(general[k], specific[k])) return false;
+        return true;
+    }
     struct Continuation {
         int pc;
         std::vector<SEXP> bindings;
@@ -234,8 +259,16 @@ struct DispatchTable {
         uint32_t deopts = 0;
         uint8_t recompiles = 0;
         bool compiling = false;  // on the compile thread (entry null until it is done)
+        // A deoptless continuation (native/deoptless.cpp): entered by a
+        // deoptimization at pc, specialized to the types of the operand
+        // stack's values too (`stackTypes`, Any for a loop's slots), and
+        // `reason`, what failed (DeoptTrigger's name).
+        bool deoptless = false;
+        std::vector<EntryType> stackTypes;
+        const char* reason = "";
     };
     static const size_t kMaxContinuations = 8;
+    static const size_t kMaxDeoptless = 5;
     static const uint32_t kMaxContinuationDeopts = 1;
     static const uint8_t kMaxContinuationRecompiles = 3;
     std::vector<Continuation> continuations;

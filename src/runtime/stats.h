@@ -21,11 +21,19 @@ struct Stats {
     double opt_refused = 0;         // functions the optimizing tier refused (status() says why)
     double opt_seconds = 0;         // time R's thread spent in the optimizing tier (PIR, LLVM)
     double opt_thread_seconds = 0;  // time the compile thread spent in LLVM (compile_thread.h)
-    double inlined_calls = 0;    // call sites of optimized functions inlined (their callee's body)
-    double static_calls = 0;     // call sites of optimized functions made StaticCalls
-    double osr_entries = 0;      // loops that went on in native code from the interpreter
-    double osr_compiled = 0;     // continuations compiled for them
-    double osr_refused = 0;      // loops whose continuation the optimizing tier refused
+    double inlined_calls = 0;  // call sites of optimized functions inlined (their callee's body)
+    double static_calls = 0;   // call sites of optimized functions made StaticCalls
+    double osr_entries = 0;    // loops that went on in native code from the interpreter
+    double osr_compiled = 0;   // continuations compiled for them
+    double osr_refused = 0;    // loops whose continuation the optimizing tier refused
+    // deoptless (RIR_DEOPTLESS): a failed speculation going on in a
+    // continuation compiled for the deoptimization's state
+    double deoptless_entries = 0;    // deoptimizations that went on in one
+    double deoptless_compiled = 0;   // continuations compiled for them
+    double deoptless_fallbacks = 0;  // deoptimizations that resumed the interpreter instead
+    // R's thread's time making continuations (OSR and deoptless; part of
+    // opt_seconds), the compile thread's work it waited for included
+    double continuation_seconds = 0;
     double compile_seconds = 0;  // time spent compiling to RIR
     double toplevel_compiled = 0;
     double promises_compiled = 0;
@@ -59,6 +67,9 @@ extern RIR_EXPORT DebugFlags debugFlags;
 // RIR_OSR_THRESHOLD: a function body the interpreter runs goes on in native
 // code at a loop header once its loops have jumped back more than that
 // many times in one call (Inf: never).
+// RIR_DEOPTLESS: a deoptimization of a function's own frame goes on in a
+// continuation compiled for its state (native/deoptless.cpp) instead of
+// resuming the interpreter (off by default: see docs/history.md).
 // RIR_COMPILE_THREAD: LLVM's code generation runs on a second thread while
 // the interpreter goes on (native/compile_thread.h); off, or with a
 // threshold of 0, R's thread waits for it.
@@ -67,6 +78,7 @@ struct TieringSettings {
     double osrThreshold = 10000;
     bool native = false;
     bool compileThread = true;
+    bool deoptless = false;
     double chaos = 0;
     uint64_t chaosState = 1;
 };

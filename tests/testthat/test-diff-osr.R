@@ -157,8 +157,12 @@ test_that("an interrupt stops a loop that went on in native code", {
 })
 
 test_that("a loop whose native version deoptimized goes on in a continuation", {
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, osr = 0, chaos = 0, thread = FALSE)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]], thread = old[[5]]))
+  # (deoptless off: the deoptimization resumes the interpreter, whose loop
+  # then goes on natively from its header)
+  old <- rir:::set_tiering(threshold = 2, native = TRUE, osr = 0, chaos = 0, thread = FALSE,
+                           deoptless = FALSE)
+  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]],
+                            thread = old[[5]], deoptless = old[[6]]))
   f <- rir::compile(function(x, n) {
     s <- 0
     for (i in 1:n) {
