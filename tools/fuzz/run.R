@@ -1,5 +1,5 @@
 # Differential fuzzer driver (see docs/fuzzing.md):
-#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|native2|chaos|all
+#   Rscript tools/fuzz/run.R --n N --seed S --mode default|threshold0|native2|chaos|osr|deoptless|all
 #     [--out DIR] [--batch B] [--jobs J] [--minimize] [--ignore-calls]
 # (--mode all: the same N programs in every mode; --jobs J: J modes at a
 # time, each in its own forked process (default 1: one after the other);
@@ -27,6 +27,11 @@ fz_modes <- list(
   osr = c(
     RIR_OPT_THRESHOLD = "1e9", RIR_NATIVE = "1", RIR_OSR_THRESHOLD = "0",
     RIR_DEOPT_CHAOS = "5"
+  ),
+  # optimized after two calls, one speculation in 5 failing, and each
+  # failure going on in a deoptless continuation (RIR_DEOPTLESS)
+  deoptless = c(
+    RIR_OPT_THRESHOLD = "2", RIR_NATIVE = "1", RIR_DEOPT_CHAOS = "5", RIR_DEOPTLESS = "1"
   )
 )
 
