@@ -22,17 +22,15 @@
 // interpreter resumes, as without deoptless. Not deoptless:
 // - a deoptimization inside inlined code (more than one frame: the
 //   callee's frame finishes in the interpreter, then the caller's);
-// - one more than kMaxDeoptlessDepth deep: a deoptless continuation's own
-//   deoptimization goes on in another (a type change flows on to the
-//   next speculation: x[[i]] became a double, then `s + x[[i]]` fails),
-//   but each nests on the C stack;
+// - one of a deoptless continuation itself (the interpreter resumes: at
+//   most one deoptless continuation per frame on the C stack);
 // - a frame a continuation cannot take (an active or locked binding, a
 //   missing argument: plainFrame);
 // - a continuation leaving at a loop that never ran (no speculation
 //   failed: see rir2pir's for_step).
 // A deoptless continuation that deoptimized is compiled again at its next
 // use, with the feedback recorded since (a few times; then it runs as it
-// is, and its deoptimizations go on in others). Deoptimizations count towards the
+// is). Deoptimizations count towards the
 // version's limit (DispatchTable::noteDeopt): a version that keeps failing
 // is compiled again, from the feedback its deoptless runs recorded.
 #include "../bc/deopt_trigger.h"
@@ -100,29 +98,6 @@ int deoptlessFor(DispatchTable* t, int pc, SEXP env, const SEXP* stack, int n,
 
 }  // namespace
 
-// How many deoptless continuations are running (nested on the C stack):
-// each runs inside R_UnwindProtect, whose cleanup counts it out also when
-// R code jumps out of it (an error, return(), a condition handler).
-const int kMaxDeoptlessDepth = 4;
-int depth = 0;
-
-struct EntryCall {
-    DispatchTable::ContinuationEntry entry;
-    SEXP env, tramp;
-    const SEXP* stack;
-    SEXP cont;  // (R_MakeUnwindCont's token)
-};
-
-SEXP callEntry(void* data) {
-    EntryCall* c = static_cast<EntryCall*>(data);
-    return c->entry(c->env, c->tramp, c->stack);
-}
-
-void leaveEntry(void* data, Rboolean jump) {
-    depth--;
-    if (jump) R_ContinueUnwind(static_cast<EntryCall*>(data)->cont);
-}
-
 SEXP goOnDeoptless(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
                    int n, const unsigned char* kinds) {
     if (!tiering.deoptless || code != t->baseline || t->orphaned) return nullptr;
@@ -132,10 +107,6 @@ SEXP goOnDeoptless(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, c
     if (Op(code->bc[size_t(pc)]) == Op::for_step &&
         code->feedback[size_t(insn::for_step(&code->bc[size_t(pc) + 1]).fb)].count == 0)
         return nullptr;
-    if (depth >= kMaxDeoptlessDepth) {
-        stats.deoptless_fallbacks++;
-        return nullptr;
-    }
     int k = deoptlessFor(t, pc, env, stack, n, kinds);
     if (k < 0) {
         stats.deoptless_fallbacks++;
@@ -147,10 +118,7 @@ SEXP goOnDeoptless(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, c
                  t->continuations[size_t(k)].reason);
     uint32_t deoptsBefore = t->deopts;
     stats.deoptless_entries++;
-    EntryCall call{entry, env, tramp, stack, PROTECT(R_MakeUnwindCont())};
-    depth++;
-    SEXP r = R_UnwindProtect(callEntry, &call, leaveEntry, &call, call.cont);
-    UNPROTECT(1);
+    SEXP r = entry(env, tramp, stack);
     // (one that deoptimized is compiled again at its next use)
     if (t->deopts != deoptsBefore) t->continuations[size_t(k)].deopts++;
     return r;

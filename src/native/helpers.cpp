@@ -896,7 +896,8 @@ extern "C" {
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
                 int n, const unsigned char* kinds, int continuation) {
     noteDeopt(t, pc);
-    if (SEXP r = goOnDeoptless(t, code, pc, env, tramp, stack, n, kinds)) return r;
+    if (continuation != 2)
+        if (SEXP r = goOnDeoptless(t, code, pc, env, tramp, stack, n, kinds)) return r;
     return resumeAt(code, pc, env, tramp, stack, n, kinds, continuation ? nullptr : t);
 }
 

@@ -250,11 +250,10 @@ void rirn_srcref(SEXP s);
 // the state of running for loops (sequence, length, counter) is rebuilt as
 // the interpreter keeps it; loop slots lie below every other value.
 // The frame goes on in a deoptless continuation when there is one for
-// its state (goOnDeoptless: a few may nest); else the interpreter resumes
-// it. `continuation`: 0 the code deoptimizing is a function version, 1 an
-// OSR continuation, 2 a deoptless one; a version's resumed frame may go on
-// in native code again at a loop header (a continuation's does not: the
-// nesting stays bounded).
+// its state (goOnDeoptless; not from a deoptless continuation itself);
+// else the interpreter resumes it. `continuation`: 0 the code deoptimizing is a function version, 1
+// an OSR continuation, 2 a deoptless one; a version's resumed frame may go on in native code again
+// at a loop header (a continuation's does not: the nesting stays bounded).
 SEXP rirn_deopt(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, const SEXP* stack,
                 int n, const unsigned char* kinds, int continuation);
 
