@@ -10,3 +10,13 @@ without_implicit_tiering <- function(code) {
   rir:::finish_compiles()
   code
 }
+
+# Runs `code` with the tiering knobs given by name (set_tiering's arguments
+# but `seed`), restoring their previous values afterwards.
+with_tiering <- function(code, ...) {
+  knobs <- list(...)
+  old <- do.call(rir:::set_tiering, knobs)
+  names(old) <- c("threshold", "native", "chaos", "osr", "thread", "deoptless")
+  on.exit(do.call(rir:::set_tiering, old[names(knobs)]))
+  code
+}

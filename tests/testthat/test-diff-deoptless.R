@@ -112,6 +112,13 @@ test_that("with deoptless off, deoptimizations resume the interpreter (same resu
   expect_identical(counts[[2]], counts[[1]])
 })
 
+# The knobs of the tests below: optimized after two calls, deoptless on,
+# no forced failures, no OSR, no compile thread.
+with_deoptless_tiering <- function(code) {
+  with_tiering(code, threshold = 2, native = TRUE, chaos = 0, osr = 1e9, thread = FALSE,
+               deoptless = TRUE)
+}
+
 # A function warmed up with `warm`, then run with `phase`: the kind of
 # speculation that failed (status()'s continuations) must be `reason`.
 expect_deoptless_reason <- function(f, warm, phase, reason) {
@@ -119,20 +126,18 @@ expect_deoptless_reason <- function(f, warm, phase, reason) {
   rir::disable()
   expected <- suppressWarnings(do.call(f, phase))
   rir::enable()
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, osr = 1e9, thread = FALSE,
-                           deoptless = TRUE)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], osr = old[[4]],
-                            thread = old[[5]], deoptless = old[[6]]))
-  name <- paste0("deoptless_probe_", reason)
-  g <- rir:::compile_named(f, name, "a test")
-  for (i in 1:5) do.call(g, warm)
-  before <- deoptless_stats()
-  expect_identical(suppressWarnings(do.call(g, phase)), expected)
-  after <- deoptless_stats()
-  expect_gt(after[["deoptless_entries"]], before[["deoptless_entries"]])
-  st <- rir::status()
-  conts <- st$continuations[st$name == name]
-  expect_match(conts, paste0("deoptless@[0-9]+\\(", reason, "\\)"))
+  with_deoptless_tiering({
+    name <- paste0("deoptless_probe_", reason)
+    g <- rir:::compile_named(f, name, "a test")
+    for (i in 1:5) do.call(g, warm)
+    before <- deoptless_stats()
+    expect_identical(suppressWarnings(do.call(g, phase)), expected)
+    after <- deoptless_stats()
+    expect_gt(after[["deoptless_entries"]], before[["deoptless_entries"]])
+    st <- rir::status()
+    conts <- st$continuations[st$name == name]
+    expect_match(conts, paste0("deoptless@[0-9]+\\(", reason, "\\)"))
+  })
 }
 
 test_that("a continuation is compiled and run for each kind of failed speculation", {
@@ -152,11 +157,7 @@ test_that("a continuation is compiled and run for each kind of failed speculatio
                           "member")
 })
 
-test_that("a deoptimization inside an inlined callee resumes the interpreter", {
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, osr = 1e9, thread = FALSE,
-                           deoptless = TRUE)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], osr = old[[4]],
-                            thread = old[[5]], deoptless = old[[6]]))
+test_that("a deoptimization inside an inlined callee resumes the interpreter", with_deoptless_tiering({
   inner <- rir::compile(function(a, b) a + b)
   outer <- rir::compile(function(x, n) { s <- 0L; for (i in 1:n) s <- inner(s, x); s })
   for (i in 1:5) outer(1L, 10L)
@@ -165,13 +166,9 @@ test_that("a deoptimization inside an inlined callee resumes the interpreter", {
   after <- rir::stats()[c("inlined_calls", "deoptless_fallbacks", "deopts")]
   expect_gt(after[["deopts"]], before[["deopts"]])
   expect_gt(after[["deoptless_fallbacks"]], before[["deoptless_fallbacks"]])
-})
+}))
 
-test_that("an interrupt stops a loop running in a deoptless continuation", {
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, chaos = 0, osr = 1e9, thread = FALSE,
-                           deoptless = TRUE)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]], osr = old[[4]],
-                            thread = old[[5]], deoptless = old[[6]]))
+test_that("an interrupt stops a loop running in a deoptless continuation", with_deoptless_tiering({
   f <- rir::compile(function(v, n) {
     s <- 0L
     for (x in v) s <- s + x
@@ -184,7 +181,7 @@ test_that("an interrupt stops a loop running in a deoptless continuation", {
                    c("interrupt", "condition"))
   expect_gt(deoptless_stats()[["deoptless_entries"]], before[["deoptless_entries"]],
             label = paste(c(deoptless_stats(), before), collapse = " "))
-})
+}))
 
 test_that("RIR_DEOPTLESS is mirrored by options(rir.deoptless)", {
   old <- options(rir.deoptless = FALSE)
