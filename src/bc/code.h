@@ -63,6 +63,10 @@ const uint32_t kSubsetNotScalar = TB_VECTOR << kRhsShift;
 // dollarPlain did not apply; dollar_assign its value's and this bit once
 // dollarAssignPlain did not.
 const uint32_t kDollarNotPlain = TB_OBJECT << kRhsShift;
+// dollar_assign keeps this bit too once neither fast path applied and the
+// general complex assignment ran (x shared, an object, no such element):
+// the optimizer then branches to it instead of speculating.
+const uint32_t kDollarGeneral = TB_VECTOR << kRhsShift;
 // A binop's feedback keeps this bit (among its left operand's, unused by
 // the TypeBits) once its integer + - * overflowed (NA, with GNU R's
 // warning): the optimizer then does not speculate that it cannot.

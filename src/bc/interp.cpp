@@ -1103,6 +1103,7 @@ L_dollar_assign : {
     (void)call;
     if (!done) {
         // the general complex assignment at `fail` (v stays on the stack)
+        f.types |= kDollarGeneral;
         pc = start + fail;
         NEXT();
     }

@@ -34,7 +34,9 @@ R_xlen_t nameIndex(SEXP x, SEXP i) {
 }
 
 R_xlen_t namedElement(SEXP x, SEXP name) {
-    SEXP names = Rf_getAttrib(x, R_NamesSymbol);
+    int t = ftype(x);
+    SEXP names = t == VECSXP || t == EXPRSXP || Rf_isVectorAtomic(x) ? readNames(x) : nullptr;
+    if (!names) names = Rf_getAttrib(x, R_NamesSymbol);
     if (TYPEOF(names) != STRSXP) return -1;
     R_xlen_t len = XLENGTH(names);
     for (R_xlen_t k = 0; k < len; k++)

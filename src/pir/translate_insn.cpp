@@ -207,12 +207,30 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
         }
         case Op::dollar_assign: {
             const insn::dollar_assign o(imm);
+            uint32_t seen = code_->feedback[o.fb].types;
+            if (seen & kDollarGeneral) {
+                // the general complex assignment ran before (x shared, an
+                // object, ...): where the fast path does not apply, the
+                // code goes on there, with v on the stack
+                Instruction* d = b_.add(Opcode::DollarAssignVar, {env_, stack.back()});
+                d->symbol = pool(o.xsym);
+                d->code = code_;
+                d->pc() = pc;
+                d->call = pool(o.call);
+                if (next == o.fail) return "a member assignment whose two ways are the same";
+                std::vector<Instruction*> popped(stack.begin(), stack.end() - 1);
+                edge(next, popped);
+                edge(o.fail, stack);
+                b_.branch(d, blocks.at(next), blocks.at(o.fail));
+                *open = false;
+                return "";
+            }
             // x$name <- v on a local list or environment: speculated to
             // take the fast path (leaving resumes at the instruction,
             // which then takes the general complex assignment)
             Instruction* cp = checkpoint(pc, stack);
             // (only its plain fast path when so far it always took it: no R code)
-            bool plain = !(code_->feedback[o.fb].types & kDollarNotPlain);
+            bool plain = !(seen & kDollarNotPlain);
             Instruction* d = b_.add(plain ? Opcode::DollarAssignVarPlain : Opcode::DollarAssignVar,
                                     {env_, stack.back()});
             d->symbol = pool(o.xsym);

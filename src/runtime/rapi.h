@@ -451,6 +451,19 @@ inline SEXP plainAttrib(SEXP x, SEXP name) {
     return R_NilValue;
 }
 
+// The names attribute of vector x (not a pairlist) as Rf_getAttrib(x,
+// R_NamesSymbol) finds it, for reading only (not marked not mutable), or
+// nullptr when x has a dim attribute (a one-dimensional array's names are
+// its dimnames: left to Rf_getAttrib).
+inline SEXP readNames(SEXP x) {
+    SEXP names = R_NilValue;
+    for (SEXP a = fattrib(x); a != R_NilValue; a = fcdr(a)) {
+        if (ftag(a) == R_DimSymbol) return nullptr;
+        if (ftag(a) == R_NamesSymbol) names = fcar(a);
+    }
+    return names;
+}
+
 // Stores into R objects as GNU R's setters make them (memory.c), inline for
 // hot paths. Reference counts as FIX_REFCNT keeps them (nothing when the
 // object does not track references: sxpinfo.spare); when x is older than v

@@ -116,5 +116,31 @@ expect_all_same(list(
       l
     }
     list(r[[20]], vapply(1:20, function(k) g(keep)$a, 0), keep)
+  ",
+  "copying insertion into nested lists (x$name <- v on a shared argument)" = "
+    ins <- function(node, key) {
+      if (is.null(node)) return(list(key = key, left = NULL, right = NULL))
+      if (key < node$key) {
+        node$left <- ins(node$left, key)
+      } else if (key > node$key) {
+        node$right <- ins(node$right, key)
+      }
+      node
+    }
+    keys_of <- function(node) {
+      if (is.null(node)) return(numeric(0))
+      c(keys_of(node$left), node$key, keys_of(node$right))
+    }
+    root <- NULL
+    old <- NULL
+    for (k in c(50, 20, 80, 10, 30, 70, 90, 25, 35, 75, 5, 60, 65, 95, 1)) {
+      root <- ins(root, k)
+      if (k == 30) old <- root
+    }
+    e <- new.env()
+    e$key <- 40
+    list(keys_of(root), keys_of(old), ins(e, 45)$right$key, ls(e),
+         tryCatch(ins(structure(list(key = 1), class = 'node'), 2)$right,
+                  error = function(c) conditionMessage(c)))
   "
 ))

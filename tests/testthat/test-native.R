@@ -752,13 +752,14 @@ test_that("a return() landing after a deoptimization in an inlined callee keeps 
   expect_identical(out, "7.5 7.5 7.5 7.5 TRUE TRUE ")
 })
 
-# LLVM is mapped only when the native tier is first used (rirllvm.so is
-# loaded then): loading rir costs little memory.
+# LLVM is mapped only when the native tier is first used (rirllvm.so, which
+# holds LLVM's static libraries or links the shared one, is loaded then):
+# loading rir costs little memory.
 test_that("loading rir maps no LLVM and costs at most 15 MB of resident memory", {
   rscript <- file.path(R.home("bin"), "Rscript")
   probe <- paste(
     "rss <- function() as.numeric(sub('[^0-9]*([0-9]+).*', '\\\\1', grep('^VmRSS', readLines('/proc/self/status'), value = TRUE)))",
-    "llvm <- function() any(grepl('libLLVM', readLines('/proc/self/maps')))",
+    "llvm <- function() any(grepl('libLLVM|rirllvm', readLines('/proc/self/maps')))",
     "a <- rss(); %s; b <- rss(); m1 <- llvm()",
     "f <- function(n) { s <- 0; for (i in 1:n) s <- s + i; s }; if (%s) rir::pir.compile(f)",
     "cat(a, b, m1, llvm(), '\\n')",
@@ -802,4 +803,31 @@ test_that("the constructs ?rir_options names as compiled are optimized to native
     })
     expect_null(why, label = paste(nm, "refused:", why))
   }
+})
+
+test_that("x$name <- v whose general assignment ran is a branch, not a speculation", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(chaos = 0)
+  on.exit(rir:::set_tiering(chaos = old[[3]]))
+  # (node is shared: a caller's list holds it, so its fast path never applies)
+  insert_key <- function(node, key) {
+    if (is.null(node)) return(list(key = key, left = NULL, right = NULL))
+    if (key < node$key) {
+      node$left <- insert_key(node$left, key)
+    } else {
+      node$right <- insert_key(node$right, key)
+    }
+    node
+  }
+  f <- rir::compile(insert_key)
+  insert_key <- f
+  root <- NULL
+  rir:::without_native(for (k in c(5, 3, 8, 1, 4, 9)) root <- f(root, k))
+  f <- rir::pir.compile(f)
+  insert_key <- f
+  for (k in c(7, 2, 6)) root <- f(root, k)
+  expect_identical(root$right$left$key, 7)
+  expect_identical(root$left$left$right$key, 2)
+  s <- rir::status()
+  expect_equal(sum(s$deopts[s$name == "insert_key"]), 0)
 })
