@@ -8,11 +8,7 @@ status_of <- function(name) {
 }
 
 with_thread <- function(code, threshold = 2, osr = NULL) {
-  old <- rir:::set_tiering(threshold = threshold, native = TRUE, chaos = 0, osr = osr,
-                           thread = TRUE)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], chaos = old[[3]],
-                            osr = old[[4]], thread = old[[5]]))
-  code
+  with_tiering(code, threshold = threshold, native = TRUE, chaos = 0, osr = osr, thread = TRUE)
 }
 
 # calls f() until `done()` or 120 s (a loaded machine: the thread may

@@ -116,14 +116,14 @@ test_that("the default threshold waits for a long loop", {
   expect_identical(rir:::rir_settings()$osr_threshold, 10000)
   options(opt)
   if (!is.na(env)) Sys.setenv(RIR_OSR_THRESHOLD = env)
-  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 10000, thread = FALSE)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], thread = old[[5]]))
-  f <- rir::compile(function(n) { s <- 0; for (i in 1:n) s <- s + i; s })
-  before <- osr_entries()
-  expect_identical(f(2000), 2001000)
-  expect_identical(osr_entries(), before)
-  expect_identical(f(1e5), 5000050000)
-  expect_gt(osr_entries(), before)
+  with_tiering({
+    f <- rir::compile(function(n) { s <- 0; for (i in 1:n) s <- s + i; s })
+    before <- osr_entries()
+    expect_identical(f(2000), 2001000)
+    expect_identical(osr_entries(), before)
+    expect_identical(f(1e5), 5000050000)
+    expect_gt(osr_entries(), before)
+  }, threshold = 1e9, native = TRUE, osr = 10000, thread = FALSE)
 })
 
 test_that("RIR_OSR_THRESHOLD is mirrored by options(rir.osr_threshold)", {
@@ -133,74 +133,72 @@ test_that("RIR_OSR_THRESHOLD is mirrored by options(rir.osr_threshold)", {
 })
 
 test_that("status() lists a function's continuations", {
-  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]]))
-  osr_status_probe <- function(n) { s <- 0; for (i in 1:n) s <- s + i; s }
-  osr_status_probe <- rir::compile(osr_status_probe)
-  expect_identical(osr_status_probe(3000), 4501500)
-  st <- rir::status()
-  row <- st[st$name == "osr_status_probe", ]
-  expect_identical(nrow(row), 1L)
-  expect_match(row$continuations, "^@[0-9]+")
+  with_tiering({
+    osr_status_probe <- function(n) { s <- 0; for (i in 1:n) s <- s + i; s }
+    osr_status_probe <- rir::compile(osr_status_probe)
+    expect_identical(osr_status_probe(3000), 4501500)
+    st <- rir::status()
+    row <- st[st$name == "osr_status_probe", ]
+    expect_identical(nrow(row), 1L)
+    expect_match(row$continuations, "^@[0-9]+")
+  }, threshold = 1e9, native = TRUE, osr = 0)
 })
 
 test_that("an interrupt stops a loop that went on in native code", {
-  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]]))
-  f <- rir::compile(function(n) {
-    for (i in 1:n) if (i == 20000) rir:::set_interrupt_pending()
-    "not interrupted"
-  })
-  before <- osr_entries()
-  expect_identical(tryCatch(f(1e6), interrupt = function(c) class(c)), c("interrupt", "condition"))
-  expect_gt(osr_entries(), before)
+  with_tiering({
+    f <- rir::compile(function(n) {
+      for (i in 1:n) if (i == 20000) rir:::set_interrupt_pending()
+      "not interrupted"
+    })
+    before <- osr_entries()
+    expect_identical(tryCatch(f(1e6), interrupt = function(c) class(c)), c("interrupt", "condition"))
+    expect_gt(osr_entries(), before)
+  }, threshold = 1e9, native = TRUE, osr = 0)
 })
 
 test_that("a loop whose native version deoptimized goes on in a continuation", {
   # (deoptless off: the deoptimization resumes the interpreter, whose loop
   # then goes on natively from its header)
-  old <- rir:::set_tiering(threshold = 2, native = TRUE, osr = 0, chaos = 0, thread = FALSE,
-                           deoptless = FALSE)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]],
-                            thread = old[[5]], deoptless = old[[6]]))
-  f <- rir::compile(function(x, n) {
-    s <- 0
-    for (i in 1:n) {
-      if (i == 100) x <- x + 0.5
-      s <- s + x * i
-    }
-    s
-  })
-  f(1L, 10)
-  f(2L, 10)
-  f(3L, 10)
-  before <- rir::stats()[c("deopts", "osr_entries")]
-  expect_identical(f(1L, 5000), sum(c(1:99, (100:5000) * 1.5)))
-  after <- rir::stats()[c("deopts", "osr_entries")]
-  expect_gt(after[["deopts"]], before[["deopts"]])
-  expect_gt(after[["osr_entries"]], before[["osr_entries"]])
+  with_tiering({
+    f <- rir::compile(function(x, n) {
+      s <- 0
+      for (i in 1:n) {
+        if (i == 100) x <- x + 0.5
+        s <- s + x * i
+      }
+      s
+    })
+    f(1L, 10)
+    f(2L, 10)
+    f(3L, 10)
+    before <- rir::stats()[c("deopts", "osr_entries")]
+    expect_identical(f(1L, 5000), sum(c(1:99, (100:5000) * 1.5)))
+    after <- rir::stats()[c("deopts", "osr_entries")]
+    expect_gt(after[["deopts"]], before[["deopts"]])
+    expect_gt(after[["osr_entries"]], before[["osr_entries"]])
+  }, threshold = 2, native = TRUE, osr = 0, chaos = 0, thread = FALSE, deoptless = FALSE)
 })
 
 test_that("a continuation leaves at a loop that never ran, and is compiled again with its feedback", {
-  old <- rir:::set_tiering(threshold = 1e9, native = TRUE, osr = 0, chaos = 0)
-  on.exit(rir:::set_tiering(threshold = old[[1]], native = old[[2]], osr = old[[4]], chaos = old[[3]]))
-  osr_two_loops <- function(n) {
-    x <- numeric(n)
-    for (i in seq_len(n)) x[i] <- i * 2
-    s <- 0
-    for (i in seq_along(x)) s <- s + x[i]
-    s
-  }
-  osr_two_loops <- rir::compile(osr_two_loops)
-  before <- rir::stats()[c("deopts", "osr_compiled")]
-  # (no loop here: this code's own loops would go on natively too)
-  r1 <- osr_two_loops(3000)
-  r2 <- osr_two_loops(3000)
-  r3 <- osr_two_loops(3000)
-  after <- rir::stats()[c("deopts", "osr_compiled")]
-  expect_identical(c(r1, r2, r3), rep(3000 * 3001, 3))
-  expect_identical(after[["deopts"]] - before[["deopts"]], 1)
-  expect_identical(after[["osr_compiled"]] - before[["osr_compiled"]], 2)
-  st <- rir::status()
-  expect_match(st$continuations[st$name == "osr_two_loops"], "^@[0-9]+$")
+  with_tiering({
+    osr_two_loops <- function(n) {
+      x <- numeric(n)
+      for (i in seq_len(n)) x[i] <- i * 2
+      s <- 0
+      for (i in seq_along(x)) s <- s + x[i]
+      s
+    }
+    osr_two_loops <- rir::compile(osr_two_loops)
+    before <- rir::stats()[c("deopts", "osr_compiled")]
+    # (no loop here: this code's own loops would go on natively too)
+    r1 <- osr_two_loops(3000)
+    r2 <- osr_two_loops(3000)
+    r3 <- osr_two_loops(3000)
+    after <- rir::stats()[c("deopts", "osr_compiled")]
+    expect_identical(c(r1, r2, r3), rep(3000 * 3001, 3))
+    expect_identical(after[["deopts"]] - before[["deopts"]], 1)
+    expect_identical(after[["osr_compiled"]] - before[["osr_compiled"]], 2)
+    st <- rir::status()
+    expect_match(st$continuations[st$name == "osr_two_loops"], "^@[0-9]+$")
+  }, threshold = 1e9, native = TRUE, osr = 0, chaos = 0)
 })
