@@ -216,6 +216,10 @@ uint8_t Instruction::writes(OperandType typeOf, void* analysis) const {
     return w;
 }
 
+namespace {
+bool neverDispatches(SEXP f);
+}  // namespace
+
 bool Instruction::mayCallR() const {
     return mayCallR(nullptr, nullptr);
 }
@@ -233,10 +237,11 @@ bool Instruction::mayCallR(OperandType typeOf, void* analysis) const {
         // in foreign code (.Call, ...) or as S4's standardGeneric
         SEXP f = constant;
         if (!f || TYPEOF(f) != BUILTINSXP || primRow(f).ppkind == PP_FOREIGN ||
-            !std::strcmp(primRow(f).name, "standardGeneric"))
+            isStandardGeneric(f))
             return true;
-        for (size_t k = 1; k < args.size(); k++)
-            if (object(type(args[k]))) return true;
+        if (!neverDispatches(f))
+            for (size_t k = 1; k < args.size(); k++)
+                if (object(type(args[k]))) return true;
         return mayWarn(typeOf, analysis);
     }
     if (has(CallsR)) return true;
@@ -321,6 +326,21 @@ bool quietBuiltin(SEXP f) {
     };
     const char* name = primRow(f).name;
     for (const char* q : quiet)
+        if (!std::strcmp(name, q)) return true;
+    return false;
+}
+
+// Builtins that never dispatch on an object argument (GNU R's do_is
+// dispatches for is.numeric, is.matrix and is.array only; these others
+// look at the type alone), and give no warning.
+bool neverDispatches(SEXP f) {
+    static const char* const plain[] = {
+        "is.null",   "is.character", "is.logical",     "is.integer", "is.double",
+        "is.list",   "is.function",  "is.environment", "is.object",  "is.symbol",
+        "is.complex", "invisible",
+    };
+    const char* name = primRow(f).name;
+    for (const char* q : plain)
         if (!std::strcmp(name, q)) return true;
     return false;
 }

@@ -300,4 +300,13 @@ const char* rapi_selftest() {
     return problem ? problem : "";
 }
 
+int standardGenericOffset() {
+    static int offset = [] {
+        for (int k = 0; R_FunTab[k].name; k++)
+            if (!std::strcmp(R_FunTab[k].name, "standardGeneric")) return k;
+        return -1;
+    }();
+    return offset;
+}
+
 }  // namespace rir

@@ -288,6 +288,12 @@ inline CCODE primFun(SEXP prim) {
 inline int primPrint(SEXP prim) {
     return (primRow(prim).eval / 100) % 10;
 }
+// S4's standardGeneric, the builtin that runs R code without a foreign
+// call or an object argument: its R_FunTab offset, looked up once.
+int standardGenericOffset();
+inline bool isStandardGeneric(SEXP prim) {
+    return primOffset(prim) == standardGenericOffset();
+}
 
 // Node stack helpers (the GC marks [base, top) for tag 0 slots).
 inline void nsPush(SEXP x) {

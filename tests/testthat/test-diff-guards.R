@@ -219,3 +219,23 @@ test_that("a local function named like a base one, defined after a nested functi
   expect_identical(list(f(), f()), ref)
   expect_identical(ref[[1]][[2]], c(198, 0))
 })
+
+expect_all_same(list(
+  "type tests on objects do not dispatch, and hold nothing around them" = "
+    is.integer.tagged <- function(x) stop('dispatched')
+    is.null.tagged <- function(x) stop('dispatched')
+    count_ints <- function(xs) {
+      n <- 0
+      acc <- c(1, 2)
+      for (x in xs) {
+        before <- acc
+        if (is.integer(x) && !is.null(x)) n <- n + 1
+        acc[1] <- acc[1] + 1
+      }
+      list(n, acc, before)
+    }
+    xs <- list(1L, structure(2L, class = 'tagged'), 3.5, structure(list(), class = 'tagged'))
+    r <- lapply(1:30, function(k) count_ints(xs))
+    list(r[[30]], is.integer(structure(2L, class = 'tagged')))
+  "
+))
