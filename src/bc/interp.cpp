@@ -46,7 +46,6 @@ bool uncountedValueSlot(SEXP fun, SEXP lhs, SEXP rhs, SEXP vexpr, const NodeStac
            heldTo[-1].tag == 0 && heldTo[-1].u.sxpval == rhs;
 }
 
-
 // The value of a local variable when reading it has no effect: bound in
 // env's own frame to a value or an evaluated promise; else nullptr (the
 // general instructions then read it, with GNU R's semantics).

@@ -444,8 +444,7 @@ SEXP rirn_call_builtin(Code* code, int site, SEXP fun, SEXP env, SEXP tramp, con
     const CallSite& cs = code->calls[site];
     // R code runs in a builtin only through dispatch on an object argument,
     // foreign code or S4's standardGeneric
-    bool runsCode =
-        primRow(fun).ppkind == PP_FOREIGN || isStandardGeneric(fun);
+    bool runsCode = primRow(fun).ppkind == PP_FOREIGN || isStandardGeneric(fun);
     for (int k = 0; k < n && !runsCode; k++) runsCode = fobject(args[k]);
     if (runsCode) *dirty = 1;
     for (int k = 0; k < n; k++)

@@ -1,14 +1,15 @@
 // llvm_loader.cpp — the native tier's LLVM half, loaded when first needed.
 //
-// LLVM is large: mapping libLLVM and relocating it costs about 45 MB of
-// resident memory, which a session that never optimizes a function should
-// not pay. So the lowering and the JIT (lower.cpp, analyses.cpp,
-// inline_paths.cpp) are a second shared object, rirllvm.so, installed next
-// to rir.so and linked against it (its DT_NEEDED names rir.so, whose
-// SONAME it is, so it binds to the copy R already loaded). rir.so opens it
-// at the first question to the tier (available(), compile(), lastIR()):
+// LLVM is large: loading it costs 25 MB (linked statically, the components
+// the tier uses) to 55 MB (the shared libLLVM) of resident memory, which a
+// session that never optimizes a function should not pay. So the lowering
+// and the JIT (lower.cpp, analyses.cpp, inline_paths.cpp) are a second
+// shared object, rirllvm.so, installed next to rir.so and linked against
+// it (its DT_NEEDED names rir.so, whose SONAME it is, so it binds to the
+// copy R already loaded). rir.so opens it at the first question to the
+// tier (available(), compile(), lastIR()):
 //
-//   rir.so                                 rirllvm.so (+ libLLVM)
+//   rir.so                                 rirllvm.so (+ LLVM)
 //     native::lower(f, t, &why)    --dlopen-->  rir_llvm_lower(f, t, &why)
 //     native::emit(lowered, &why)               rir_llvm_emit(lowered, &why)
 //     native::discard(lowered)                  rir_llvm_discard(lowered)

@@ -335,9 +335,8 @@ bool quietBuiltin(SEXP f) {
 // look at the type alone), and give no warning.
 bool neverDispatches(SEXP f) {
     static const char* const plain[] = {
-        "is.null",   "is.character", "is.logical",     "is.integer", "is.double",
-        "is.list",   "is.function",  "is.environment", "is.object",  "is.symbol",
-        "is.complex", "invisible",
+        "is.null",     "is.character",   "is.logical", "is.integer", "is.double",  "is.list",
+        "is.function", "is.environment", "is.object",  "is.symbol",  "is.complex", "invisible",
     };
     const char* name = primRow(f).name;
     for (const char* q : plain)
