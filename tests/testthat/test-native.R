@@ -831,3 +831,27 @@ test_that("x$name <- v whose general assignment ran is a branch, not a speculati
   s <- rir::status()
   expect_equal(sum(s$deopts[s$name == "insert_key"]), 0)
 })
+
+test_that("x$name <- v on an argument's environment is not confirmed as the promise afterwards", {
+  skip_if_not(native_available(), "built without LLVM")
+  old <- rir:::set_tiering(chaos = 0)
+  on.exit(rir:::set_tiering(chaos = old[[3]]))
+  # (x$name <- v off its plain path binds acc to the promise's value: the
+  # code after it must not assume acc is still bound to the promise)
+  deposit_into <- function(acc, amount) {
+    acc$balance <- acc$balance + amount
+    acc$history <- c(acc$history, amount)
+    invisible(acc)
+  }
+  f <- rir::compile(deposit_into)
+  acc <- new.env()
+  acc$balance <- 0
+  acc$history <- numeric(0)
+  rir:::without_native(for (k in 1:5) f(acc, k))
+  f <- rir::pir.compile(f)
+  for (k in 6:10) f(acc, k)
+  expect_identical(acc$balance, 55)
+  expect_identical(acc$history, as.numeric(1:10))
+  s <- rir::status()
+  expect_equal(sum(s$deopts[s$name == "deposit_into"]), 0)
+})

@@ -484,10 +484,13 @@ struct Resolver {
         if (i->is(Opcode::Force))
             if (Instruction* p = promiseForced(i->args[0])) s.forced[p] = i;
         // x assigned by the interpreter's routines (x[f(i)] <- v, X$a[i] <- v,
-        // a complex assignment's start, which may bind a copy): its value
-        // is read again, not confirmed (a confirmation would keep the old
-        // value alive, which makes the assignment copy, which fails it)
+        // a complex assignment's start, which may bind a copy; x$name <- v
+        // off its plain path, which binds an argument's promise's value to
+        // x): its value is read again, not confirmed (a confirmation would
+        // keep the old value alive, which makes the assignment copy, which
+        // fails it; or fail at every call, the binding being the value now)
         bool assigns = i->op == Opcode::EnvSubassign || i->op == Opcode::StartAssign ||
+                       i->op == Opcode::DollarAssignVar ||
                        (i->op == Opcode::SubassignGeneral && !(i->rirKind() & kSuperAssign));
         if (assigns && i->args[0] == env) {
             s.known.erase(i->symbol);
