@@ -206,36 +206,41 @@ bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* 
 }
 
 bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env) {
-    if (stillNamesFast(sym, expected, env)) return true;
+    return stillNamesFast(sym, expected, env) || functionWithoutR(sym, env) == expected;
+}
+
+SEXP functionWithoutR(SEXP sym, SEXP env) {
+    auto isFunction = [](SEXP v) {
+        return ftype(v) == CLOSXP || ftype(v) == BUILTINSXP || ftype(v) == SPECIALSXP;
+    };
     // the frames as findFun reads them, a function found or a value
     // skipped, unless finding one would run R code (an unevaluated promise,
     // an active binding, a user-defined database)
     for (SEXP rho = env; rho != R_EmptyEnv; rho = fcdr(rho)) {  // ENCLOS
-        if (ftype(rho) != ENVSXP || fobject(rho)) return false;
+        if (ftype(rho) != ENVSXP || fobject(rho)) return nullptr;
         if (rho == R_BaseNamespace || rho == R_BaseEnv) {
             // (base's bindings are the symbols' values)
             SEXP v = fsymvalue(sym);
             if (ftype(v) == PROMSXP) v = fprvalue(v);
-            return v == expected;
+            return isFunction(v) ? v : nullptr;
         }
         // (the binding's cell, hashed frame or not: no R code runs for an
         // environment that is not an object, such as a user database)
         SEXP cell = R_findVarLocInFrame(rho, sym).cell;
         if (!cell || cell == R_NilValue) continue;
-        if (hdr(cell)->gp & kActiveBinding) return false;
+        if (hdr(cell)->gp & kActiveBinding) return nullptr;
         SEXP v = fcar(cell);
         if (v == R_UnboundValue) continue;
         if (ftype(v) == PROMSXP) {
-            if (fprvalue(v) == R_UnboundValue) return false;
+            if (fprvalue(v) == R_UnboundValue) return nullptr;
             v = fprvalue(v);
         }
-        if (ftype(v) == CLOSXP || ftype(v) == BUILTINSXP || ftype(v) == SPECIALSXP)
-            return v == expected;
+        if (isFunction(v)) return v;
         // (a missing argument: findFun's error)
-        if (v == R_MissingArg) return false;
+        if (v == R_MissingArg) return nullptr;
         // (not a function: findFun looks further)
     }
-    return false;
+    return nullptr;
 }
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun) {

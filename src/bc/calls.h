@@ -37,6 +37,10 @@ bool stillNames(SEXP sym, SEXP expected, SEXP env, SEXP call, SEXP tramp, char* 
 // no active binding called: what the frames hold up to GNU R's global cache);
 // false otherwise.
 bool stillNamesWithoutR(SEXP sym, SEXP expected, SEXP env);
+// The function findFun would find for sym from env, when finding it runs
+// no R code (no unevaluated promise, active binding or user database on
+// the way); else nullptr.
+SEXP functionWithoutR(SEXP sym, SEXP env);
 
 void recordCallee(Code* c, long slot, Feedback& f, SEXP fun);
 // (`eager`: for a closure, per argument of the site, the value of its

@@ -21,33 +21,10 @@ namespace {
 SEXP peekValue(SEXP env, SEXP sym) {
     SEXP cell = R_findVarLocInFrame(env, sym).cell;
     if (!cell || cell == R_NilValue) return nullptr;
-    SEXP v;
-    if (TYPEOF(cell) == SYMSXP) {
-        v = SYMVALUE(cell);
-    } else {
-        if (hdr(cell)->gp & kActiveBinding) return nullptr;
-        v = CAR(cell);
-    }
+    if (TYPEOF(cell) != SYMSXP) return peekCellValue(cell);
+    SEXP v = SYMVALUE(cell);
     if (TYPEOF(v) == PROMSXP) v = PRVALUE(v);
     return v == R_UnboundValue || v == R_MissingArg ? nullptr : v;
-}
-
-// The function a lookup of sym from env finds, when the lookup runs no R
-// code (findFun's walk: values that are not functions are skipped).
-SEXP peekFunction(SEXP env, SEXP sym) {
-    for (SEXP rho = env; rho != R_EmptyEnv; rho = ENCLOS(rho)) {
-        SEXP cell = R_findVarLocInFrame(rho, sym).cell;
-        if (!cell || cell == R_NilValue) continue;
-        if (TYPEOF(cell) != SYMSXP && (hdr(cell)->gp & kActiveBinding)) return nullptr;
-        SEXP v = TYPEOF(cell) == SYMSXP ? SYMVALUE(cell) : CAR(cell);
-        if (TYPEOF(v) == PROMSXP) {
-            v = PRVALUE(v);
-            if (v == R_UnboundValue) return nullptr;
-        }
-        SEXPTYPE t = TYPEOF(v);
-        if (t == CLOSXP || t == BUILTINSXP || t == SPECIALSXP) return v;
-    }
-    return nullptr;
 }
 
 // The pc of the instruction that ends at pc (-1: none, pc is the start).
@@ -203,7 +180,7 @@ const char* recordAt(Code* code, int pc, SEXP env, const SEXP* stack, int n) {
             if (next >= code->bc.size() || Op(code->bc[next]) != Op::call) return "other";
             const insn::call c(&code->bc[next + 1]);
             Feedback& f = code->feedback[size_t(c.fb)];
-            SEXP fun = peekFunction(env, code->poolAt(o.sym));
+            SEXP fun = functionWithoutR(code->poolAt(o.sym), env);
             if (fun) {
                 recordCallee(code, c.fb, f, fun);
             } else {

@@ -81,11 +81,7 @@ inline void bindLocal(NodeStackSlot* cache, int k, SEXP cell, SEXP sym, SEXP v, 
 
 inline SEXP peekLocal(NodeStackSlot* cache, int k, SEXP sym, SEXP env) {
     SEXP cell = cachedCell(cache, k, sym, env);
-    if (!cell) return nullptr;
-    if (!plainCell(cell)) return nullptr;
-    SEXP x = fcar(cell);
-    if (ftype(x) == PROMSXP) x = fprvalue(x);
-    return x == R_UnboundValue || x == R_MissingArg ? nullptr : x;
+    return cell ? peekCellValue(cell) : nullptr;
 }
 
 // Turns n operand slots into an argument list in place (each slot then holds

@@ -444,6 +444,15 @@ inline void decRefcnt(SEXP x) {
     if (hdr(x)->named > 0 && hdr(x)->named < 0xFFFFu) hdr(x)->named--;
 }
 
+// The value of a binding cell when reading it runs no R code: an ordinary
+// cell's value, or its evaluated promise's; else nullptr.
+inline SEXP peekCellValue(SEXP cell) {
+    if (!plainCell(cell)) return nullptr;
+    SEXP x = fcar(cell);
+    if (ftype(x) == PROMSXP) x = fprvalue(x);
+    return x == R_UnboundValue || x == R_MissingArg ? nullptr : x;
+}
+
 // Rf_getAttrib(x, name) for a name without special handling (not names,
 // dim, dimnames, row.names, class...), inline: the value of the attribute
 // tagged `name`, marked not mutable as getAttrib marks it, else R_NilValue.
