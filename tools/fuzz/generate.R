@@ -132,7 +132,7 @@ fz_expr <- function(st, type, d = 3L) {
   k <- switch(type,
     int = fz_choose(c(arith = 4, length = 2, sum = 1, asint = 1, nchar = 1, index = 2, cumsum = 1, which = 1, match = 1, order = 1, generic)),
     dbl = fz_choose(c(arith = 5, math = 3, asnum = 1, mean = 1, index = 2, reduce = 1, generic)),
-    lgl = fz_choose(c(cmp = 5, not = 1, and = 2, scalar = 1, isna = 2, anyall = 2, missing = 1, identical = 1, inherits = 1, `in` = 1)),
+    lgl = fz_choose(c(cmp = 5, not = 1, and = 2, scalar = 1, isna = 2, iskind = 2, anyall = 2, missing = 1, identical = 1, inherits = 1, `in` = 1)),
     chr = fz_choose(c(paste = 3, format = 2, ascharacter = 1, substr = 1, typeof = 1, sprintf = 1, names = 1, generic)),
     list = fz_choose(c(list = 4, lapply = 2, map = 1, concat = 1, sub = 1, s3 = 1, generic))
   )
@@ -167,6 +167,8 @@ fz_expr <- function(st, type, d = 3L) {
     and = sprintf("%s %s %s", same(), fz_pick(c("&", "|")), same()),
     scalar = sprintf("%s %s %s", fz_cond(st, d1), fz_pick(c("&&", "||")), fz_cond(st, d1)),
     isna = sprintf("is.na(%s)", fz_any(st, d1)),
+    iskind = sprintf("%s(%s)", fz_pick(c("is.null", "is.integer", "is.double", "is.logical",
+      "is.character", "is.list", "is.function", "is.complex")), fz_any(st, d1)),
     anyall = sprintf("%s(%s)", fz_pick(c("any", "all")), same()),
     missing = if (length(st$params)) sprintf("missing(%s)", fz_pick(st$params)) else "FALSE",
     identical = sprintf("identical(%s, %s)", fz_any(st, d1), fz_any(st, d1)),
@@ -348,6 +350,7 @@ fz_redefs <- c(
   "sum <- function(..., na.rm = FALSE) 42",
   "abs <- function(x) -x",
   "is.na <- function(x) FALSE",
+  "is.integer <- function(x) TRUE",
   "max <- function(..., na.rm = FALSE) -1",
   "paste0 <- function(...) \"P\"",
   # integers still add (loop counters), doubles subtract
