@@ -367,6 +367,10 @@ int rirn_astest(SEXP v, SEXP call) {
     return condition(v, call);
 }
 
+int rirn_kind_test(SEXP f, SEXP x) {
+    return pir::kindTestHolds(*pir::kindTestOf(f), x);
+}
+
 int rirn_istype(SEXP v, int kinds, int flags) {
     // the common speculation: a plain scalar of one type, read from the
     // header (no R call)

@@ -106,6 +106,8 @@ void releaseLive(NodeStackSlot* frame, const int* hold);
 int rirn_astest(SEXP v, SEXP call);
 // Does v have the PIR type (kinds, flags) (no error).
 int rirn_istype(SEXP v, int kinds, int flags);
+// is.integer(x) and kin (the builtin f, pir::kindTestOf) for x (no R code).
+int rirn_kind_test(SEXP f, SEXP x);
 // GNU R's AST interpreter on e.
 SEXP rirn_eval(SEXP e, SEXP env);
 // The function a call names (*dirty set when a promise was evaluated).
@@ -316,6 +318,7 @@ enum HelperEffects : uint8_t { kNoEffect = 0, kAllocates = 1, kMayRunR = 3 };
     H(rirn_unop, kMayRunR)                   \
     H(rirn_astest, kMayRunR)                 \
     H(rirn_istype, kNoEffect)                \
+    H(rirn_kind_test, kNoEffect)             \
     H(rirn_eval, kMayRunR)                   \
     H(rirn_ldfun, kMayRunR)                  \
     H(rirn_switch_index, kMayRunR)           \

@@ -797,6 +797,29 @@ std::string Lowering::lower(pir::Instruction* i) {
             vals[i] = phi;
             return "";
         }
+        case Opcode::IsKind: {
+            // (the type bits of the header: is.integer(x) and kin)
+            const pir::KindTest* k = pir::kindTestOf(i->constant);
+            if (!k) return "a kind test of an unknown builtin";
+            llvm::Value* x = a(0);
+            llvm::Value* t = llvm::ConstantInt::getFalse(C);
+            for (int type : k->types)
+                if (type >= 0) t = B.CreateOr(t, headerByteIs(x, kHeaderTypeMask, unsigned(type)));
+            if (k->notFactor) {
+                // (an object of the type: the helper asks its class)
+                llvm::Value* object = B.CreateNot(headerByteIs(x, kHeaderObjectBit, 0));
+                llvm::BasicBlock* from = B.GetInsertBlock();
+                llvm::BasicBlock* ask = llvm::BasicBlock::Create(C, "", fn);
+                llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
+                B.CreateCondBr(B.CreateAnd(t, object), ask, join);
+                B.SetInsertPoint(ask);
+                llvm::Value* r = call(HelperId::rirn_kind_test, {sexp(i->constant), x});
+                t = mergeAt(join, t, from, B.CreateICmpNE(r, i32(0)));
+            }
+            rawTests[i] = t;
+            if (!onlyTests(i)) define(i, B.CreateSelect(t, sexp(R_TrueValue), sexp(R_FalseValue)));
+            return "";
+        }
         case Opcode::Identical:
             if (guardLoads.count(i->args[0])) {
                 // a function lookup only compared with the function the

@@ -349,6 +349,7 @@ int compileContinuation(DispatchTable* t, const DispatchTable::Continuation& key
         fn.name = t->name + "@" + std::to_string(pc);
         fn.continuation = true;
         fn.deoptless = key.deoptless;
+        fn.entryPhase = key.deoptless && again < 0;
         fn.bindings = key.bindings;
         for (DispatchTable::EntryType e : key.types) {
             fn.bindingTypes.push_back(pirType(e));
@@ -519,10 +520,14 @@ SEXP goOnNatively(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp,
         }
     }
     DispatchTable::ContinuationEntry entry = t->continuations[size_t(k)].entry;
-    uint32_t deoptsBefore = t->deopts;
+    uint32_t deoptsBefore = t->deopts, deoptlessBefore = t->deoptlessCovered;
     stats.osr_entries++;
     SEXP r = entry(env, tramp, static_cast<const SEXP*>(fdata(inputs)));
-    if (t->deopts != deoptsBefore) {
+    // (a deoptimization a deoptless continuation went on from leaves the
+    // continuation as it is: the loop's common case still holds, the
+    // deoptless one runs the rest of that call; one that resumed the
+    // interpreter drops it, to be compiled again from the feedback since)
+    if (t->deopts - deoptsBefore > t->deoptlessCovered - deoptlessBefore) {
         DispatchTable::Continuation& c = t->continuations[size_t(k)];
         if (++c.deopts >= DispatchTable::kMaxContinuationDeopts) c.entry = nullptr;
     }

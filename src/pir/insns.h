@@ -81,6 +81,7 @@ enum class Rule : uint8_t {
     Closure,          // a closure
     Function,         // a closure or a builtin
     Test,             // a C truth value (lgl$'-)
+    Bool,             // an R logical scalar, TRUE or FALSE (lgl$'-, a value)
     Lgl,              // a logical scalar, maybe NA
     Int,              // an integer scalar, not NA (lengths, counters)
     Forced,           // operand 0's type, forced
@@ -301,6 +302,9 @@ enum class Rule : uint8_t {
     /* types */                                                                                    \
     X(IsType, "a", Test, None, 0, 0, 0, HasType, "does the value have the carried type")           \
     X(Identical, "vv", Test, None, 0, 0, 0, NoFlags, "are the two values the same object")         \
+    X(IsKind, "v", Bool, None, 0, 0, 0, HasConstant,                                               \
+      "is.integer(x) and its siblings (the carried builtin, kindTestOf): TRUE or FALSE by x's "    \
+      "type alone, as an R logical")                                                               \
     X(IsCallee, "v", Test, None, 0, 0, 0, HasConstant,                                             \
       "is the value the carried closure, not marked for debugging (its inlined body may run)")     \
     X(IsForced, "a", Test, None, 0, 0, 0, NoFlags,                                                 \

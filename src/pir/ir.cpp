@@ -346,6 +346,36 @@ bool neverDispatches(SEXP f) {
 
 }  // namespace
 
+const KindTest* kindTestOf(SEXP f) {
+    auto k = [](Kind x) { return uint16_t(x); };
+    static const KindTest tests[] = {
+        {"is.null", k(Kind::Nil), 0, {NILSXP, -1, -1}, false},
+        {"is.logical", k(Kind::Lgl), 0, {LGLSXP, -1, -1}, false},
+        {"is.integer", k(Kind::Int), 0, {INTSXP, -1, -1}, true},
+        {"is.double", k(Kind::Real), 0, {REALSXP, -1, -1}, false},
+        {"is.complex", k(Kind::Cplx), 0, {CPLXSXP, -1, -1}, false},
+        {"is.character", k(Kind::Str), 0, {STRSXP, -1, -1}, false},
+        {"is.list", k(Kind::List), k(Kind::Other), {VECSXP, LISTSXP, -1}, false},
+        {"is.function",
+         uint16_t(k(Kind::Closure) | k(Kind::Builtin)),
+         0,
+         {CLOSXP, BUILTINSXP, SPECIALSXP},
+         false},
+    };
+    if (!f || TYPEOF(f) != BUILTINSXP) return nullptr;
+    const char* name = primRow(f).name;
+    for (const KindTest& t : tests)
+        if (!std::strcmp(name, t.name)) return &t;
+    return nullptr;
+}
+
+bool kindTestHolds(const KindTest& k, SEXP x) {
+    bool typed = false;
+    for (int t : k.types) typed = typed || (t >= 0 && TYPEOF(x) == t);
+    // (Rf_inherits reads the class attribute: no R code)
+    return typed && !(k.notFactor && OBJECT(x) && Rf_inherits(x, "factor"));
+}
+
 bool Instruction::mayWarn(OperandType typeOf, void* analysis) const {
     auto type = [&](const Instruction* a) { return typeOf ? typeOf(a, analysis) : a->type; };
     // (a vector operand: lengths that are not multiples of each other, and
@@ -408,6 +438,7 @@ PirType Instruction::ruleType() const {
             return PirType(uint16_t(Kind::Closure) | uint16_t(Kind::Builtin),
                            uint8_t(Flag::Attrib));
         case Rule::Test:
+        case Rule::Bool:
             return PirType::simpleScalar(Kind::Lgl);
         case Rule::Lgl:
             return PirType::scalar(Kind::Lgl);

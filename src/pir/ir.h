@@ -149,6 +149,24 @@ struct Instruction {
 // exp?
 bool nonNegative(const Instruction* v, int depth = 0);
 
+// The builtins that answer by their one argument's type (is.null,
+// is.logical, is.integer, is.double, is.complex, is.character, is.list,
+// is.function): no dispatch, no warning, no R code, no look at the
+// environment. IsKind computes them. (is.integer is FALSE for a factor, an
+// integer vector whose class attribute has "factor". Not here: is.symbol
+// and is.environment, which look into an S4 object's data slot.)
+struct KindTest {
+    const char* name;
+    uint16_t sure;   // kinds whose values are TRUE (PirType kinds; objects too unless notFactor)
+    uint16_t maybe;  // kinds holding both (is.list: Other has pairlists)
+    int types[3];    // the SEXPTYPEs that may be TRUE (-1 ends the list)
+    bool notFactor;  // FALSE for a factor
+};
+// nullptr unless f is one of them
+RIR_EXPORT const KindTest* kindTestOf(SEXP f);
+// The builtin's answer for x (what GNU R's do_is computes; no R code)
+RIR_EXPORT bool kindTestHolds(const KindTest& k, SEXP x);
+
 struct BB {
     unsigned id = 0;
     std::vector<Instruction*> insns;
@@ -186,6 +204,10 @@ struct Function {
     // LdInput; empty: any value, as at an OSR entry)
     bool deoptless = false;
     std::vector<PirType> inputTypes;
+    // (a deoptless continuation's first translation: a variable's binop
+    // feedback that saw integers and doubles is read as the type of the
+    // variable's value at the entry, the phase the deoptimization began)
+    bool entryPhase = false;
     std::vector<std::unique_ptr<BB>> blocks;
     std::vector<std::unique_ptr<Instruction>> insns;
     BB* entry = nullptr;

@@ -652,6 +652,13 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             for (const CallArg& a : cs.args) tagged = tagged || a.tag != R_NilValue;
             if (tagged && int(cs.args.size()) != n)
                 return "builtin calls with named arguments and `...` not translated";
+            if (n == 1 && !tagged && kindTestOf(pool(o.fun))) {
+                // (is.integer(x) and kin: the type of x decides)
+                Instruction* k = b_.add(Opcode::IsKind, {pop(stack)});
+                k->constant = pool(o.fun);
+                stack.push_back(k);
+                return "";
+            }
             std::vector<Instruction*> ops{env_};
             ops.insert(ops.end(), stack.end() - n, stack.end());
             stack.resize(stack.size() - n);
@@ -688,12 +695,17 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
             });
             Instruction *a = ab.first, *b = ab.second;
             const Feedback& f = code_->feedback[d.fb];
+            uint32_t types = f.types;
+            if (fn_->entryPhase) {
+                if (d.kindA == insn::kFromVariable) types = entryPhase(types, 0, pool(d.a));
+                if (d.kindB == insn::kFromVariable) types = entryPhase(types, kRhsShift, pool(d.b));
+            }
             bool loaded = d.kindA == insn::kFromVariable || d.kindB == insn::kFromVariable;
             std::vector<Instruction*> below = stack;
             // (the feedback the native code notes an overflow in, whose
             // RIR code runs the binop: see binop)
             Feedback* note = const_cast<Feedback*>(&f);
-            stack.push_back(binop(o, a, b, pool(d.call), f.types, pc, loaded ? nullptr : &before,
+            stack.push_back(binop(o, a, b, pool(d.call), types, pc, loaded ? nullptr : &before,
                                   next, &below, nullptr, note));
             return "";
         }

@@ -109,12 +109,12 @@ class Translator {
     // the closure constants standing for guarded lookups (see ldfun), with
     // the checkpoint before each lookup
     std::map<Instruction*, Instruction*> guardedLookups_;
-    uint32_t eagerArgs_;         // arguments speculated evaluated (bit k: argument k)
-    Context ctx_;                // the context of the calls the version is for
-    BlockStates states_;         // the operand stack at each block's entry
-    std::set<int> loopHeaders_;  // targets of backward jumps
-    bool continues_ = false;     // a continuation's translation (continueAt)
-    int entryPc_ = 0;            // where the translation enters the code
+    uint32_t eagerArgs_;                // arguments speculated evaluated (bit k: argument k)
+    Context ctx_;                       // the context of the calls the version is for
+    BlockStates states_;                // the operand stack at each block's entry
+    std::set<int> loopHeaders_;         // targets of backward jumps
+    bool continues_ = false;            // a continuation's translation (continueAt)
+    int entryPc_ = 0;                   // where the translation enters the code
     std::vector<SlotKind> entryKinds_;  // a continuation's entry stack
     std::string runContinuation(const CodeShape& shape);
     std::string finish();
@@ -133,6 +133,26 @@ class Translator {
         if (!back && target != 0 && loopHeaders_.count(target)) checkpoint(target, stack);
         edge(target, stack);
         b_.jump(blocks.at(target));
+    }
+
+    // A deoptless continuation's first translation (Function::entryPhase):
+    // the feedback of a binop's operand `shift` (0 or kRhsShift), the
+    // variable sym, that saw integer and double scalars becomes the kind of
+    // sym's value at the entry, when that is a plain scalar of one of them.
+    uint32_t entryPhase(uint32_t types, int shift, SEXP sym) const {
+        uint32_t seen = (types >> shift) & 0xffff;
+        if ((seen & ~uint32_t(TB_INT | TB_REAL | TB_NA)) || !(seen & TB_INT) || !(seen & TB_REAL))
+            return types;
+        for (size_t k = 0; k < fn_->bindings.size() && k < fn_->bindingTypes.size(); k++) {
+            if (fn_->bindings[k] != sym) continue;
+            PirType t = fn_->bindingTypes[k];
+            if (t.isBottom() || !t.isSimpleScalar()) return types;
+            uint32_t kind = t.isA(Kind::Real) ? TB_REAL : t.isA(Kind::Int) ? TB_INT : 0;
+            if (!kind) return types;
+            uint32_t now = kind | (seen & TB_NA);
+            return (types & ~(uint32_t(0xffff) << shift)) | (now << shift);
+        }
+        return types;
     }
 
     Instruction* pop(std::vector<Instruction*>& stack) {

@@ -186,6 +186,10 @@ struct DispatchTable {
     }
     std::string optRefusal;
     uint32_t deopts = 0;
+    // of those, the ones a deoptless continuation went on from, and the
+    // ones of those continuations themselves (the code that deoptimized
+    // first stays: its common case is still right)
+    uint32_t deoptlessCovered = 0;
     double optSeconds = 0;
 
     // Continuations (OSR-in, see interp.h's osrHook): the baseline's rest

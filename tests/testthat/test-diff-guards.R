@@ -239,3 +239,43 @@ expect_all_same(list(
     list(r[[30]], is.integer(structure(2L, class = 'tagged')))
   "
 ))
+
+expect_all_same(list(
+  "type tests of every kind answer as GNU R's" = "
+    kinds <- function(x) c(is.null(x), is.logical(x), is.integer(x), is.double(x),
+                           is.complex(x), is.character(x), is.list(x), is.function(x),
+                           is.environment(x), is.symbol(x), is.name(x))
+    vals <- list(NULL, TRUE, NA, 1L, NA_integer_, 2.5, 1:3, c(1.5, 2), 1i, 'a',
+                 list(1), pairlist(a = 1), sum, `if`, function() 1, globalenv(),
+                 quote(x), quote(f(x)), factor('a'), structure(1L, class = 'foo'),
+                 as.raw(1), expression(1))
+    r <- NULL
+    for (k in 1:25) r <- lapply(vals, kinds)
+    r
+  ",
+  "a running total that changes from integer to double midway, in each call" = "
+    safe_total <- function(x) {
+      acc <- 0L
+      for (v in x) {
+        if (is.integer(acc) && acc > .Machine$integer.max - v) acc <- as.double(acc)
+        acc <- acc + v
+      }
+      acc
+    }
+    x <- rep(c(400000000L, 500000000L, 600000000L), length.out = 60)
+    r <- NULL
+    for (k in 1:30) r <- c(r, safe_total(x))
+    list(r[1:3], typeof(r), safe_total(1:10), typeof(safe_total(1:10)))
+  ",
+  "a local variable named with a dot, and ..1, are read from the frame" = "
+    f <- function(...) {
+      .Machine <- list(integer.max = 5L)
+      s <- 0L
+      for (i in 1:3) s <- s + .Machine$integer.max + ..1
+      s
+    }
+    r <- NULL
+    for (k in 1:30) r <- c(r, f(2L))
+    r
+  "
+))

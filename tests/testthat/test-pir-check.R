@@ -326,3 +326,21 @@ test_that("scope resolution: a variable loaded after an inlined call is known in
     list(r, g(m), g(m), g(m), g(m))
   "), times = 3)
 })
+
+test_that("type-test builtins are computed inline, and folded where the type is known", {
+  count <- function(xs) {
+    n <- 0L
+    for (v in xs) if (is.integer(v) || is.null(v)) n <- n + 1L
+    n
+  }
+  expect_true(rir::pir_check(count, "NoExternalCall", warmup = function(f) {
+    for (k in 1:3) f(list(1L, 2.5, NULL))
+  }))
+  known <- function(x) {
+    y <- x + 1L
+    if (is.double(y)) "double" else if (is.integer(y)) "integer" else "other"
+  }
+  expect_true(rir::pir_check(known, c("NoExternalCall", "NoLoop"), warmup = function(f) {
+    for (k in 1:3) f(2L)
+  }))
+})

@@ -9,9 +9,9 @@
 //     %5 = Branch %4 -> BB1, BB2               %5 = Jump -> BB1
 //
 // Folded: IsType when the operand's type is within the tested one (TRUE),
-// or cannot overlap it (FALSE); IsForced of a value known to be forced (by
-// its type, or by a Force of it that runs before on every path);
-// AsTest and LglIs of logical constants.
+// or cannot overlap it (FALSE); IsKind (is.integer(x), ...) likewise by kinds; IsForced of a value
+// known to be forced (by its type, or by a Force of it that runs before on every path); AsTest and
+// LglIs of logical constants.
 #include "../../runtime/rapi.h"
 #include "pass.h"
 
@@ -23,6 +23,13 @@ namespace {
 // TRUE, FALSE, or nullptr when unknown.
 SEXP knownTest(const Instruction* i) {
     auto lglConstant = [](const Instruction* c) -> int {
+        // (through a Phi whose operands are all one value: a block's only
+        // predecessor's)
+        for (int depth = 0; c->op == Opcode::Phi && !c->args.empty() && depth < 8; depth++) {
+            for (const Instruction* a : c->args)
+                if (a != c->args[0]) return -1;
+            c = c->args[0];
+        }
         if (c->op != Opcode::LdConst || !c->constant || TYPEOF(c->constant) != LGLSXP ||
             XLENGTH(c->constant) != 1 || ATTRIB(c->constant) != R_NilValue)
             return -1;
@@ -41,6 +48,15 @@ SEXP knownTest(const Instruction* i) {
             bool lazy = t.may(Flag::Lazy) || t.mayBe(Kind::Prom);
             bool missingOverlap = t.may(Flag::Missing) && want.may(Flag::Missing);
             if (!lazy && !missingOverlap && (t.kinds() & want.kinds()) == 0) return R_FalseValue;
+            return nullptr;
+        }
+        case Opcode::IsKind: {
+            const KindTest* k = kindTestOf(i->constant);
+            PirType t = i->args[0]->type;
+            if (!k || t.isBottom()) return nullptr;
+            if ((t.kinds() & ~k->sure) == 0 && !(k->notFactor && t.may(Flag::Object)))
+                return R_TrueValue;
+            if ((t.kinds() & (k->sure | k->maybe)) == 0) return R_FalseValue;
             return nullptr;
         }
         case Opcode::IsForced: {
@@ -80,15 +96,17 @@ bool forcedBefore(Function& f, const Dominators& dom, const Instruction* i) {
 
 }  // namespace
 
-bool constantBranches(Function& f) {
+namespace {
+
+bool foldOnce(Function& f) {
     bool changed = false;
     Dominators dom(f);
     for (auto& bp : f.blocks) {
         BB* b = bp.get();
         for (size_t k = 0; k < b->insns.size(); k++) {
             Instruction* i = b->insns[k];
-            if (i->op == Opcode::IsType || i->op == Opcode::AsTest || i->op == Opcode::LglIs ||
-                i->op == Opcode::IsForced) {
+            if (isOp(i, {Opcode::IsType, Opcode::IsKind, Opcode::AsTest, Opcode::LglIs,
+                         Opcode::IsForced})) {
                 SEXP v = knownTest(i);
                 if (!v && i->op == Opcode::IsForced && forcedBefore(f, dom, i)) v = R_TrueValue;
                 if (!v) continue;
@@ -119,6 +137,16 @@ bool constantBranches(Function& f) {
     }
     f.computePreds();
     if (changed) removeUnreachable(f);
+    return changed;
+}
+
+}  // namespace
+
+bool constantBranches(Function& f) {
+    // (a folded test makes the tests of its value constants too: is.integer(x)
+    // folded, then `&&`'s test of it)
+    bool changed = false;
+    for (int round = 0; round < 8 && foldOnce(f); round++) changed = true;
     return changed;
 }
 

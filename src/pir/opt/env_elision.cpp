@@ -50,8 +50,8 @@
 // function, no R code before them) start from the environment's parent.
 // Only in versions whose call context says the frame binds the formals
 // alone: S3 dispatch binds .Generic, .Class, ... in a method's frame, and
-// (R < 4.4) copies the generic's local variables into it. (Names starting
-// with a dot are left alone too: `..1` is an element of the frame's `...`.)
+// (R < 4.4) copies the generic's local variables into it. (`...` and
+// `..1`, an element of the frame's `...`, are left alone.)
 #include <algorithm>
 #include <map>
 #include <set>
@@ -435,7 +435,7 @@ bool redirectLookups(Function& f, Instruction* env) {
     auto pristineAfter = [&](BB* b, int p, bool record) {
         for (Instruction* i : b->insns) {
             if (record && (i->is(Opcode::LdFun) || i->is(Opcode::LdVar)) && i->args[0] == env &&
-                p && !bound.count(i->symbol) && CHAR(PRINTNAME(i->symbol))[0] != '.')
+                p && !bound.count(i->symbol) && i->symbol != R_DotsSymbol && !DDVAL(i->symbol))
                 redirect.push_back(i);
             bool store = (i->op == Opcode::StVar && i->args[1] == env) || i == env;
             if (!store && (i->writes() & OwnEnv)) p = 0;

@@ -6,6 +6,23 @@
 namespace rir {
 namespace pir {
 
+namespace {
+
+// Tests folded by the second round of constant branches (is.integer(x)
+// once scope resolution typed x, say) remove branches whose effects kept
+// loads unresolved: those are resolved again (only then).
+bool foldThenResolve(Function& f) {
+    if (!constantBranches(f)) return false;
+    f.inferTypes();
+    if (deadCode(f)) f.inferTypes();
+    if (scopeResolution(f)) f.inferTypes();
+    if (forcedValues(f)) f.inferTypes();
+    knownTypes(f);
+    return true;
+}
+
+}  // namespace
+
 const std::vector<Pass>& passes() {
     static const std::vector<Pass> all = {
         {"constant branches", constantBranches},
@@ -14,7 +31,7 @@ const std::vector<Pass>& passes() {
         {"known types", knownTypes},
         // (again: the values scope resolution found decide more tests, a
         // call inlined when its arguments are forced, say)
-        {"constant branches", constantBranches},
+        {"constant branches (and loads again)", foldThenResolve},
         {"dead code", deadCode},
         // (after the loads are resolved and the dead ones gone: the stores
         // left are for what may still look at the environment)
