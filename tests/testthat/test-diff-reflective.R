@@ -225,3 +225,21 @@ expect_all_same(list(
     c(vapply(1:5, function(k) f(10), 0), vapply(1:5, function(k) g(10)[2], 0))
   "
 ))
+
+expect_all_same(list(
+  "a binding changed behind the loop's back after a folded type test" = "
+    poke <- function() assign('acc', 100.5, envir = parent.frame())
+    f <- function(n, k) {
+      acc <- 0.5
+      for (i in seq_len(n)) {
+        if (is.integer(acc)) acc <- as.double(acc)
+        if (i == k) poke()
+        acc <- acc + 1
+      }
+      acc
+    }
+    r <- NULL
+    for (j in 1:30) r <- c(r, f(10L, if (j > 20) 5L else 0L))
+    r
+  "
+))

@@ -344,3 +344,19 @@ test_that("type-test builtins are computed inline, and folded where the type is 
     for (k in 1:3) f(2L)
   }))
 })
+
+test_that("confirmations left by a branch that folding removed go", {
+  # (is.integer(acc) folds to FALSE: the call in its branch, after which
+  # scope resolution confirmed acc at every iteration, is gone)
+  f <- function(n) {
+    acc <- 0.5
+    for (i in seq_len(n)) {
+      if (is.integer(acc)) acc <- as.double(acc)
+      acc <- acc + 1
+    }
+    acc
+  }
+  expect_true(rir::pir_check(f, "NoConfirmationInLoop", warmup = function(f) {
+    for (k in 1:3) f(10L)
+  }))
+})

@@ -87,14 +87,15 @@ class RIR_EXPORT Dominators {
 };
 
 // The passes (one per file).
-bool scopeResolution(Function& f);   // scope_resolution.cpp
-bool forcedValues(Function& f);      // forced_values.cpp
-bool deadCode(Function& f);          // dead_code.cpp
-bool constantBranches(Function& f);  // constant_branches.cpp
-bool redundantVisible(Function& f);  // visibility.cpp
-bool knownTypes(Function& f);        // known_types.cpp
-bool envElision(Function& f);        // env_elision.cpp
-bool callContexts(Function& f);      // call_contexts.cpp
+bool scopeResolution(Function& f);         // scope_resolution.cpp
+bool forcedValues(Function& f);            // forced_values.cpp
+bool deadCode(Function& f);                // dead_code.cpp
+bool constantBranches(Function& f);        // constant_branches.cpp
+bool redundantVisible(Function& f);        // visibility.cpp
+bool knownTypes(Function& f);              // known_types.cpp
+bool envElision(Function& f);              // env_elision.cpp
+bool redundantConfirmations(Function& f);  // confirmations.cpp
+bool callContexts(Function& f);            // call_contexts.cpp
 
 }  // namespace pir
 }  // namespace rir

@@ -32,6 +32,7 @@ const std::vector<Pass>& passes() {
         // (again: the values scope resolution found decide more tests, a
         // call inlined when its arguments are forced, say)
         {"constant branches (and loads again)", foldThenResolve},
+        {"redundant confirmations", redundantConfirmations},
         {"dead code", deadCode},
         // (after the loads are resolved and the dead ones gone: the stores
         // left are for what may still look at the environment)
