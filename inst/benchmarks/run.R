@@ -116,7 +116,10 @@ known_configs <- list(
   "rir-baseline" = list(env = c(RIR_NATIVE = "0"), rir = TRUE),
   # deoptless held back (deoptimizations resume the interpreter): what
   # deoptless adds, for comparison only
-  "rir-no-deoptless" = list(env = c(RIR_DEOPTLESS = "0"), rir = TRUE)
+  "rir-no-deoptless" = list(env = c(RIR_DEOPTLESS = "0"), rir = TRUE),
+  # deoptless on while it is off by default: whether it wins on the
+  # suite, for comparison only
+  "rir-deoptless" = list(env = c(RIR_DEOPTLESS = "1"), rir = TRUE)
 )
 
 select_configs <- function(names) {
@@ -388,7 +391,8 @@ open_png <- function(path, width, height) {
 
 config_colors <- function(configs) {
   palette <- c("gnur-ast" = "#7f7f7f", "gnur-bc" = "#1f77b4",
-    "rir" = "#d62728", "rir-baseline" = "#ff7f0e", "rir-no-deoptless" = "#9467bd")
+    "rir" = "#d62728", "rir-baseline" = "#ff7f0e", "rir-no-deoptless" = "#9467bd",
+    "rir-deoptless" = "#2ca02c")
   cols <- palette[configs]
   # (a configuration added later still gets a colour of its own)
   spare <- c("#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
