@@ -120,7 +120,6 @@ SEXP goOnDeoptless(DispatchTable* t, Code* code, int pc, SEXP env, SEXP tramp, c
     stats.deoptless_entries++;
     t->deoptlessCovered++;
     SEXP r = entry(env, tramp, stack);
-    t->deoptlessCovered += t->deopts - deoptsBefore;
     // (one that deoptimized is compiled again at its next use)
     if (t->deopts != deoptsBefore) t->continuations[size_t(k)].deopts++;
     return r;

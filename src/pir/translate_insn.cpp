@@ -656,6 +656,9 @@ std::string Translator::translate(Op op, const int32_t* imm, int pc, int next,
                 // (is.integer(x) and kin: the type of x decides)
                 Instruction* k = b_.add(Opcode::IsKind, {pop(stack)});
                 k->constant = pool(o.fun);
+                // (a builtin's result is visible, whatever its argument
+                // left: is.null(y <- x))
+                b_(Opcode::Visible);
                 stack.push_back(k);
                 return "";
             }

@@ -140,6 +140,8 @@ class Translator {
     // variable sym, that saw integer and double scalars becomes the kind of
     // sym's value at the entry, when that is a plain scalar of one of them.
     uint32_t entryPhase(uint32_t types, int shift, SEXP sym) const {
+        // (not in an inlined callee's code: its variables are its frame's)
+        if (exitBB_) return types;
         uint32_t seen = (types >> shift) & 0xffff;
         if ((seen & ~uint32_t(TB_INT | TB_REAL | TB_NA)) || !(seen & TB_INT) || !(seen & TB_REAL))
             return types;

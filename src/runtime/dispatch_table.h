@@ -186,9 +186,9 @@ struct DispatchTable {
     }
     std::string optRefusal;
     uint32_t deopts = 0;
-    // of those, the ones a deoptless continuation went on from, and the
-    // ones of those continuations themselves (the code that deoptimized
-    // first stays: its common case is still right)
+    // of those, the ones a deoptless continuation went on from (the code
+    // that deoptimized stays: its common case is still right; one whose
+    // deoptless continuation deoptimized too does not)
     uint32_t deoptlessCovered = 0;
     double optSeconds = 0;
 

@@ -279,3 +279,16 @@ expect_all_same(list(
     r
   "
 ))
+
+expect_all_same(list(
+  "a type test's result is visible whatever its argument left" = "
+    f <- function(x) is.null(y <- x)
+    for (i in 1:300) f(1)
+    f(1)
+  ",
+  "a type test of an invisible value, folded, is visible" = "
+    g <- function(x) is.integer(invisible(x + 1L))
+    for (i in 1:300) g(1L)
+    g(1L)
+  "
+))
