@@ -138,23 +138,28 @@ class Translator {
     // A deoptless continuation's first translation (Function::entryPhase):
     // the feedback of a binop's operand `shift` (0 or kRhsShift), the
     // variable sym, that saw integer and double scalars becomes the kind of
-    // sym's value at the entry, when that is a plain scalar of one of them.
+    // sym's value at the entry, when that is a plain scalar of one of them
+    // (entered at `sym <- value`: the value on top of the stack).
     uint32_t entryPhase(uint32_t types, int shift, SEXP sym) const {
         // (not in an inlined callee's code: its variables are its frame's)
         if (exitBB_) return types;
         uint32_t seen = (types >> shift) & 0xffff;
         if ((seen & ~uint32_t(TB_INT | TB_REAL | TB_NA)) || !(seen & TB_INT) || !(seen & TB_REAL))
             return types;
-        for (size_t k = 0; k < fn_->bindings.size() && k < fn_->bindingTypes.size(); k++) {
-            if (fn_->bindings[k] != sym) continue;
-            PirType t = fn_->bindingTypes[k];
-            if (t.isBottom() || !t.isSimpleScalar()) return types;
-            uint32_t kind = t.isA(Kind::Real) ? TB_REAL : t.isA(Kind::Int) ? TB_INT : 0;
-            if (!kind) return types;
-            uint32_t now = kind | (seen & TB_NA);
-            return (types & ~(uint32_t(0xffff) << shift)) | (now << shift);
-        }
+        if (continues_ && Op(code_->bc[size_t(entryPc_)]) == Op::stvar &&
+            pool(insn::stvar(code_->bc.data() + entryPc_ + 1).sym) == sym &&
+            !fn_->inputTypes.empty())
+            return narrowed(types, shift, seen, fn_->inputTypes.back());
+        for (size_t k = 0; k < fn_->bindings.size() && k < fn_->bindingTypes.size(); k++)
+            if (fn_->bindings[k] == sym) return narrowed(types, shift, seen, fn_->bindingTypes[k]);
         return types;
+    }
+    static uint32_t narrowed(uint32_t types, int shift, uint32_t seen, PirType t) {
+        if (t.isBottom() || !t.isSimpleScalar()) return types;
+        uint32_t kind = t.isA(Kind::Real) ? TB_REAL : t.isA(Kind::Int) ? TB_INT : 0;
+        if (!kind) return types;
+        uint32_t now = kind | (seen & TB_NA);
+        return (types & ~(uint32_t(0xffff) << shift)) | (now << shift);
     }
 
     Instruction* pop(std::vector<Instruction*>& stack) {
