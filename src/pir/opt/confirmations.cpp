@@ -86,9 +86,7 @@ struct Confirmations {
             if (t->op == Opcode::BindingIs && t->args[0] == env) s.known[t->symbol] = t->args[1];
             return;
         }
-        if (isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal,
-                     Opcode::LdFunGuard, Opcode::LdVarBound}))
-            return;
+        if (readsEnvOnly(i)) return;
         if (i->op == Opcode::StArgDefault && i->args[1] == env) {
             s.known.erase(i->symbol);
             return;

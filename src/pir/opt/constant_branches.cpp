@@ -9,9 +9,11 @@
 //     %5 = Branch %4 -> BB1, BB2               %5 = Jump -> BB1
 //
 // Folded: IsType when the operand's type is within the tested one (TRUE),
-// or cannot overlap it (FALSE); IsKind (is.integer(x), ...) likewise by kinds; IsForced of a value
-// known to be forced (by its type, or by a Force of it that runs before on every path); AsTest and
-// LglIs of logical constants.
+// or cannot overlap it (FALSE); IsKind (is.integer(x), ...) likewise by
+// kinds; IsForced of a value known to be forced (by its type, or by a Force
+// of it that runs before on every path); AsTest and LglIs of logical
+// constants (also through a Phi of one value). Folding repeats until
+// nothing changes.
 #include "../../runtime/rapi.h"
 #include "pass.h"
 
@@ -93,10 +95,6 @@ bool forcedBefore(Function& f, const Dominators& dom, const Instruction* i) {
         }
     return false;
 }
-
-}  // namespace
-
-namespace {
 
 bool foldOnce(Function& f) {
     bool changed = false;

@@ -107,12 +107,6 @@ bool mayRaise(const Instruction* i) {
     }
 }
 
-// Instructions that read the environment operand and nothing else
-bool readsEnvOnly(const Instruction* i) {
-    return isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal,
-                    Opcode::LdFunGuard, Opcode::LdVarBound});
-}
-
 // Of those, the ones reading one binding (the symbol's): the others'
 // pending values do not matter to them. (NoActiveBindings reads no value.)
 bool readsOneBinding(const Instruction* i) {

@@ -65,6 +65,9 @@ void removePhiInputsFrom(BB* b, BB* pred);
 // bindings from where it is made: nullptr when there is none or a loop
 // enters the entry block. Computes the predecessors.
 Instruction* trackedOwnEnv(Function& f);
+// Does i only read its environment operand (a binding's test, a guard's
+// lookup: no write, no R code)?
+bool readsEnvOnly(const Instruction* i);
 // Empties the blocks no path from the entry reaches (and drops their Phi
 // inputs in their successors); true if there were any.
 bool removeUnreachable(Function& f);

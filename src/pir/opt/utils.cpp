@@ -63,6 +63,11 @@ Instruction* trackedOwnEnv(Function& f) {
     return f.entry->preds.empty() ? env : nullptr;  // (rir2pir's entry is no loop's)
 }
 
+bool readsEnvOnly(const Instruction* i) {
+    return isOp(i, {Opcode::BindingIs, Opcode::NoActiveBindings, Opcode::IsPlainLocal,
+                    Opcode::LdFunGuard, Opcode::LdVarBound});
+}
+
 bool removeUnreachable(Function& f) {
     std::vector<char> reached(f.blocks.size(), 0);
     for (BB* b : f.rpo()) reached[b->id] = 1;
