@@ -593,7 +593,7 @@ SEXP doAssignCall(Code* c, CallSite& cs, SEXP fun, SEXP env, SEXP tramp, SEXP lh
             // the special gets the call's own arguments, the target and the
             // value as evaluated promises that count no reference (GNU R's
             // byte code does the same): the target stays unshared
-            SEXP args = PROTECT(Rf_duplicate(CDR(call)));
+            SEXP args = PROTECT(Rf_shallow_duplicate(CDR(call)));
             SETCAR(args, evPromiseUncounted(tmpSym, lhs));
             if (rhs) {
                 SEXP last = args;

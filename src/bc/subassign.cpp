@@ -759,6 +759,22 @@ SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp) {
     return e0;
 }
 
+// x$name <- v on a shared plain list x bound at `cell` (or held by the
+// promise bound there) whose element `name` exists: x copied (shallowly),
+// the copy bound and stored into, as GNU R's `$<-` does to a shared list.
+static bool dollarAssignCopy(SEXP cell, SEXP x, SEXP name, SEXP v) {
+    if (ftype(x) != VECSXP || fobject(x) || hdr(x)->alt || v == R_NilValue) return false;
+    R_xlen_t k = namedElement(x, name);
+    if (k < 0) return false;
+    PROTECT(v);
+    SEXP copy = PROTECT(Rf_shallow_duplicate(x));
+    SET_VECTOR_ELT(copy, k, v);
+    SETCAR(cell, copy);
+    hdr(cell)->gp &= ~kMissingMask;  // as defineVar: no longer missing
+    UNPROTECT(2);
+    return true;
+}
+
 bool dollarAssignPlain(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v,
                        const InPlaceScope& scope) {
     SEXP cell = R_findVarLocInFrame(env, xsym).cell;
@@ -772,7 +788,20 @@ bool dollarAssignPlain(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v,
 bool dollarAssignLocal(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v, SEXP tramp,
                        const InPlaceScope& scope) {
     SEXP x = localAssignTarget(env, xsym, tramp);
-    return x && dollarAssignInto(x, name, nameSym, v, scope);
+    if (x && dollarAssignInto(x, name, nameSym, v, scope)) return true;
+    // a list something else holds too (an argument's, forced by now): a
+    // copy is bound to x (one only the promise holds GNU R would modify in
+    // place: left to the general assignment)
+    SEXP cell = R_findVarLocInFrame(env, xsym).cell;
+    if (!cell || cell == R_NilValue || !plainWritableCell(cell)) return false;
+    x = fcar(cell);
+    if (ftype(x) == PROMSXP) {
+        x = fprvalue(x);
+        if (x == R_UnboundValue || frefcnt(x) < 2) return false;
+    } else if (mayModifyInPlace(x, scope)) {
+        return false;  // (not refused for being shared)
+    }
+    return dollarAssignCopy(cell, x, name, v);
 }
 
 bool dollarAssignInto(SEXP x, SEXP name, SEXP nameSym, SEXP v, const InPlaceScope& scope) {

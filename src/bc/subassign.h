@@ -196,17 +196,19 @@ bool dfltSubassign(int kind, SEXP xsym, SEXP env, SEXP i, SEXP j, SEXP v, SEXP s
 //   binds it locally first (EnsureLocal), then assigns into it.
 SEXP localAssignTarget(SEXP env, SEXP xsym, SEXP tramp);
 
-// x$name <- v (dollar_assign's fast path): into an environment x, or in
-// place into a plain list x (named `name`: a CHARSXP; nameSym its symbol)
-// that nothing in `scope` holds, the element named `name` replaced. False:
-// nothing was assigned (the general complex assignment takes over).
+// x$name <- v (dollar_assign's fast path): into an environment x, or into
+// a plain list x (named `name`: a CHARSXP; nameSym its symbol) with an
+// element named `name`, replaced in place when nothing in `scope` holds x,
+// else in a shallow copy bound to x. False: nothing was assigned (the
+// general complex assignment takes over).
 bool dollarAssignLocal(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v, SEXP tramp,
                        const InPlaceScope& scope);
 
 // dollarAssignLocal when no R code can run for it and only x's value
-// changes: x's binding in env an ordinary one (not a promise, active or
-// locked) holding a list or another environment (not env itself). What the
-// optimizer speculates (kDollarNotPlain); false: nothing was assigned.
+// changes (its binding does not): x's binding in env an ordinary one (not
+// a promise, active or locked) holding a list or another environment (not
+// env itself), assigned in place. What the optimizer speculates
+// (kDollarNotPlain); false: nothing was assigned.
 bool dollarAssignPlain(SEXP env, SEXP xsym, SEXP name, SEXP nameSym, SEXP v,
                        const InPlaceScope& scope);
 

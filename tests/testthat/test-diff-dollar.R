@@ -143,4 +143,48 @@ expect_all_same(list(
          tryCatch(ins(structure(list(key = 1), class = 'node'), 2)$right,
                   error = function(c) conditionMessage(c)))
   "
+,
+  "x$name <- v copying a shared list: locals, arguments, then misses" = "
+    set_a <- function(l, v) {
+      l$a <- v
+      l
+    }
+    keep <- list(a = 1, b = list(2))
+    r <- lapply(1:20, function(k) set_a(keep, k))
+    local_copy <- function(k) {
+      x <- list(a = 0, b = k)
+      y <- x
+      x$a <- k
+      x$b <- x
+      list(x, y)
+    }
+    r2 <- lapply(1:20, local_copy)
+    list(r[[20]], keep, r2[[20]],
+         set_a(list(a = 1, b = 2), 3),
+         set_a(keep, NULL), set_a(list(b = 2), 4),
+         set_a(structure(list(a = 1), class = 'rec'), 7),
+         set_a(list2env(list(a = 1)), 8)$a,
+         tryCatch(set_a(, 1), error = function(c) conditionMessage(c)),
+         keep)
+  ",
+  "x$name <- v on an argument whose default rebinds it, and a $<- method" = "
+    f <- function(l = { l <- list(a = 10, b = 20); list(a = 1, b = 2) }) {
+      l$b <- 5
+      l
+    }
+    `$<-.rec` <- function(x, name, value) {
+      cat('set', name, '\\n')
+      y <- unclass(x)
+      y[[name]] <- value * 2
+      structure(y, class = 'rec')
+    }
+    g <- function(l, k) {
+      l$a <- k
+      l
+    }
+    shared <- list(a = 0, z = 1)
+    r <- lapply(1:20, function(k) g(shared, k))
+    list(lapply(1:3, function(k) f()), r[[20]], g(structure(shared, class = 'rec'), 3),
+         shared)
+  "
 ))
