@@ -233,13 +233,19 @@ bool Lowering::realScalarType(pir::PirType t) {
     return t.kinds() == int(pir::Kind::Real) && t.isSimpleScalar();
 }
 
-bool Lowering::rawUse(pir::Instruction* u, int depth) {
+bool Lowering::intScalarType(pir::PirType t) {
+    return t.kinds() == int(pir::Kind::Int) && t.isSimpleScalar();
+}
+
+bool Lowering::rawUse(pir::Instruction* u, int depth, bool isInt) {
     if (u->op == pir::Opcode::FrameState || u->op == pir::Opcode::BindingIs || deoptUse(u))
         return true;
-    if (u->op == pir::Opcode::IsType) return realScalarType(u->carriedType);
+    auto scalarType = [&](pir::PirType t) { return isInt ? intScalarType(t) : realScalarType(t); };
+    if (u->op == pir::Opcode::IsType) return scalarType(u->carriedType);
+    if (isInt && u->op == pir::Opcode::NoOverflow) return true;
     if (scalarLowerable(u)) return true;
-    if (u->op == pir::Opcode::CastType && depth < 4 && realScalarType(u->carriedType))
-        return allUsers(u, [&](pir::Instruction* x) { return rawUse(x, depth + 1); });
+    if (u->op == pir::Opcode::CastType && depth < 4 && scalarType(u->carriedType))
+        return allUsers(u, [&](pir::Instruction* x) { return rawUse(x, depth + 1, isInt); });
     return false;
 }
 
@@ -251,8 +257,10 @@ size_t Lowering::position(pir::Instruction* i) {
 bool Lowering::rawCandidate(pir::Instruction* i) {
     Rep ka, kb;
     if (!isArith(i->op) || !inlineKinds(i, &ka, &kb) || counted.count(i)) return false;
-    if (ka == Rep::Int && kb == Rep::Int && i->op != pir::Opcode::Div)
-        return false;  // integer results: boxed (overflow takes GNU R's path)
+    // integer results: unboxed when they cannot overflow (NoOverflow was
+    // assumed), else boxed (overflow takes GNU R's path)
+    bool isInt = ka == Rep::Int && kb == Rep::Int && i->op != pir::Opcode::Div;
+    if (isInt && !i->noOverflow) return false;
     pir::Instruction* store = nullptr;
     std::vector<pir::Instruction*> boxedUsers;
     for (pir::Instruction* u : users[i]) {
@@ -262,9 +270,9 @@ bool Lowering::rawCandidate(pir::Instruction* i) {
             continue;
         }
         // (the value an element store stores: its helper takes the double)
-        bool storedValue = u->is(pir::Opcode::SubassignVar) && u->args[1] == i && u->args[2] != i &&
-                           (u->args.size() < 4 || u->args[3] != i);
-        if (!storedValue && !rawUse(u, 0)) boxedUsers.push_back(u);
+        bool storedValue = !isInt && u->is(pir::Opcode::SubassignVar) && u->args[1] == i &&
+                           u->args[2] != i && (u->args.size() < 4 || u->args[3] != i);
+        if (!storedValue && !rawUse(u, 0, isInt)) boxedUsers.push_back(u);
     }
     for (pir::Instruction* u : boxedUsers) {
         if (!store) return false;

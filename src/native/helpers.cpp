@@ -182,6 +182,11 @@ int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache) {
     return std::memcmp(fdata(fcar(cell)), &x, sizeof(double)) == 0;
 }
 
+int rirn_binding_is_int(SEXP sym, SEXP env, int x, SEXP* cache) {
+    SEXP cell = plainCellOf(sym, env, cache);
+    return cell && simpleScalar(fcar(cell), INTSXP) && *static_cast<int*>(fdata(fcar(cell))) == x;
+}
+
 // The own-environment cell of sym (cached in *cache), or nullptr.
 static SEXP ownCell(SEXP sym, SEXP env, SEXP* cache) {
     SEXP cell = frameCell(sym, env, cache);
@@ -609,24 +614,38 @@ SEXP rirn_box_int(int x) {
     return r;
 }
 
-SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
-                     const int* live, int nlive, char* dirty, const int* hold) {
+// x <- a scalar of `type` computed unboxed (the value's bytes at x).
+static SEXP storeUnboxed(SEXP sym, int type, const void* x, SEXP env, SEXP* cache,
+                         NodeStackSlot* frame, const int* live, int nlive, char* dirty,
+                         const int* hold) {
+    size_t size = type == REALSXP ? sizeof(double) : sizeof(int);
     SEXP cell = frameCell(sym, env, cache);
     if (cell && plainWritableCell(cell)) {
         // inplace.h's rule, the frame's live slots being the operand slots
         SEXP old = fcar(cell);
-        if (old != R_UnboundValue && simpleScalar(old, REALSXP) && frefcnt(old) == 1 &&
+        if (old != R_UnboundValue && simpleScalar(old, type) && frefcnt(old) == 1 &&
             !heldLive(old, frame, live, nlive)) {
-            *static_cast<double*>(fdata(old)) = x;
+            std::memcpy(fdata(old), x, size);
             hdr(cell)->gp &= ~kMissingMask;
             *cache = cell;
             return old;
         }
     }
-    SEXP v = PROTECT(rirn_box_real(x));
+    SEXP v = PROTECT(Rf_allocVector(type, 1));
+    std::memcpy(fdata(v), x, size);
     rirn_stvar_cell(sym, v, env, cache, dirty, frame, hold);
     UNPROTECT(1);
     return v;
+}
+
+SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
+                     const int* live, int nlive, char* dirty, const int* hold) {
+    return storeUnboxed(sym, REALSXP, &x, env, cache, frame, live, nlive, dirty, hold);
+}
+
+SEXP rirn_stvar_int(SEXP sym, int x, SEXP env, SEXP* cache, NodeStackSlot* frame, const int* live,
+                    int nlive, char* dirty, const int* hold) {
+    return storeUnboxed(sym, INTSXP, &x, env, cache, frame, live, nlive, dirty, hold);
 }
 
 void rirn_backedge() {

@@ -47,13 +47,15 @@ SEXP rirn_ldvar_cell(SEXP sym, SEXP env, SEXP tramp, SEXP expr, SEXP* cache, cha
 void rirn_stvar_cell(SEXP sym, SEXP v, SEXP env, SEXP* cache, char* dirty, NodeStackSlot* frame,
                      const int* hold);
 // Does the own environment's binding of sym (cell cached) hold exactly v /
-// a plain double scalar equal to x (bit for bit)? (BindingIs)
+// a plain double scalar equal to x (bit for bit) / a plain int scalar equal
+// to x? (BindingIs)
 int rirn_binding_is(SEXP sym, SEXP env, SEXP v, SEXP* cache);
 // is x a plain local vector? (IsPlainLocal; the binding cell cached)
 int rirn_plain_local(SEXP sym, SEXP env, SEXP* cache);
 // does the frame hold no active binding? (NoActiveBindings)
 int rirn_no_active_bindings(SEXP env);
 int rirn_binding_is_real(SEXP sym, SEXP env, double x, SEXP* cache);
+int rirn_binding_is_int(SEXP sym, SEXP env, int x, SEXP* cache);
 // x[i] <- v / x[[i]] <- v / m[i, j] <- v (j nullptr for one index) on the
 // own environment's variable xsym, as the interpreter's subassign: in place
 // where inplace.h allows (the frame's live slots frame[live[0..nlive)]
@@ -241,6 +243,9 @@ SEXP rirn_box_int(int x);
 // bound; the value bound.
 SEXP rirn_stvar_real(SEXP sym, double x, SEXP env, SEXP* cache, NodeStackSlot* frame,
                      const int* live, int nlive, char* dirty, const int* hold);
+// The same for an int computed unboxed.
+SEXP rirn_stvar_int(SEXP sym, int x, SEXP env, SEXP* cache, NodeStackSlot* frame, const int* live,
+                    int nlive, char* dirty, const int* hold);
 // A loop's back edge: polls for interrupts every so many (as RIR does).
 void rirn_backedge();
 // R_Srcref = s (no error).
@@ -375,8 +380,10 @@ enum HelperEffects : uint8_t { kNoEffect = 0, kAllocates = 1, kMayRunR = 3 };
     H(rirn_box_real, kAllocates)             \
     H(rirn_box_int, kAllocates)              \
     H(rirn_stvar_real, kMayRunR)             \
+    H(rirn_stvar_int, kMayRunR)              \
     H(rirn_binding_is, kNoEffect)            \
     H(rirn_binding_is_real, kNoEffect)       \
+    H(rirn_binding_is_int, kNoEffect)        \
     H(rirn_no_active_bindings, kNoEffect)    \
     H(rirn_plain_local, kNoEffect)           \
     H(rirn_subassign, kMayRunR)              \

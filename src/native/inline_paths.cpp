@@ -22,17 +22,20 @@ namespace native {
 
 void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
     int n;
-    const pir::PirType real = pir::PirType::of(pir::Kind::Real);
-    const int* list = liveSlots(st, v, &real, &n);
-    llvm::Type* dT = llvm::Type::getDoubleTy(C);
     llvm::Value* r = rawVals.at(v);
-    // inline: written into the binding's value (a plain double scalar only
-    // the binding counts, in no live slot), as rirn_stvar_real's first case
+    bool isInt = r->getType()->isIntegerTy();
+    const pir::PirType kind = pir::PirType::of(isInt ? pir::Kind::Int : pir::Kind::Real);
+    const int* list = liveSlots(st, v, &kind, &n);
+    llvm::Type* dT = r->getType();
+    // inline: written into the binding's value (a plain scalar of its type
+    // only the binding counts, in no live slot), as rirn_stvar_real's first
+    // case
     llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
     llvm::BasicBlock* inPlace = llvm::BasicBlock::Create(C, "", fn);
     llvm::BasicBlock* join = llvm::BasicBlock::Create(C, "", fn);
     llvm::Value *cell, *ok;
-    llvm::Value* x = bindingValue(st->symbol, true, list, n, slow, &cell, &ok);
+    llvm::Value* x =
+        bindingValue(st->symbol, true, list, n, slow, &cell, &ok, isInt ? INTSXP : REALSXP);
     B.CreateCondBr(ok, inPlace, slow);
     B.SetInsertPoint(inPlace);
     llvm::Value* data =
@@ -42,7 +45,7 @@ void Lowering::lowerRawStore(pir::Instruction* st, pir::Instruction* v) {
     B.CreateBr(join);
     B.SetInsertPoint(slow);
     llvm::Value* made =
-        call(HelperId::rirn_stvar_real,
+        call(isInt ? HelperId::rirn_stvar_int : HelperId::rirn_stvar_real,
              {sexp(st->symbol), r, value(st->args[1]), slotAddress(cellSlot.at(st->symbol)), slots,
               constant(list), i32(n), B.CreateBitCast(dirty, sexpT), holdList(st)});
     llvm::Value* box = mergeAt(join, x, inPlace, made);
@@ -74,7 +77,8 @@ llvm::Value* Lowering::boxedValue(pir::Instruction* v) {
         llvm::Value* p = mergeAt(join, e->second, from, made);
         return p;
     }
-    llvm::Value* box = call(HelperId::rirn_box_real, {r->second});
+    bool isInt = r->second->getType()->isIntegerTy();
+    llvm::Value* box = call(isInt ? HelperId::rirn_box_int : HelperId::rirn_box_real, {r->second});
     // (in the slot of v, or of the value a CastType v is of: the
     // collector sees it while the others are boxed)
     pir::Instruction* owner = v;
@@ -131,27 +135,81 @@ llvm::Value* Lowering::scalarIndex(llvm::Value* len, llvm::Value* idx, llvm::Val
     return k;
 }
 
-llvm::Value* Lowering::inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live,
-                                          int nlive, llvm::BasicBlock* fail) {
+llvm::Value* Lowering::matrixOffset(llvm::Value* x, llvm::Value* ok, llvm::Value* i, llvm::Value* j,
+                                    llvm::BasicBlock* fail) {
+    llvm::Type* i8T = llvm::Type::getInt8Ty(C);
+    // a plain matrix: its only attribute is dim, two integers
+    llvm::Value* attr = fieldAt(x, kAttribOffset, sexpT);
+    llvm::BasicBlock* hasAttr = llvm::BasicBlock::Create(C, "", fn);
+    llvm::BasicBlock* dimOk = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateAnd(ok, B.CreateICmpNE(attr, sexp(R_NilValue))), hasAttr, fail);
+    B.SetInsertPoint(hasAttr);
+    llvm::Value* dim = fieldAt(attr, kCarOffset, sexpT);
+    llvm::Value* plain =
+        B.CreateAnd(B.CreateICmpEQ(fieldAt(attr, kTagOffset, sexpT), sexp(R_DimSymbol)),
+                    B.CreateICmpEQ(fieldAt(attr, kCdrOffset, sexpT), sexp(R_NilValue)));
+    B.CreateCondBr(plain, dimOk, fail);
+    B.SetInsertPoint(dimOk);
+    llvm::Value* dimType = headerByteIs(dim, kHeaderTypeMask | kHeaderAltBit, INTSXP);
+    llvm::Value* two2 =
+        B.CreateICmpEQ(fieldAt(dim, kCarOffset, i64T), llvm::ConstantInt::get(i64T, 2));
+    llvm::BasicBlock* dimsRead = llvm::BasicBlock::Create(C, "", fn);
+    B.CreateCondBr(B.CreateAnd(dimType, two2), dimsRead, fail);
+    B.SetInsertPoint(dimsRead);
+    llvm::Value* dims =
+        B.CreateBitCast(B.CreateGEP(i8T, dim, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
+                        i32T->getPointerTo());
+    llvm::Value* nr = B.CreateSExt(B.CreateLoad(i32T, dims), i64T);
+    llvm::Value* nc = B.CreateSExt(
+        B.CreateLoad(i32T, B.CreateGEP(i32T, dims, llvm::ConstantInt::get(i64T, 1))), i64T);
+    llvm::Value* ki = scalarIndex(nr, i, llvm::ConstantInt::getTrue(C), fail);
+    llvm::Value* kj = scalarIndex(nc, j, llvm::ConstantInt::getTrue(C), fail);
+    return B.CreateAdd(ki, B.CreateMul(kj, nr));
+}
+
+llvm::Value* Lowering::inlineElementStore(pir::Instruction* st, llvm::Value* v, unsigned type,
+                                          const int* live, int nlive, llvm::BasicBlock* fail) {
     llvm::Type* i8T = llvm::Type::getInt8Ty(C);
     llvm::Type* dT = llvm::Type::getDoubleTy(C);
+    // (an int also into a double vector, converted as GNU R's `[<-` does)
+    bool intIntoReal = type == INTSXP;
     llvm::Value* cell;
     llvm::Value* ok;
-    llvm::Value* x = bindingValue(st->symbol, false, live, nlive, fail, &cell, &ok);
-    llvm::Value* k = scalarIndex(fieldAt(x, kCarOffset, i64T), value(st->args[2]), ok, fail);
-    B.CreateStore(
-        v, B.CreateGEP(
-               dT,
-               B.CreateBitCast(B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
-                               dT->getPointerTo()),
-               k));
+    llvm::Value* x = bindingValue(st->symbol, false, live, nlive, fail, &cell, &ok, type,
+                                  intIntoReal ? REALSXP : 0);
+    llvm::Value* k = st->args.size() == 4
+                         ? matrixOffset(x, ok, value(st->args[2]), value(st->args[3]), fail)
+                         : scalarIndex(fieldAt(x, kCarOffset, i64T), value(st->args[2]), ok, fail);
+    llvm::Value* data = B.CreateGEP(i8T, x, llvm::ConstantInt::get(i64T, kVectorDataOffset));
+    auto store = [&](llvm::Value* e) {
+        llvm::Type* eT = e->getType();
+        B.CreateStore(e, B.CreateGEP(eT, B.CreateBitCast(data, eT->getPointerTo()), k));
+    };
+    if (intIntoReal) {
+        llvm::BasicBlock* toReal = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* asInt = llvm::BasicBlock::Create(C, "", fn);
+        llvm::BasicBlock* stored = llvm::BasicBlock::Create(C, "", fn);
+        B.CreateCondBr(headerByteIs(x, kHeaderTypeMask, REALSXP), toReal, asInt);
+        B.SetInsertPoint(toReal);
+        uint64_t naBits;  // (bit for bit: NA is a NaN with its payload)
+        std::memcpy(&naBits, &R_NaReal, sizeof(naBits));
+        llvm::Value* na = llvm::ConstantExpr::getBitCast(llvm::ConstantInt::get(i64T, naBits), dT);
+        store(B.CreateSelect(B.CreateICmpEQ(v, i32(NA_INTEGER)), na, B.CreateSIToFP(v, dT)));
+        B.CreateBr(stored);
+        B.SetInsertPoint(asInt);
+        store(v);
+        B.CreateBr(stored);
+        B.SetInsertPoint(stored);
+    } else {
+        store(v);
+    }
     clearMissing(cell);
     return x;
 }
 
 llvm::Value* Lowering::bindingValue(SEXP sym, bool scalar, const int* live, int nlive,
-                                    llvm::BasicBlock* fail, llvm::Value** cellOut,
-                                    llvm::Value** ok) {
+                                    llvm::BasicBlock* fail, llvm::Value** cellOut, llvm::Value** ok,
+                                    unsigned type, unsigned orType) {
     llvm::Value* cacheP = slotAddress(cellSlot.at(sym));
     llvm::Value* cell = B.CreateLoad(sexpT, B.CreateBitCast(cacheP, sexpT->getPointerTo()));
     llvm::BasicBlock* haveCell = llvm::BasicBlock::Create(C, "", fn);
@@ -163,9 +221,9 @@ llvm::Value* Lowering::bindingValue(SEXP sym, bool scalar, const int* live, int 
     llvm::Value* x = fieldAt(cell, kCarOffset, sexpT);
     llvm::Value* xWord = B.CreateLoad(i64T, B.CreateBitCast(x, i64T->getPointerTo()));
     llvm::Value* test =
-        scalar
-            ? B.CreateAnd(headerByteIs(x, kScalarTypeMask, REALSXP | kHeaderScalarBit), noAttrib(x))
-            : headerByteIs(x, kPlainTypeMask, REALSXP);
+        scalar ? B.CreateAnd(headerByteIs(x, kScalarTypeMask, type | kHeaderScalarBit), noAttrib(x))
+               : headerByteIs(x, kPlainTypeMask, type);
+    if (orType && !scalar) test = B.CreateOr(test, headerByteIs(x, kPlainTypeMask, orType));
     // counted by the binding only
     test = B.CreateAnd(test, B.CreateICmpEQ(B.CreateAnd(B.CreateLShr(xWord, kRefcntShift),
                                                         llvm::ConstantInt::get(i64T, kRefcntMask)),
@@ -376,7 +434,7 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
         return false;
     auto a = [&](pir::Instruction* in, int k) { return value(in->args[k]); };
     if (!value(i->args[1]) || (two && !value(i->args[2]))) return false;
-    if (!allUsers(i, [&](pir::Instruction* u) { return rawUse(u, 0); })) return false;
+    if (!allUsers(i, [&](pir::Instruction* u) { return rawUse(u, 0, false); })) return false;
     bool single = i->op == Opcode::Extract1_1D;  // `[` keeps names: x without attributes
     llvm::Type* i8T = llvm::Type::getInt8Ty(C);
     llvm::Type* dT = llvm::Type::getDoubleTy(C);
@@ -392,33 +450,7 @@ bool Lowering::inlineExtract(pir::Instruction* i) {
     if (!two) {
         k = scalarIndex(fieldAt(x, kCarOffset, i64T), idx, ok, slow);
     } else {
-        // a plain matrix: its only attribute is dim, two integers
-        llvm::Value* attr = fieldAt(x, kAttribOffset, sexpT);
-        llvm::BasicBlock* hasAttr = llvm::BasicBlock::Create(C, "", fn);
-        llvm::BasicBlock* dimOk = llvm::BasicBlock::Create(C, "", fn);
-        B.CreateCondBr(B.CreateAnd(ok, B.CreateICmpNE(attr, sexp(R_NilValue))), hasAttr, slow);
-        B.SetInsertPoint(hasAttr);
-        llvm::Value* dim = fieldAt(attr, kCarOffset, sexpT);
-        llvm::Value* plain =
-            B.CreateAnd(B.CreateICmpEQ(fieldAt(attr, kTagOffset, sexpT), sexp(R_DimSymbol)),
-                        B.CreateICmpEQ(fieldAt(attr, kCdrOffset, sexpT), sexp(R_NilValue)));
-        B.CreateCondBr(plain, dimOk, slow);
-        B.SetInsertPoint(dimOk);
-        llvm::Value* dimType = headerByteIs(dim, kHeaderTypeMask | kHeaderAltBit, INTSXP);
-        llvm::Value* two2 =
-            B.CreateICmpEQ(fieldAt(dim, kCarOffset, i64T), llvm::ConstantInt::get(i64T, 2));
-        llvm::BasicBlock* dimsRead = llvm::BasicBlock::Create(C, "", fn);
-        B.CreateCondBr(B.CreateAnd(dimType, two2), dimsRead, slow);
-        B.SetInsertPoint(dimsRead);
-        llvm::Value* dims =
-            B.CreateBitCast(B.CreateGEP(i8T, dim, llvm::ConstantInt::get(i64T, kVectorDataOffset)),
-                            i32T->getPointerTo());
-        llvm::Value* nr = B.CreateSExt(B.CreateLoad(i32T, dims), i64T);
-        llvm::Value* nc = B.CreateSExt(
-            B.CreateLoad(i32T, B.CreateGEP(i32T, dims, llvm::ConstantInt::get(i64T, 1))), i64T);
-        llvm::Value* ki = scalarIndex(nr, idx, llvm::ConstantInt::getTrue(C), slow);
-        llvm::Value* kj = scalarIndex(nc, a(i, 2), llvm::ConstantInt::getTrue(C), slow);
-        k = B.CreateAdd(ki, B.CreateMul(kj, nr));
+        k = matrixOffset(x, ok, idx, a(i, 2), slow);
     }
     B.CreateBr(load);
     B.SetInsertPoint(load);
@@ -536,7 +568,10 @@ bool Lowering::lowerScalar(pir::Instruction* i) {
                          : i->op == Opcode::Sub ? B.CreateNSWSub(x, y)
                                                 : B.CreateNSWMul(x, y);
         setVisible();
-        define(i, boxInto(i, r, Rep::Int));
+        if (rawOk.count(i))
+            rawVals[i] = r;
+        else
+            define(i, boxInto(i, r, Rep::Int));
         return true;
     }
     llvm::Intrinsic::ID id = i->op == Opcode::Add   ? llvm::Intrinsic::sadd_with_overflow

@@ -633,11 +633,13 @@ std::string Lowering::lower(pir::Instruction* i) {
         case Opcode::IsType: {
             auto raw = rawVals.find(i->args[0]);
             if (raw != rawVals.end()) {
-                // (a plain double by construction, or an element read
-                // inline with its flag: only NA to test)
-                llvm::Value* t = i->carriedType.may(pir::Flag::NA)
-                                     ? llvm::ConstantInt::getTrue(C)
-                                     : B.CreateFCmpORD(raw->second, raw->second);
+                // (a plain double or int by construction, or an element
+                // read inline with its flag: only NA to test, which an
+                // int result never is: it cannot overflow)
+                llvm::Value* t =
+                    i->carriedType.may(pir::Flag::NA) || raw->second->getType()->isIntegerTy()
+                        ? llvm::ConstantInt::getTrue(C)
+                        : B.CreateFCmpORD(raw->second, raw->second);
                 auto e = elementOk.find(i->args[0]);
                 vals[i] = e == elementOk.end() ? t : B.CreateAnd(e->second, t);
                 return "";
@@ -661,32 +663,45 @@ std::string Lowering::lower(pir::Instruction* i) {
             int n;
             const int* live = liveSlots(i, i, nullptr, &n);
             bool two = i->args.size() == 4;
-            auto raw = rawVals.find(i->args[1]);
-            if (raw != rawVals.end() && i->args[2] != i->args[1] &&
-                (!two || i->args[3] != i->args[1])) {
+            // the value stored unboxed: a double computed so, or a plain
+            // logical, int or double scalar read from its box
+            pir::Instruction* v = i->args[1];
+            auto raw = rawVals.find(v);
+            llvm::Value* stored = nullptr;
+            unsigned type = REALSXP;
+            if (raw != rawVals.end() && raw->second->getType()->isDoubleTy()) {
+                stored = raw->second;
+            } else if (value(v) && v->type.isSimpleScalar()) {
+                int kinds = v->type.kinds();
+                type = kinds == int(pir::Kind::Real)  ? REALSXP
+                       : kinds == int(pir::Kind::Int) ? INTSXP
+                       : kinds == int(pir::Kind::Lgl) ? LGLSXP
+                                                      : 0;
+                if (type) stored = loadScalar(value(v), type == REALSXP ? Rep::Double : Rep::Int);
+            }
+            if (stored && i->args[2] != v && (!two || i->args[3] != v)) {
                 llvm::BasicBlock* slow = llvm::BasicBlock::Create(C, "", fn);
                 llvm::BasicBlock* done = llvm::BasicBlock::Create(C, "", fn);
-                llvm::Value* x = nullptr;
-                llvm::BasicBlock* fastEnd = nullptr;
-                if (!two) {
-                    x = inlineElementStore(i, raw->second, live, n, slow);
-                    fastEnd = B.GetInsertBlock();
-                    B.CreateBr(done);
-                } else {
-                    B.CreateBr(slow);
-                }
+                llvm::Value* x = inlineElementStore(i, stored, type, live, n, slow);
+                llvm::BasicBlock* fastEnd = B.GetInsertBlock();
+                B.CreateBr(done);
                 B.SetInsertPoint(slow);
                 llvm::Value* r =
-                    call(HelperId::rirn_subassign_real,
-                         {i32(i->rirKind()), sexp(i->symbol), envArg, raw->second, a(2),
-                          two ? a(3) : constant(nullptr), sexp(i->constant), sexp(i->call),
-                          trampArg, slotAddress(cellSlot.at(i->symbol)), slots, constant(live),
-                          i32(n), B.CreateBitCast(dirty, sexpT)});
+                    value(v) ? call(HelperId::rirn_subassign,
+                                    {i32(i->rirKind()), sexp(i->symbol), envArg, value(v), a(2),
+                                     two ? a(3) : constant(nullptr), sexp(i->constant),
+                                     sexp(i->call), trampArg, slotAddress(cellSlot.at(i->symbol)),
+                                     slots, constant(live), i32(n), B.CreateBitCast(dirty, sexpT)})
+                             : call(HelperId::rirn_subassign_real,
+                                    {i32(i->rirKind()), sexp(i->symbol), envArg, stored, a(2),
+                                     two ? a(3) : constant(nullptr), sexp(i->constant),
+                                     sexp(i->call), trampArg, slotAddress(cellSlot.at(i->symbol)),
+                                     slots, constant(live), i32(n), B.CreateBitCast(dirty, sexpT)});
                 llvm::BasicBlock* slowEnd = B.GetInsertBlock();
                 B.CreateBr(done);
                 B.SetInsertPoint(done);
                 llvm::PHINode* phi = B.CreatePHI(sexpT, 2);
-                if (x) phi->addIncoming(x, fastEnd);
+                phi->addIncoming(x, fastEnd);
                 phi->addIncoming(r, slowEnd);
                 define(i, phi);
                 return "";
@@ -745,10 +760,12 @@ std::string Lowering::lower(pir::Instruction* i) {
                 fastConfirm = B.GetInsertBlock();
                 B.SetInsertPoint(helper);
             }
+            HelperId isRaw = raw != rawVals.end() && raw->second->getType()->isIntegerTy()
+                                 ? HelperId::rirn_binding_is_int
+                                 : HelperId::rirn_binding_is_real;
             llvm::Value* r =
                 raw != rawVals.end()
-                    ? call(HelperId::rirn_binding_is_real,
-                           {sexp(i->symbol), envArg, raw->second, cache})
+                    ? call(isRaw, {sexp(i->symbol), envArg, raw->second, cache})
                     : call(HelperId::rirn_binding_is, {sexp(i->symbol), envArg, a(1), cache});
             llvm::Value* holds = B.CreateICmpNE(r, i32(0));
             llvm::BasicBlock* lookEnd = B.GetInsertBlock();

@@ -191,11 +191,13 @@ class Lowering {
     // the branch to a successor (polls for interrupts on a loop's back edge)
     void jumpTo(pir::BB* from, pir::BB* to);
 
-    // Unboxed doubles: results of scalar arithmetic that no user needs
-    // boxed (arithmetic and type tests read the double, a frame state boxes
-    // it when deoptimizing) or that a store to the own environment boxes:
+    // Unboxed doubles and ints: results of scalar arithmetic (integer
+    // results only where NoOverflow was assumed) that no user needs boxed
+    // (arithmetic and type tests read the number, a frame state boxes it
+    // when deoptimizing) or that a store to the own environment boxes:
     // `x <- a op b` writes into x's value in place when inplace.h allows it,
     // and users the store dominates (a loop's Phi) take the value bound.
+    // The LLVM type tells them apart (double or i32).
     std::set<pir::Instruction*> rawOk;
     std::map<pir::Instruction*, llvm::Value*> rawVals;
     // the boxes stores of an unboxed double made (StVar), usable where the
@@ -211,8 +213,10 @@ class Lowering {
     // Will lowerScalar compute u inline?
     bool scalarLowerable(pir::Instruction* u);
     static bool realScalarType(pir::PirType t);
-    // Does u read operand v (an unboxed double) without its box?
-    bool rawUse(pir::Instruction* u, int depth);
+    static bool intScalarType(pir::PirType t);
+    // Does u read operand v (an unboxed double, or int: isInt) without its
+    // box?
+    bool rawUse(pir::Instruction* u, int depth, bool isInt);
     static size_t position(pir::Instruction* i);
     bool rawCandidate(pir::Instruction* i);
     std::unique_ptr<pir::Dominators> dom;
@@ -321,12 +325,13 @@ class Lowering {
     bool scratchTest(pir::Instruction* i, llvm::Value** own, llvm::Value** free);
     // The value x of own-environment variable sym when it may be written in
     // place (inplace.h): its cached cell is an ordinary unlocked binding, x
-    // a double vector (`scalar`: a double scalar without attributes) that
-    // only the binding counts (*ok also: held in none of the slots
-    // live[0..nlive)); branches to `fail` where x cannot be read, else
-    // continues with *ok to test.
+    // a vector of `type` (or of orType, when not 0; `scalar`: a scalar of
+    // `type` without attributes) that only the binding counts (*ok also:
+    // held in none of the slots live[0..nlive)); branches to `fail` where x
+    // cannot be read, else continues with *ok to test.
     llvm::Value* bindingValue(SEXP sym, bool scalar, const int* live, int nlive,
-                              llvm::BasicBlock* fail, llvm::Value** cell, llvm::Value** ok);
+                              llvm::BasicBlock* fail, llvm::Value** cell, llvm::Value** ok,
+                              unsigned type = REALSXP, unsigned orType = 0);
     // Is x in none of the slots live[0..nlive)?
     llvm::Value* notHeld(llvm::Value* x, const int* live, int nlive);
     // A binding written: no longer missing (as defineVar).
@@ -334,7 +339,8 @@ class Lowering {
     // The same as one value: the object when free, else null.
     llvm::Value* scratchOrNull(pir::Instruction* i);
 
-    // x <- v for an unboxed v: v's box is the one bound.
+    // x <- v for an unboxed v (a double, or an int): v's box is the one
+    // bound.
     void lowerRawStore(pir::Instruction* st, pir::Instruction* v);
 
     // v's box (a new one for an unboxed value: frame states)
@@ -356,12 +362,19 @@ class Lowering {
     llvm::Value* scalarIndex(llvm::Value* len, llvm::Value* idx, llvm::Value* ok,
                              llvm::BasicBlock* fail);
 
-    // x[i] <- v (one index) for an unboxed double v, inline when x's
-    // binding (cached cell) holds a double vector only it counts, in no
-    // live slot, and i is an in-range scalar index (storeScalarElement's
+    // The 0-based offset of element [i, j] (scalar indices as scalarIndex)
+    // of x when `ok` and x is a plain matrix (double, int or logical: its
+    // only attribute dim, two integers); else to `fail`.
+    llvm::Value* matrixOffset(llvm::Value* x, llvm::Value* ok, llvm::Value* i, llvm::Value* j,
+                              llvm::BasicBlock* fail);
+    // x[i] <- v / x[i, j] <- v for an unboxed v (a double, or an int of
+    // an integer or logical: `type`), inline when x's binding (cached cell)
+    // holds a vector (a plain matrix for two indices) of that type (or a
+    // double one for an integer, converted) that only it counts, in no live
+    // slot, and the indices are in-range scalars (storeScalarElement's
     // case); else to `fail`. Continues after the store; x.
-    llvm::Value* inlineElementStore(pir::Instruction* st, llvm::Value* v, const int* live,
-                                    int nlive, llvm::BasicBlock* fail);
+    llvm::Value* inlineElementStore(pir::Instruction* st, llvm::Value* v, unsigned type,
+                                    const int* live, int nlive, llvm::BasicBlock* fail);
 
     bool inlineExtract(pir::Instruction* i);
     // sqrt(x) of a plain non-negative double scalar, inline (a builtin call

@@ -155,4 +155,53 @@ expect_all_same(list(
       c(r, list(m, mi, d, unclass(o), a))
     }
     list(f(3, 2, 3, 8), f(4, 5, 1, 1), f(2, 1, 1, 'x'))"
+,
+  "integer results kept unboxed: in-place stores, aliases and overflow" = "
+    f <- function(n, step) {
+      k <- 1L; cnt <- 0L; seen <- NULL; prev <- 0L
+      while (k < n) {
+        prev <- k
+        k <- k + step
+        cnt <- cnt + 1L
+        if (cnt == 3L) seen <- k
+      }
+      list(k, cnt, seen, prev, identical(prev + step, k))
+    }
+    g <- function(n) {
+      acc <- 0L; log <- integer(0)
+      for (i in seq_len(n)) {
+        acc <- acc + i * i
+        if (i %% 4L == 0L) log <- c(log, acc)
+      }
+      list(acc, log)
+    }
+    big <- function(x) { for (i in 1:3) x <- x + 1000000000L; x }
+    list(f(100L, 7L), f(10L, 1L), g(10L), g(20L), big(1L), big(200000000L))
+  ",
+  "element stores of logical, integer and double scalars, one and two indices" = "
+    sieve <- function(size) {
+      flags <- rep(TRUE, size)
+      count <- 0
+      for (i in 2:size) {
+        if (flags[i - 1]) {
+          count <- count + 1
+          k <- i + i
+          while (k <= size) { flags[k - 1] <- FALSE; k <- k + i }
+        }
+      }
+      list(count, which(!flags)[1:5])
+    }
+    fill <- function(n, na_at) {
+      x <- numeric(n); xi <- integer(n); l <- logical(n)
+      m <- matrix(0, n, 2); mi <- matrix(0L, n, 2); ml <- matrix(FALSE, n, 2)
+      for (i in seq_len(n)) {
+        v <- if (i == na_at) NA_integer_ else i * 2L
+        x[i] <- v; xi[i] <- v; l[i] <- i %% 2L == 0L
+        m[i, 2] <- v; mi[i, 1] <- v; ml[i, 2] <- i > 2L
+      }
+      keep <- mi; mi[1, 1] <- -1L
+      list(x, xi, l, m, mi, ml, keep)
+    }
+    list(sieve(200), fill(5, 3), fill(4, 0))
+  "
 ))
